@@ -5,10 +5,13 @@ import java.util.Arrays;
 /**
  * Key ranges {@code [from, to)} of watchers, answering "which ranges contain this key?" (stabbing queries).
  * <p>
- * A treap ordered by {@code (from, insertion id)} where every node also holds the largest {@code to} of its
+ * A treap ordered by {@code (from, to, watcher hash, insertion id)}, so that one of thousands of watchers of
+ * the same range is found for removal in O(log n). Every node also holds the largest {@code to} of its
  * subtree ({@code null}, meaning unbounded, counts as +infinity). Keys compare as unsigned bytes, as etcd
- * orders them. Insert and delete cost O(log n) expected; a stabbing query costs O(log n) to reach the first
- * match and prunes every subtree whose largest {@code to} is not above the key, so it never walks all ranges.
+ * orders them. Insert and delete cost O(log n) expected. A stabbing query walks the search path of the key
+ * (O(log n)) and, off that path, enters only subtrees whose largest {@code to} is above the key, each of
+ * which holds a match: O(log n + m) when the m matches cluster, O((1 + m) log n) at worst, never O(n) for
+ * few matches.
  * <p>
  * Single-threaded: owned by the dispatcher thread that owns the enclosing {@link WatchRoutes}. Insert
  * allocates one node; delete and query allocate nothing. Arrays passed in are kept, not copied: the caller
@@ -48,7 +51,7 @@ final class IntervalTree<W>
      */
     boolean remove(final byte[] from, final byte[] toExclusive, final W watcher)
     {
-        final Node<W> target = find(root, from, toExclusive, watcher);
+        final Node<W> target = find(root, from, toExclusive, watcher, watcher.hashCode());
         if (null == target)
         {
             return false;
@@ -181,30 +184,31 @@ final class IntervalTree<W>
         return right;
     }
 
-    private static <W> Node<W> find(final Node<W> node, final byte[] from, final byte[] toExclusive, final W watcher)
+    private static <W> Node<W> find(
+        final Node<W> node, final byte[] from, final byte[] toExclusive, final W watcher, final int watcherHash)
     {
         if (null == node)
         {
             return null;
         }
 
-        final int cmp = Arrays.compareUnsigned(from, node.from);
+        final int cmp = compareRange(from, toExclusive, watcherHash, node);
         if (cmp < 0)
         {
-            return find(node.left, from, toExclusive, watcher);
+            return find(node.left, from, toExclusive, watcher, watcherHash);
         }
         if (cmp > 0)
         {
-            return find(node.right, from, toExclusive, watcher);
+            return find(node.right, from, toExclusive, watcher, watcherHash);
         }
 
-        // Registrations sharing this lower bound sit on both sides, ordered by insertion id.
-        if (Arrays.equals(node.to, toExclusive) && node.watcher.equals(watcher))
+        if (node.watcher.equals(watcher))
         {
             return node;
         }
-        final Node<W> onLeft = find(node.left, from, toExclusive, watcher);
-        return null != onLeft ? onLeft : find(node.right, from, toExclusive, watcher);
+        // Duplicates and hash collisions share the ordering key and sit on both sides, ordered by insertion id.
+        final Node<W> onLeft = find(node.left, from, toExclusive, watcher, watcherHash);
+        return null != onLeft ? onLeft : find(node.right, from, toExclusive, watcher, watcherHash);
     }
 
     private static <W> Node<W> rotateRight(final Node<W> node)
@@ -250,8 +254,27 @@ final class IntervalTree<W>
 
     private static <W> int compareOrder(final Node<W> a, final Node<W> b)
     {
-        final int cmp = Arrays.compareUnsigned(a.from, b.from);
+        final int cmp = compareRange(a.from, a.to, a.watcherHash, b);
         return 0 != cmp ? cmp : Long.compare(a.id, b.id);
+    }
+
+    private static <W> int compareRange(final byte[] from, final byte[] to, final int watcherHash, final Node<W> node)
+    {
+        int cmp = Arrays.compareUnsigned(from, node.from);
+        if (0 == cmp)
+        {
+            cmp = compareEnds(to, node.to);
+        }
+        return 0 != cmp ? cmp : Integer.compare(watcherHash, node.watcherHash);
+    }
+
+    private static int compareEnds(final byte[] a, final byte[] b)
+    {
+        if (null == a)
+        {
+            return null == b ? 0 : 1; // unbounded sorts last
+        }
+        return null == b ? -1 : Arrays.compareUnsigned(a, b);
     }
 
     private int nextPriority()
@@ -270,6 +293,7 @@ final class IntervalTree<W>
         final byte[] from;
         final byte[] to;
         final W watcher;
+        final int watcherHash;
         final long id;
         final int priority;
         Node<W> left;
@@ -281,6 +305,7 @@ final class IntervalTree<W>
             this.from = from;
             this.to = to;
             this.watcher = watcher;
+            this.watcherHash = watcher.hashCode();
             this.id = id;
             this.priority = priority;
             this.maxTo = to;

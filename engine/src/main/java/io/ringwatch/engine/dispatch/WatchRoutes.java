@@ -9,8 +9,9 @@ import java.util.Arrays;
  * Which watchers does an event key match? Routes a key to the watchers of exact keys, of key ranges
  * (prefixes arrive as ranges, see {@link #prefixEnd(byte[])}) and of every key.
  * <p>
- * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in a hash map,
- * ranges in an interval tree, so routing one key costs O(log n + matches) and never visits all watchers.
+ * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in a hash map
+ * (O(1 + matches) per key), ranges in an interval tree (O(log n + matches) typically, O(log n) per match at
+ * worst), so routing never visits watchers that do not match.
  * <p>
  * Every registration counts on its own: the same watcher added twice, under the same or different routes,
  * is reported twice; a dispatcher that needs one delivery per watcher dedups. Watchers are compared with

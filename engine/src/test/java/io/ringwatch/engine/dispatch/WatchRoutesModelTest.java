@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 
@@ -39,10 +39,10 @@ class WatchRoutesModelTest
     private static void runModel(final long seed)
     {
         final Random random = new Random(seed);
-        final WatchRoutes<Integer> routes = new WatchRoutes<>();
+        final WatchRoutes<Watcher> routes = new WatchRoutes<>();
         final List<Registration> model = new ArrayList<>();
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
-        final List<Integer> actual = new ArrayList<>();
+        final List<Watcher> actual = new ArrayList<>();
 
         for (int op = 0; op < OPERATIONS; op++)
         {
@@ -68,7 +68,7 @@ class WatchRoutesModelTest
                 actual.clear();
                 final int count = routes.route(buffer, 0, key.length, actual::add);
 
-                final List<Integer> expected = new ArrayList<>();
+                final List<Watcher> expected = new ArrayList<>();
                 for (final Registration registration : model)
                 {
                     if (registration.contains(key))
@@ -76,8 +76,8 @@ class WatchRoutesModelTest
                         expected.add(registration.watcher);
                     }
                 }
-                Collections.sort(expected);
-                Collections.sort(actual);
+                expected.sort(Comparator.comparingInt(Watcher::id));
+                actual.sort(Comparator.comparingInt(Watcher::id));
                 assertEquals(expected, actual, where + ", route " + Arrays.toString(key));
                 assertEquals(expected.size(), count, where);
             }
@@ -87,7 +87,7 @@ class WatchRoutesModelTest
 
     private static Registration randomRegistration(final Random random)
     {
-        final int watcher = random.nextInt(WATCHERS);
+        final Watcher watcher = new Watcher(random.nextInt(WATCHERS));
         final int kind = random.nextInt(10);
         if (kind == 0)
         {
@@ -128,6 +128,18 @@ class WatchRoutesModelTest
         return key;
     }
 
+    /**
+     * A watcher whose hash code collides with others', so removal must rely on equality.
+     */
+    private record Watcher(int id)
+    {
+        @Override
+        public int hashCode()
+        {
+            return id % 3;
+        }
+    }
+
     private enum Kind
     {
         KEY, RANGE, ALL
@@ -138,9 +150,9 @@ class WatchRoutesModelTest
         final Kind kind;
         final byte[] from;
         final byte[] to;
-        final int watcher;
+        final Watcher watcher;
 
-        Registration(final Kind kind, final byte[] from, final byte[] to, final int watcher)
+        Registration(final Kind kind, final byte[] from, final byte[] to, final Watcher watcher)
         {
             this.kind = kind;
             this.from = from;
@@ -148,7 +160,7 @@ class WatchRoutesModelTest
             this.watcher = watcher;
         }
 
-        void addTo(final WatchRoutes<Integer> routes)
+        void addTo(final WatchRoutes<Watcher> routes)
         {
             switch (kind)
             {
@@ -158,7 +170,7 @@ class WatchRoutesModelTest
             }
         }
 
-        boolean removeFrom(final WatchRoutes<Integer> routes)
+        boolean removeFrom(final WatchRoutes<Watcher> routes)
         {
             return switch (kind)
             {
@@ -187,14 +199,14 @@ class WatchRoutesModelTest
                 return false;
             }
             final Registration that = (Registration)other;
-            return kind == that.kind && watcher == that.watcher &&
+            return kind == that.kind && watcher.equals(that.watcher) &&
                 Arrays.equals(from, that.from) && Arrays.equals(to, that.to);
         }
 
         @Override
         public int hashCode()
         {
-            return 31 * (31 * kind.hashCode() + watcher) + Arrays.hashCode(from);
+            return 31 * (31 * kind.hashCode() + watcher.id()) + Arrays.hashCode(from);
         }
 
         @Override

@@ -369,6 +369,50 @@ class WatchRoutesTest
         assertEquals(0, big.route(buffer, 0, 5, matches::add));
     }
 
+    @Test
+    void rangeWatchersWithEqualHashCodesAreRemovedByEquality()
+    {
+        assertEquals("Aa".hashCode(), "BB".hashCode());
+        routes.addRange(utf8("a"), utf8("c"), "Aa");
+        routes.addRange(utf8("a"), utf8("c"), "BB");
+        routes.addRange(utf8("a"), utf8("c"), "Aa");
+
+        assertTrue(routes.removeRange(utf8("a"), utf8("c"), "BB"));
+        assertFalse(routes.removeRange(utf8("a"), utf8("c"), "BB"));
+
+        assertEquals(List.of("Aa", "Aa"), route(utf8("b")));
+    }
+
+    @Test
+    void manyWatchersOfOneRangeAreRemovedOneByOne()
+    {
+        final WatchRoutes<Integer> shared = new WatchRoutes<>();
+        final byte[] prefix = utf8("pods/");
+        final byte[] end = WatchRoutes.prefixEnd(prefix);
+        final int watchers = 20_000;
+        for (int i = 0; i < watchers; i++)
+        {
+            shared.addRange(prefix, end, i);
+        }
+        final UnsafeBuffer key = new UnsafeBuffer(utf8("pods/a"));
+
+        for (int i = 0; i < watchers; i += 2)
+        {
+            assertTrue(shared.removeRange(prefix, end, i), "watcher " + i);
+        }
+        final List<Integer> matches = new ArrayList<>();
+        assertEquals(watchers / 2, shared.route(key, 0, key.capacity(), matches::add));
+        assertTrue(matches.stream().allMatch(w -> w % 2 == 1));
+
+        for (int i = 1; i < watchers; i += 2)
+        {
+            assertTrue(shared.removeRange(prefix, end, i), "watcher " + i);
+        }
+        assertFalse(shared.removeRange(prefix, end, 1));
+        assertEquals(0, shared.size());
+        assertEquals(0, shared.route(key, 0, key.capacity(), w -> { }));
+    }
+
     private List<String> route(final byte[] key)
     {
         final List<String> matches = new ArrayList<>();
