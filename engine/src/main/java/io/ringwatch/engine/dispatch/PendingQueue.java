@@ -181,11 +181,16 @@ public final class PendingQueue
         }
 
         int drained = 0;
-        long index = consumerIndex;
-        while (drained < limit && isPublished(index))
+        while (drained < limit)
         {
+            // Re-read each time: the handler runs on the consumer thread and may itself poll.
+            final long index = consumerIndex;
+            if (!isPublished(index))
+            {
+                break;
+            }
             final long value = read(index);
-            CONSUMER_INDEX.setRelease(this, ++index);
+            CONSUMER_INDEX.setRelease(this, index + 1);
             drained++;
             handler.accept(value);
         }

@@ -60,7 +60,8 @@ public final class WatchRoutes<W>
     }
 
     /**
-     * Removes one registration of a watcher for an exact key. Dispatcher thread only; allocates nothing.
+     * Removes one registration of a watcher for an exact key. Dispatcher thread only; allocates nothing;
+     * costs O(watchers of that key), which are expected to be few.
      *
      * @param key     the key it was added with.
      * @param watcher the watcher it was added with.
@@ -143,7 +144,8 @@ public final class WatchRoutes<W>
     }
 
     /**
-     * Removes one "every key" registration of a watcher. Dispatcher thread only; allocates nothing.
+     * Removes one "every key" registration of a watcher. Dispatcher thread only; allocates nothing;
+     * costs O("every key" watchers), which are expected to be few.
      *
      * @param watcher the watcher it was added with.
      * @return true if a registration was removed, false if there was none.

@@ -243,6 +243,27 @@ class PendingQueueTest
     }
 
     @Test
+    void drainHandlerMayPollTheSameQueue()
+    {
+        final PendingQueue queue = new PendingQueue(2, 8);
+        for (long i = 0; i < 6; i++)
+        {
+            queue.offer(i);
+        }
+        final List<Long> seen = new ArrayList<>();
+
+        final int drained = queue.drain(value ->
+        {
+            seen.add(value);
+            seen.add(queue.poll());
+        }, 2);
+
+        assertEquals(2, drained);
+        assertEquals(List.of(0L, 1L, 2L, 3L), seen);
+        assertEquals(4L, queue.poll());
+    }
+
+    @Test
     void badArgumentsAreRejected()
     {
         assertThrows(IllegalArgumentException.class, () -> new PendingQueue(0, 8));
