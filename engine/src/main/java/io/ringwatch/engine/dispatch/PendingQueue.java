@@ -15,9 +15,9 @@ import java.util.function.LongConsumer;
  * {@link #maxCapacity}. Neither side ever waits for the other.
  * <p>
  * <b>Memory:</b> it starts with a small array and doubles it, up to what {@code maxCapacity} needs, only
- * when full, so a million idle watchers cost a million small arrays. Growth never copies: the producer
- * links a larger array after the current one and carries on there, while the consumer finishes the old
- * array and then follows the link. Arrays never shrink.
+ * when full, so an idle watcher costs about 180 bytes with an initial capacity of 8. Growth never copies:
+ * the producer links a larger array after the current one and carries on there, while the consumer
+ * finishes the old array and then follows the link. Arrays never shrink.
  * <p>
  * <b>Overflow:</b> {@link #offer} returns false rather than hold more than {@code maxCapacity} values; the
  * dispatcher treats that watcher as overflowed.
@@ -26,7 +26,7 @@ import java.util.function.LongConsumer;
  * life); poll, peek, drain, size and isEmpty never allocate.
  * <p>
  * {@link #EMPTY} ({@code Long.MIN_VALUE}) is reserved: poll and peek return it for "nothing pending", so it
- * cannot be offered. Window sequences are never negative, so it costs nothing.
+ * cannot be offered; window sequences and revisions are never negative, so no real value is lost.
  */
 public final class PendingQueue
 {
