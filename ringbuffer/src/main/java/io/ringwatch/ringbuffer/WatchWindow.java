@@ -46,6 +46,9 @@ public final class WatchWindow
     /** {@link #firstSequenceAtOrAfter} result: events of that revision may have left the window. */
     public static final long REVISION_EVICTED = -1;
 
+    /** Internal result of a revision search that met an overwritten event. */
+    private static final long SEARCH_RACED = -2;
+
     private final WindowConfig config;
     private final NanoClock clock;
     private final CapacityPolicy capacityPolicy;
@@ -332,7 +335,7 @@ public final class WatchWindow
                 return REVISION_EVICTED;
             }
             final long found = searchAtOrAfter(gen, revision, oldest, published);
-            if (found < 0)
+            if (SEARCH_RACED == found)
             {
                 continue;
             }
@@ -458,12 +461,13 @@ public final class WatchWindow
      * Binary search over [oldest, published] of one generation.
      *
      * @return the first sequence with a revision at or after {@code revision}, {@code published + 1}
-     * if none, or -1 if a probed event was overwritten (the caller retries).
+     * if none, or {@link #SEARCH_RACED} if a probed event was overwritten (the caller retries).
      */
     private static long searchAtOrAfter(
         final Generation gen, final long revision, final long oldest, final long published)
     {
-        long low = oldest;
+        // Unpublished appends may already have evicted every published event.
+        long low = Math.min(oldest, published + 1);
         long high = published + 1;
         while (low < high)
         {
@@ -471,7 +475,7 @@ public final class WatchWindow
             final long middleRevision = gen.revisionAt(middle);
             if (0 == middleRevision)
             {
-                return -1;
+                return SEARCH_RACED;
             }
             if (middleRevision >= revision)
             {

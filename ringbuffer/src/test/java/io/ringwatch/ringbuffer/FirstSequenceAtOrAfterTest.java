@@ -83,6 +83,25 @@ class FirstSequenceAtOrAfterTest
     }
 
     @Test
+    void publishedEventsEvictedByUnpublishedOnesAreReportedEvicted()
+    {
+        for (long revision = 1; revision <= 4; revision++)
+        {
+            put(window, revision, "k" + revision, "v");
+        }
+        window.publish();
+        for (long revision = 5; revision <= 9; revision++)
+        {
+            put(window, revision, "k" + revision, "v");
+        }
+
+        assertEquals(4, window.oldestSequence(), "nothing published is held: the next published sequence");
+        assertEquals(0, window.oldestRevision());
+        assertEquals(REVISION_EVICTED, window.firstSequenceAtOrAfter(4));
+        assertEquals(4, window.firstSequenceAtOrAfter(10));
+    }
+
+    @Test
     void nonPositiveRevisionIsRejected()
     {
         assertThrows(IllegalArgumentException.class, () -> window.firstSequenceAtOrAfter(0));
