@@ -1,0 +1,325 @@
+package io.ringwatch.ringbuffer;
+
+import static io.ringwatch.ringbuffer.SlotLayout.CREATE_REVISION;
+import static io.ringwatch.ringbuffer.SlotLayout.DATA_POSITION;
+import static io.ringwatch.ringbuffer.SlotLayout.KEY_LENGTH;
+import static io.ringwatch.ringbuffer.SlotLayout.PREV_CREATE_REVISION;
+import static io.ringwatch.ringbuffer.SlotLayout.PREV_MOD_REVISION;
+import static io.ringwatch.ringbuffer.SlotLayout.PREV_VALUE_LENGTH;
+import static io.ringwatch.ringbuffer.SlotLayout.PREV_VERSION;
+import static io.ringwatch.ringbuffer.SlotLayout.REVISION;
+import static io.ringwatch.ringbuffer.SlotLayout.SEQUENCE;
+import static io.ringwatch.ringbuffer.SlotLayout.SLOT_LENGTH;
+import static io.ringwatch.ringbuffer.SlotLayout.TIMESTAMP;
+import static io.ringwatch.ringbuffer.SlotLayout.TYPE;
+import static io.ringwatch.ringbuffer.SlotLayout.VALUE_LENGTH;
+import static io.ringwatch.ringbuffer.SlotLayout.VERSION;
+
+import java.lang.invoke.VarHandle;
+
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The storage of one window capacity: a ring of fixed-size slots and a ring of event bytes.
+ * A resize builds a new generation and publishes it; the old one is never written again, so a
+ * reader still holding it reads frozen, consistent data.
+ * <p>
+ * Lapping is detected as in Agrona's broadcast buffer: before the writer overwrites any slot or
+ * data byte it raises {@link #oldestIntact} (the intent), then fences stores; a reader copies,
+ * fences loads, and trusts the copy only if its sequence is still at or above that intent.
+ * <p>
+ * Memory is direct and owned by the buffers' {@code ByteBuffer}s, so it is freed by the garbage
+ * collector only once no reader holds the generation any more.
+ */
+final class Generation
+{
+    private static final int ALIGNMENT = 64;
+    private static final long NO_REVISION = 0;
+
+    final int capacity;
+    final int dataCapacity;
+    private final int slotMask;
+    private final int dataMask;
+    private final int maxEventBytes;
+    private final UnsafeBuffer slots;
+    private final UnsafeBuffer data;
+    /** Oldest sequence whose slot and bytes are untouched; raised before anything is overwritten. */
+    private final PaddedSequence oldestIntact;
+    /** Revision of the newest event evicted so far (0 when none); written before oldestIntact. */
+    private final PaddedSequence evictedRevision;
+
+    /** Writer thread only: its own copy of oldestIntact. */
+    private long writerOldest;
+    /** Writer thread only: the next free byte position, increasing without bound. */
+    private long dataTail;
+
+    Generation(
+        final int capacity,
+        final int dataCapacity,
+        final int maxEventBytes,
+        final long firstSequence,
+        final long evictedRevision)
+    {
+        this.capacity = capacity;
+        this.dataCapacity = dataCapacity;
+        this.slotMask = capacity - 1;
+        this.dataMask = dataCapacity - 1;
+        this.maxEventBytes = maxEventBytes;
+        this.slots = new UnsafeBuffer(BufferUtil.allocateDirectAligned(capacity * SLOT_LENGTH, ALIGNMENT));
+        this.data = new UnsafeBuffer(BufferUtil.allocateDirectAligned(dataCapacity, ALIGNMENT));
+        for (int i = 0; i < capacity; i++)
+        {
+            slots.putLong(i * SLOT_LENGTH + SEQUENCE, -1);
+        }
+        this.writerOldest = firstSequence;
+        this.oldestIntact = new PaddedSequence(firstSequence);
+        this.evictedRevision = new PaddedSequence(evictedRevision);
+    }
+
+    /**
+     * Writer thread: stores event {@code sequence}, first evicting (and announcing) every older
+     * event whose slot or bytes it will overwrite. The caller has validated the arguments.
+     *
+     * @return how many events were evicted because the data ring, not the slot ring, was full.
+     */
+    int write(
+        final long sequence,
+        final long revision,
+        final EventType type,
+        final long timestampNanos,
+        final DirectBuffer key,
+        final int keyOffset,
+        final int keyLength,
+        final DirectBuffer value,
+        final int valueOffset,
+        final int valueLength,
+        final long createRevision,
+        final long version,
+        final DirectBuffer prevValue,
+        final int prevValueOffset,
+        final int prevValueLength,
+        final long prevCreateRevision,
+        final long prevModRevision,
+        final long prevVersion)
+    {
+        final int eventBytes = keyLength + valueLength + prevValueLength;
+        long start = dataTail;
+        int dataOffset = (int)(start & dataMask);
+        if (dataOffset + eventBytes > dataCapacity)
+        {
+            // Keep every event contiguous: skip the ring's tail end rather than split the bytes.
+            start += dataCapacity - dataOffset;
+            dataOffset = 0;
+        }
+        final long end = start + eventBytes;
+        final int dataEvictions = evictOverwrittenBy(sequence, end);
+
+        final int slot = slotOffset(sequence);
+        final UnsafeBuffer slots = this.slots;
+        slots.putLong(slot + SEQUENCE, sequence);
+        slots.putLong(slot + REVISION, revision);
+        slots.putLong(slot + CREATE_REVISION, createRevision);
+        slots.putLong(slot + VERSION, version);
+        slots.putLong(slot + PREV_CREATE_REVISION, prevCreateRevision);
+        slots.putLong(slot + PREV_MOD_REVISION, prevModRevision);
+        slots.putLong(slot + PREV_VERSION, prevVersion);
+        slots.putLong(slot + TIMESTAMP, timestampNanos);
+        slots.putLong(slot + DATA_POSITION, start);
+        slots.putInt(slot + KEY_LENGTH, keyLength);
+        slots.putInt(slot + VALUE_LENGTH, valueLength);
+        slots.putInt(slot + PREV_VALUE_LENGTH, prevValueLength);
+        slots.putInt(slot + TYPE, type.code());
+
+        putBytes(dataOffset, key, keyOffset, keyLength);
+        putBytes(dataOffset + keyLength, value, valueOffset, valueLength);
+        putBytes(dataOffset + keyLength + valueLength, prevValue, prevValueOffset, prevValueLength);
+        dataTail = end;
+        return dataEvictions;
+    }
+
+    /**
+     * Writer thread: copies event {@code sequence} of this (frozen) generation into {@code target}.
+     *
+     * @return events the target evicted for lack of data space.
+     */
+    int copyTo(final long sequence, final Generation target)
+    {
+        final int slot = slotOffset(sequence);
+        final UnsafeBuffer slots = this.slots;
+        final int keyLength = slots.getInt(slot + KEY_LENGTH);
+        final int valueLength = slots.getInt(slot + VALUE_LENGTH);
+        final int dataOffset = (int)(slots.getLong(slot + DATA_POSITION) & dataMask);
+        return target.write(
+            sequence,
+            slots.getLong(slot + REVISION),
+            EventType.fromCode((byte)slots.getInt(slot + TYPE)),
+            slots.getLong(slot + TIMESTAMP),
+            data, dataOffset, keyLength,
+            data, dataOffset + keyLength, valueLength,
+            slots.getLong(slot + CREATE_REVISION),
+            slots.getLong(slot + VERSION),
+            data, dataOffset + keyLength + valueLength, slots.getInt(slot + PREV_VALUE_LENGTH),
+            slots.getLong(slot + PREV_CREATE_REVISION),
+            slots.getLong(slot + PREV_MOD_REVISION),
+            slots.getLong(slot + PREV_VERSION));
+    }
+
+    /**
+     * Writer thread: the oldest event this generation still holds.
+     */
+    long writerOldest()
+    {
+        return writerOldest;
+    }
+
+    /**
+     * Writer thread: when an event still held was appended.
+     */
+    long writerTimestampAt(final long sequence)
+    {
+        return slots.getLong(slotOffset(sequence) + TIMESTAMP);
+    }
+
+    /**
+     * Writer thread: the revision of an event still held.
+     */
+    long writerRevisionAt(final long sequence)
+    {
+        return slots.getLong(slotOffset(sequence) + REVISION);
+    }
+
+    /**
+     * Writer thread: the revision of the newest evicted event, 0 when none.
+     */
+    long writerEvictedRevision()
+    {
+        return evictedRevision.getPlain();
+    }
+
+    /**
+     * Any thread: the oldest sequence this generation has not begun to overwrite.
+     */
+    long oldestIntact()
+    {
+        return oldestIntact.get();
+    }
+
+    /**
+     * Any thread: the revision of the newest event evicted from this generation, 0 when none.
+     */
+    long evictedRevision()
+    {
+        return evictedRevision.get();
+    }
+
+    /**
+     * Any thread: copies event {@code sequence} into {@code into} and validates the copy. The
+     * caller has checked that the sequence is published.
+     *
+     * @return true if the copy is a complete, untorn event; false if the event is not (or no
+     * longer) in this generation, in which case {@code into} holds undefined content.
+     */
+    boolean read(final long sequence, final EventRecord into)
+    {
+        final int slot = slotOffset(sequence);
+        final UnsafeBuffer slots = this.slots;
+        if (slots.getLong(slot + SEQUENCE) != sequence)
+        {
+            return false;
+        }
+        final long revision = slots.getLong(slot + REVISION);
+        final long createRevision = slots.getLong(slot + CREATE_REVISION);
+        final long version = slots.getLong(slot + VERSION);
+        final long prevCreateRevision = slots.getLong(slot + PREV_CREATE_REVISION);
+        final long prevModRevision = slots.getLong(slot + PREV_MOD_REVISION);
+        final long prevVersion = slots.getLong(slot + PREV_VERSION);
+        final long timestampNanos = slots.getLong(slot + TIMESTAMP);
+        final long position = slots.getLong(slot + DATA_POSITION);
+        final int keyLength = slots.getInt(slot + KEY_LENGTH);
+        final int valueLength = slots.getInt(slot + VALUE_LENGTH);
+        final int prevValueLength = slots.getInt(slot + PREV_VALUE_LENGTH);
+        final EventType type = EventType.fromCodeOrNull(slots.getInt(slot + TYPE));
+
+        // A slot being rewritten can hold any mix of values: never let them drive a copy out of
+        // bounds or grow the record past the largest legal event.
+        final int dataOffset = (int)(position & dataMask);
+        final long eventBytes = (long)keyLength + valueLength + prevValueLength;
+        if (null == type || keyLength < 0 || valueLength < 0 || prevValueLength < 0 ||
+            eventBytes > maxEventBytes || dataOffset + eventBytes > dataCapacity)
+        {
+            return false;
+        }
+        into.copyFrom(
+            sequence, revision, type, createRevision, version, prevCreateRevision, prevModRevision, prevVersion,
+            timestampNanos, data, dataOffset, keyLength, valueLength, prevValueLength);
+
+        VarHandle.loadLoadFence();
+        return sequence >= oldestIntact.get();
+    }
+
+    /**
+     * Any thread: the revision of event {@code sequence}, validated like {@link #read}. The
+     * caller has checked that the sequence is published.
+     *
+     * @return the revision (always positive), or 0 if the event is not (or no longer) here.
+     */
+    long revisionAt(final long sequence)
+    {
+        final int slot = slotOffset(sequence);
+        if (slots.getLong(slot + SEQUENCE) != sequence)
+        {
+            return NO_REVISION;
+        }
+        final long revision = slots.getLong(slot + REVISION);
+        VarHandle.loadLoadFence();
+        return sequence >= oldestIntact.get() ? revision : NO_REVISION;
+    }
+
+    private int evictOverwrittenBy(final long sequence, final long dataEnd)
+    {
+        final long slotLimit = sequence - capacity;
+        // An event starting at or after this position shares no byte of the ring with [.., dataEnd).
+        final long dataLimit = dataEnd - dataCapacity;
+        long oldest = writerOldest;
+        long lastEvictedRevision = NO_REVISION;
+        int dataEvictions = 0;
+        while (oldest < sequence)
+        {
+            final int slot = slotOffset(oldest);
+            if (oldest > slotLimit)
+            {
+                if (slots.getLong(slot + DATA_POSITION) >= dataLimit)
+                {
+                    break;
+                }
+                dataEvictions++;
+            }
+            lastEvictedRevision = slots.getLong(slot + REVISION);
+            oldest++;
+        }
+        if (oldest != writerOldest)
+        {
+            evictedRevision.set(lastEvictedRevision);
+            oldestIntact.set(oldest);
+            // The intent must be visible before any byte of the evicted events changes.
+            VarHandle.storeStoreFence();
+            writerOldest = oldest;
+        }
+        return dataEvictions;
+    }
+
+    private void putBytes(final int dataOffset, final DirectBuffer source, final int sourceOffset, final int length)
+    {
+        if (length > 0)
+        {
+            data.putBytes(dataOffset, source, sourceOffset, length);
+        }
+    }
+
+    private int slotOffset(final long sequence)
+    {
+        return ((int)sequence & slotMask) * SLOT_LENGTH;
+    }
+}

@@ -1,0 +1,512 @@
+package io.ringwatch.ringbuffer;
+
+import java.util.Objects;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * A cyclic, revision-addressed buffer of recent change events: what the Kubernetes watch cache
+ * keeps in memory, with one writer and any number of concurrent readers.
+ * <p>
+ * <b>Writer.</b> Exactly one thread calls {@link #append} and {@link #publish()}. Each appended
+ * event gets the next sequence (dense, from 0); appended events become visible to readers only
+ * at the next {@code publish()}, so a transaction's events appear together. Appending never
+ * waits for a reader.
+ * <p>
+ * <b>Readers.</b> Any number of threads, each keeping its own next sequence; the window keeps no
+ * reader state. A reader that falls behind is lapped: its events are overwritten and
+ * {@link #read} reports {@link #READ_LAPPED}. Loss is not an error of the window; the reader
+ * recovers from elsewhere (the revision log) and rejoins at {@link #oldestSequence()} or
+ * {@link #firstSequenceAtOrAfter(long)}. A read never returns a torn or mixed event: it copies,
+ * then validates behind a load fence, as Agrona's {@code BroadcastReceiver} does.
+ * <p>
+ * <b>Capacity.</b> Starts at {@link WindowConfig#minCapacity()} events and resizes on the writer
+ * thread, inside {@code append}, by the Kubernetes rule: when the window is full, double if its
+ * oldest event is younger than the freshness duration, halve if the event a quarter of the
+ * capacity back from the newest is older. Event bytes live in a data ring sized by
+ * {@link WindowConfig#dataCapacityFor(int)}; when large events would overwrite bytes of older
+ * events still held, those are evicted first, so the window may hold fewer events than its
+ * capacity (data pressure alone does not trigger growth; size the ring with
+ * {@link WindowConfig#dataBytesPerEvent()}). A resize copies the retained events into a new
+ * generation of storage and publishes it; a reader that raced the resize retries on the new one
+ * and reports lapped only when the event is really gone.
+ * <p>
+ * <b>Allocation.</b> None per append or read in steady state; a resize allocates the new
+ * generation and copies up to its capacity of events on the writer thread.
+ */
+public final class WatchWindow
+{
+    /** {@link #read} result: the event was copied and is consistent. */
+    public static final int READ_OK = 0;
+    /** {@link #read} result: the sequence is newer than {@link #publishedSequence()}. */
+    public static final int READ_NOT_PUBLISHED = 1;
+    /** {@link #read} result: the event was overwritten or evicted; the record holds undefined content. */
+    public static final int READ_LAPPED = 2;
+    /** {@link #firstSequenceAtOrAfter} result: events of that revision may have left the window. */
+    public static final long REVISION_EVICTED = -1;
+
+    /** Internal result of a revision search that met an overwritten event. */
+    private static final long SEARCH_RACED = -2;
+
+    private final WindowConfig config;
+    private final NanoClock clock;
+    private final CapacityPolicy capacityPolicy;
+    private final int maxEventBytes;
+    private final PaddedSequence publishedSequence = new PaddedSequence(-1);
+    private final PaddedSequence publishedRevision = new PaddedSequence(0);
+    private final PaddedSequence growCount = new PaddedSequence(0);
+    private final PaddedSequence shrinkCount = new PaddedSequence(0);
+    private final PaddedSequence dataEvictionCount = new PaddedSequence(0);
+    private volatile Generation generation;
+
+    /** Writer thread only: the generation it writes, equal to {@code generation}. */
+    private Generation writerGeneration;
+    /** Writer thread only: the sequence the next append gets. */
+    private long nextSequence;
+    /** Writer thread only: the revision of the last append, 0 before any. */
+    private long lastRevision;
+
+    /**
+     * Creates an empty window at the minimum capacity. Any thread; allocates the first
+     * generation (slot and data rings, direct memory).
+     *
+     * @param config the window's settings.
+     * @param clock  time source for event timestamps and resize decisions; injected so tests
+     *               can drive resizing.
+     * @throws NullPointerException if an argument is null.
+     */
+    public WatchWindow(final WindowConfig config, final NanoClock clock)
+    {
+        this.config = Objects.requireNonNull(config, "config");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.capacityPolicy = new CapacityPolicy(config);
+        this.maxEventBytes = config.maxEventBytes();
+        final int capacity = config.minCapacity();
+        writerGeneration = new Generation(capacity, config.dataCapacityFor(capacity), maxEventBytes, 0, 0);
+        generation = writerGeneration;
+    }
+
+    /**
+     * Appends one event, invisible to readers until {@link #publish()}. Writer thread only; no
+     * allocation unless the window resizes. For {@link EventType#DELETE} the value, create
+     * revision and version are ignored and stored as empty and 0 (etcd's tombstone). With
+     * {@code prevModRevision == 0} there is no previous key-value: the previous value and
+     * revisions are ignored and stored as empty and 0.
+     *
+     * @param revision           the event's revision, positive and not below the previous one.
+     * @param type               PUT or DELETE.
+     * @param key                buffer holding the key.
+     * @param keyOffset          offset of the key in {@code key}.
+     * @param keyLength          length of the key, positive.
+     * @param value              buffer holding the new value; may be null for DELETE or when empty.
+     * @param valueOffset        offset of the value in {@code value}.
+     * @param valueLength        length of the value.
+     * @param createRevision     for PUT, the key's create revision, in [1, revision].
+     * @param version            for PUT, the key's version after the put, positive.
+     * @param prevValue          buffer holding the previous value; may be null when there is none.
+     * @param prevValueOffset    offset of the previous value in {@code prevValue}.
+     * @param prevValueLength    length of the previous value.
+     * @param prevCreateRevision create revision of the previous key-value.
+     * @param prevModRevision    mod revision of the previous key-value, in [0, revision]; 0 for none.
+     * @param prevVersion        version of the previous key-value.
+     * @return the event's sequence.
+     * @throws EventTooLargeException if key, value and previous value exceed
+     *                                {@link WindowConfig#maxEventBytes()}; nothing changes.
+     * @throws InvalidEventException  for any other malformed argument; nothing changes.
+     */
+    public long append(
+        final long revision,
+        final EventType type,
+        final DirectBuffer key,
+        final int keyOffset,
+        final int keyLength,
+        final DirectBuffer value,
+        final int valueOffset,
+        final int valueLength,
+        final long createRevision,
+        final long version,
+        final DirectBuffer prevValue,
+        final int prevValueOffset,
+        final int prevValueLength,
+        final long prevCreateRevision,
+        final long prevModRevision,
+        final long prevVersion)
+    {
+        if (revision <= 0 || revision < lastRevision)
+        {
+            throw new InvalidEventException(
+                "revision " + revision + " must be positive and not below the last appended " + lastRevision);
+        }
+        if (null == type)
+        {
+            throw new InvalidEventException("type must not be null");
+        }
+        if (keyLength < 1)
+        {
+            throw new InvalidEventException("key must not be empty, as in etcd: keyLength=" + keyLength);
+        }
+        requireRange("key", key, keyOffset, keyLength);
+        final boolean isPut = EventType.PUT == type;
+        final int storedValueLength = isPut ? valueLength : 0;
+        if (isPut)
+        {
+            requireRange("value", value, valueOffset, valueLength);
+            if (createRevision < 1 || createRevision > revision || version < 1)
+            {
+                throw new InvalidEventException("PUT needs createRevision in [1, " + revision +
+                    "] and a positive version: createRevision=" + createRevision + ", version=" + version);
+            }
+        }
+        if (prevModRevision < 0 || prevModRevision > revision)
+        {
+            throw new InvalidEventException(
+                "prevModRevision " + prevModRevision + " must be in [0, " + revision + "]");
+        }
+        final boolean hasPrev = 0 != prevModRevision;
+        final int storedPrevLength = hasPrev ? prevValueLength : 0;
+        if (hasPrev)
+        {
+            requireRange("prevValue", prevValue, prevValueOffset, prevValueLength);
+        }
+        final long eventBytes = (long)keyLength + storedValueLength + storedPrevLength;
+        if (eventBytes > maxEventBytes)
+        {
+            throw new EventTooLargeException(eventBytes, maxEventBytes);
+        }
+
+        final long timestampNanos = clock.nanoTime();
+        final long sequence = nextSequence;
+        Generation gen = writerGeneration;
+        if (sequence - gen.writerOldest() == gen.capacity)
+        {
+            gen = resizeIfDue(gen, sequence, timestampNanos);
+        }
+        final int dataEvictions = gen.write(
+            sequence, revision, type, timestampNanos,
+            key, keyOffset, keyLength,
+            value, valueOffset, storedValueLength,
+            isPut ? createRevision : 0,
+            isPut ? version : 0,
+            prevValue, prevValueOffset, storedPrevLength,
+            hasPrev ? prevCreateRevision : 0,
+            prevModRevision,
+            hasPrev ? prevVersion : 0);
+        countDataEvictions(dataEvictions);
+        nextSequence = sequence + 1;
+        lastRevision = revision;
+        return sequence;
+    }
+
+    /**
+     * Makes every appended event visible to readers. Writer thread only; no allocation; cheap
+     * (two release stores) and a no-op when nothing was appended since the last call.
+     */
+    public void publish()
+    {
+        final long last = nextSequence - 1;
+        if (last != publishedSequence.getPlain())
+        {
+            // Revision first: a reader that sees a sequence then sees at least its revision.
+            publishedRevision.set(lastRevision);
+            publishedSequence.set(last);
+        }
+    }
+
+    /**
+     * The newest published sequence. Any thread; no allocation.
+     *
+     * @return the sequence, or -1 when nothing has been published.
+     */
+    public long publishedSequence()
+    {
+        return publishedSequence.get();
+    }
+
+    /**
+     * The revision of the newest published event. Any thread; no allocation.
+     *
+     * @return the revision, or 0 when nothing has been published.
+     */
+    public long publishedRevision()
+    {
+        return publishedRevision.get();
+    }
+
+    /**
+     * The oldest sequence still readable; only a hint, since the writer moves it on. Any thread;
+     * no allocation.
+     *
+     * @return the oldest readable sequence, or {@code publishedSequence() + 1} when no published
+     * event is held.
+     */
+    public long oldestSequence()
+    {
+        final long oldest = generation.oldestIntact();
+        return Math.min(oldest, publishedSequence.get() + 1);
+    }
+
+    /**
+     * The revision of the oldest readable event; a hint, like {@link #oldestSequence()}. Any
+     * thread; no allocation; lock-free (retries only if the writer moved on meanwhile).
+     *
+     * @return the revision, or 0 when no published event is held.
+     */
+    public long oldestRevision()
+    {
+        while (true)
+        {
+            final Generation gen = generation;
+            final long published = publishedSequence.get();
+            final long oldest = gen.oldestIntact();
+            if (oldest > published)
+            {
+                return 0;
+            }
+            final long revision = gen.revisionAt(oldest);
+            if (0 != revision)
+            {
+                return revision;
+            }
+        }
+    }
+
+    /**
+     * Copies event {@code sequence} into {@code into}. Any thread (each with its own record); no
+     * allocation once the record's buffers are big enough; lock-free.
+     *
+     * @param sequence the sequence to read, not negative.
+     * @param into     the record to fill.
+     * @return {@link #READ_OK}, {@link #READ_NOT_PUBLISHED} or {@link #READ_LAPPED}; only with
+     * {@code READ_OK} does {@code into} hold the event.
+     * @throws IllegalArgumentException if {@code sequence} is negative.
+     */
+    public int read(final long sequence, final EventRecord into)
+    {
+        if (sequence < 0)
+        {
+            throw new IllegalArgumentException("sequence must not be negative: " + sequence);
+        }
+        while (true)
+        {
+            final Generation gen = generation;
+            if (sequence > publishedSequence.get())
+            {
+                return READ_NOT_PUBLISHED;
+            }
+            if (gen.read(sequence, into))
+            {
+                return READ_OK;
+            }
+            if (gen == generation)
+            {
+                return READ_LAPPED;
+            }
+        }
+    }
+
+    /**
+     * Finds where a watch from {@code revision} starts: the first published event whose revision
+     * is at or after it. Any thread; no allocation; O(log capacity); lock-free.
+     *
+     * @param revision the first revision wanted, positive.
+     * @return that event's sequence; {@code publishedSequence() + 1} if every published event is
+     * older; {@link #REVISION_EVICTED} if an event of that revision or newer has been evicted, so
+     * the window cannot serve the watch on its own.
+     * @throws IllegalArgumentException if {@code revision} is not positive.
+     */
+    public long firstSequenceAtOrAfter(final long revision)
+    {
+        if (revision <= 0)
+        {
+            throw new IllegalArgumentException("revision must be positive: " + revision);
+        }
+        while (true)
+        {
+            final Generation gen = generation;
+            final long published = publishedSequence.get();
+            if (revision > publishedRevision.get())
+            {
+                return published + 1;
+            }
+            final long oldest = gen.oldestIntact();
+            if (revision <= gen.evictedRevision())
+            {
+                return REVISION_EVICTED;
+            }
+            final long found = searchAtOrAfter(gen, revision, oldest, published);
+            if (SEARCH_RACED == found)
+            {
+                continue;
+            }
+            // The search took time: events of the revision may have been evicted meanwhile.
+            if (revision <= generation.evictedRevision())
+            {
+                return REVISION_EVICTED;
+            }
+            return found;
+        }
+    }
+
+    /**
+     * The current capacity in events. Any thread; no allocation.
+     *
+     * @return a power of two between the configured bounds.
+     */
+    public int capacity()
+    {
+        return generation.capacity;
+    }
+
+    /**
+     * The current size of the data ring. Any thread; no allocation.
+     *
+     * @return bytes, a power of two.
+     */
+    public int dataCapacity()
+    {
+        return generation.dataCapacity;
+    }
+
+    /**
+     * How many times the window doubled. Any thread; no allocation.
+     *
+     * @return the count.
+     */
+    public long growCount()
+    {
+        return growCount.get();
+    }
+
+    /**
+     * How many times the window halved. Any thread; no allocation.
+     *
+     * @return the count.
+     */
+    public long shrinkCount()
+    {
+        return shrinkCount.get();
+    }
+
+    /**
+     * How many times the window resized either way. Any thread; no allocation.
+     *
+     * @return {@link #growCount()} plus {@link #shrinkCount()}.
+     */
+    public long resizeCount()
+    {
+        return growCount.get() + shrinkCount.get();
+    }
+
+    /**
+     * How many events were evicted before their slot was reused because the data ring was full;
+     * if it climbs, raise {@link WindowConfig#dataBytesPerEvent()}. Any thread; no allocation.
+     *
+     * @return the count.
+     */
+    public long dataEvictionCount()
+    {
+        return dataEvictionCount.get();
+    }
+
+    /**
+     * The settings this window was built with. Any thread; no allocation.
+     *
+     * @return the config.
+     */
+    public WindowConfig config()
+    {
+        return config;
+    }
+
+    private Generation resizeIfDue(final Generation gen, final long sequence, final long timestampNanos)
+    {
+        final int capacity = gen.capacity;
+        final int newCapacity = capacityPolicy.capacityWhenFull(
+            capacity,
+            timestampNanos,
+            gen.writerTimestampAt(gen.writerOldest()),
+            gen.writerTimestampAt(sequence - capacity / 4));
+        if (newCapacity == capacity)
+        {
+            return gen;
+        }
+        final long oldest = gen.writerOldest();
+        final long first = Math.max(oldest, sequence - newCapacity);
+        final long evictedRevision = first > oldest ? gen.writerRevisionAt(first - 1) : gen.writerEvictedRevision();
+        final Generation resized = new Generation(
+            newCapacity, config.dataCapacityFor(newCapacity), maxEventBytes, first, evictedRevision);
+        int dataEvictions = 0;
+        for (long s = first; s < sequence; s++)
+        {
+            dataEvictions += gen.copyTo(s, resized);
+        }
+        countDataEvictions(dataEvictions);
+        writerGeneration = resized;
+        generation = resized;
+        final PaddedSequence counter = newCapacity > capacity ? growCount : shrinkCount;
+        counter.set(counter.getPlain() + 1);
+        return resized;
+    }
+
+    private void countDataEvictions(final int dataEvictions)
+    {
+        if (dataEvictions > 0)
+        {
+            dataEvictionCount.set(dataEvictionCount.getPlain() + dataEvictions);
+        }
+    }
+
+    /**
+     * Binary search over [oldest, published] of one generation.
+     *
+     * @return the first sequence with a revision at or after {@code revision}, {@code published + 1}
+     * if none, or {@link #SEARCH_RACED} if a probed event was overwritten (the caller retries).
+     */
+    private static long searchAtOrAfter(
+        final Generation gen, final long revision, final long oldest, final long published)
+    {
+        // Unpublished appends may already have evicted every published event.
+        long low = Math.min(oldest, published + 1);
+        long high = published + 1;
+        while (low < high)
+        {
+            final long middle = (low + high) >>> 1;
+            final long middleRevision = gen.revisionAt(middle);
+            if (0 == middleRevision)
+            {
+                return SEARCH_RACED;
+            }
+            if (middleRevision >= revision)
+            {
+                high = middle;
+            }
+            else
+            {
+                low = middle + 1;
+            }
+        }
+        return low;
+    }
+
+    private static void requireRange(final String name, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (length < 0 || offset < 0)
+        {
+            throw new InvalidEventException(name + " offset and length must not be negative: " + offset + ", " + length);
+        }
+        if (null == buffer)
+        {
+            if (length > 0)
+            {
+                throw new InvalidEventException(name + " buffer is null but length is " + length);
+            }
+            return;
+        }
+        if ((long)offset + length > buffer.capacity())
+        {
+            throw new InvalidEventException(name + " range [" + offset + ", " + ((long)offset + length) +
+                ") exceeds buffer capacity " + buffer.capacity());
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.ringwatch.ringbuffer;
+
+import static io.ringwatch.ringbuffer.TestEvents.put;
+import static io.ringwatch.ringbuffer.TestEvents.readOk;
+import static io.ringwatch.ringbuffer.TestEvents.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class WatchWindowResizeTest
+{
+    private static final long FRESHNESS = 100;
+
+    private final ManualClock clock = new ManualClock(0);
+    private final WatchWindow window = new WatchWindow(
+        WindowConfig.builder().minCapacity(4).maxCapacity(16).freshnessNanos(FRESHNESS).build(), clock);
+    private long revision;
+
+    @Test
+    void startsAtTheLowerBound()
+    {
+        assertEquals(4, window.capacity());
+        assertEquals(window.config().dataCapacityFor(4), window.dataCapacity());
+    }
+
+    @Test
+    void fullWindowWithFreshOldestEventDoublesUpToTheUpperBound()
+    {
+        appendAt(0, 4);
+        assertEquals(4, window.capacity(), "not full until the next append");
+
+        appendAt(0, 1);
+        assertEquals(8, window.capacity());
+        appendAt(0, 3);
+        assertEquals(8, window.capacity());
+        appendAt(0, 1);
+        assertEquals(16, window.capacity());
+        appendAt(0, 7);
+        assertEquals(16, window.capacity());
+        assertEquals(0, window.oldestSequence(), "nothing evicted while growing");
+
+        appendAt(0, 1);
+        assertEquals(16, window.capacity(), "capped at the upper bound");
+        assertEquals(2, window.growCount());
+        assertEquals(0, window.shrinkCount());
+        assertEquals(window.config().dataCapacityFor(16), window.dataCapacity());
+        assertEquals(1, window.oldestSequence());
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void growsOnlyWhileTheOldestEventIsStrictlyYoungerThanFreshness()
+    {
+        appendAt(0, 1);
+        appendAt(50, 3);
+
+        appendAt(FRESHNESS, 1);
+
+        assertEquals(4, window.capacity(), "oldest is exactly as old as freshness: no growth");
+        assertEquals(1, window.oldestSequence());
+
+        appendAt(50 + FRESHNESS - 1, 1);
+        assertEquals(8, window.capacity());
+        assertEquals(1, window.growCount());
+    }
+
+    @Test
+    void fullWindowWhoseNewestQuarterIsStaleHalvesKeepingTheNewestEvents()
+    {
+        growTo16();
+        appendAt(1_000, 1);
+
+        assertEquals(8, window.capacity());
+        assertEquals(1, window.shrinkCount());
+        assertEquals(9, window.oldestSequence(), "kept the newest 8, then evicted one for the new event");
+        final EventRecord record = new EventRecord();
+        for (long sequence = 0; sequence < 9; sequence++)
+        {
+            assertEquals(WatchWindow.READ_LAPPED, window.read(sequence, record), "sequence " + sequence);
+        }
+        assertEveryHeldEventIsIntact();
+        assertEquals(WatchWindow.REVISION_EVICTED, window.firstSequenceAtOrAfter(9));
+        assertEquals(9, window.firstSequenceAtOrAfter(10));
+        assertEquals(window.config().dataCapacityFor(8), window.dataCapacity());
+    }
+
+    @Test
+    void shrinkLooksAtTheEventAQuarterOfTheCapacityBackFromTheNext()
+    {
+        growTo16();
+        clock.set(0);
+        // Sequences 0..11 at time 0, 12..15 (the newest quarter) at time 950.
+        final WatchWindow fresh = new WatchWindow(window.config(), clock);
+        long rev = 0;
+        for (int i = 0; i < 16; i++)
+        {
+            clock.set(i < 12 ? 0 : 950);
+            put(fresh, ++rev, "k" + rev, "v" + rev);
+        }
+        assertEquals(16, fresh.capacity());
+
+        clock.set(950 + FRESHNESS);
+        put(fresh, ++rev, "k", "v");
+        assertEquals(16, fresh.capacity(), "newest quarter exactly as old as freshness: no shrink");
+
+        // Sequence 13 is now a quarter back from the next (17): its age decides.
+        clock.set(950 + FRESHNESS + 1);
+        put(fresh, ++rev, "k", "v");
+        assertEquals(8, fresh.capacity());
+    }
+
+    @Test
+    void shrinksRepeatedlyButNotBelowTheLowerBound()
+    {
+        growTo16();
+        long now = 1_000;
+        for (int i = 0; i < 40; i++)
+        {
+            now += 1_000;
+            appendAt(now, 1);
+        }
+
+        assertEquals(4, window.capacity());
+        assertEquals(2, window.shrinkCount());
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void growsAgainOnceTheStaleHistoryHasGone()
+    {
+        growTo16();
+
+        // Stale events shrink the window to the lower bound; once it holds only events of the
+        // new burst, it is full with a fresh oldest event and grows back.
+        appendAt(1_000, 30);
+
+        assertEquals(16, window.capacity());
+        assertEquals(2, window.shrinkCount());
+        assertEquals(4, window.growCount());
+        assertEveryHeldEventIsIntact();
+    }
+
+    private void growTo16()
+    {
+        appendAt(0, 16);
+        assertEquals(16, window.capacity());
+    }
+
+    private void appendAt(final long nanos, final int count)
+    {
+        clock.set(nanos);
+        for (int i = 0; i < count; i++)
+        {
+            revision++;
+            put(window, revision, "key-" + revision, "value-" + revision);
+        }
+        window.publish();
+    }
+
+    private void assertEveryHeldEventIsIntact()
+    {
+        for (long sequence = window.oldestSequence(); sequence <= window.publishedSequence(); sequence++)
+        {
+            final EventRecord event = readOk(window, sequence);
+            final long expectedRevision = sequence + 1;
+            assertEquals(expectedRevision, event.revision());
+            assertEquals("key-" + expectedRevision, text(event.key(), event.keyLength()));
+            assertEquals("value-" + expectedRevision, text(event.value(), event.valueLength()));
+        }
+    }
+}
