@@ -10,10 +10,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Off-heap memory in power-of-two blocks carved from direct-memory chunks.
  * <p>
  * An address is {@code chunkIndex << 32 | offset}; 0 is null. A block keeps its size class for the
- * life of the arena (blocks are never split or merged) and starts with a {@link SeqLock} version
- * word that only ever increases, also across free and reuse. Chunks are never released while the
- * arena lives, so an address a reader holds, however stale, is always mapped and always the start
- * of a block of the same size; the version tells the reader whether it may trust what it read.
+ * life of the arena (blocks are never split or merged) and starts, at offset 0, with a
+ * {@link SeqLock} version word that only ever increases, also across free and reuse. Chunks are
+ * never released while the arena lives, so an address a reader holds, however stale, is always
+ * mapped and always the start of a block of the same size; the version tells the reader whether
+ * it may trust what it read.
  * <p>
  * Allocation and freeing: the writer thread only; freed blocks go to a per-class free list that is
  * linked through the blocks themselves. {@link #buffer}, {@link #offset} and
@@ -21,16 +22,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 final class BlockArena implements AutoCloseable
 {
-    /** Offset of the version word in every block. */
-    static final int VERSION_OFFSET = 0;
     /** Offset of the int log2 of the block size, written once when the block is carved. */
     static final int SHIFT_OFFSET = 8;
     /** Offset of the int block state, {@link #LIVE} or {@link #FREE}. */
     static final int STATE_OFFSET = 12;
     /** Offset of the free-list link while a block is free; the owner's data otherwise. */
     static final int FREE_NEXT_OFFSET = 16;
-    /** Bytes of the common block header. */
-    static final int HEADER_LENGTH = 16;
 
     static final int FREE = 0;
     static final int LIVE = 1;
