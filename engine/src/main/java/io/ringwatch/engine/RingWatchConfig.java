@@ -1,0 +1,411 @@
+package io.ringwatch.engine;
+
+import com.lmax.disruptor.BlockingWaitStrategy;
+import com.lmax.disruptor.WaitStrategy;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * How an engine is sized and how its threads wait. Immutable; build one with {@link #builder()}.
+ * Defaults suit an embedded service on a small machine: threads that back off to parking when
+ * idle. For the lowest latency on dedicated cores choose busy-spin strategies instead.
+ */
+public final class RingWatchConfig
+{
+    private final int writeRingSize;
+    private final int maxKeyBytes;
+    private final int maxValueBytes;
+    private final int windowMinCapacity;
+    private final int windowMaxCapacity;
+    private final Duration windowFreshness;
+    private final int windowBytesPerEvent;
+    private final int dispatcherThreads;
+    private final int deliveryThreads;
+    private final int deliveryBatchSize;
+    private final int maxPendingEvents;
+    private final Duration progressNotifyInterval;
+    private final Duration slowListenerTimeout;
+    private final int indexInitialCapacity;
+    private final Supplier<WaitStrategy> writerWaitStrategy;
+    private final Supplier<IdleStrategy> dispatcherIdleStrategy;
+    private final Supplier<IdleStrategy> deliveryIdleStrategy;
+
+    private RingWatchConfig(final Builder b)
+    {
+        writeRingSize = b.writeRingSize;
+        maxKeyBytes = b.maxKeyBytes;
+        maxValueBytes = b.maxValueBytes;
+        windowMinCapacity = b.windowMinCapacity;
+        windowMaxCapacity = b.windowMaxCapacity;
+        windowFreshness = b.windowFreshness;
+        windowBytesPerEvent = b.windowBytesPerEvent;
+        dispatcherThreads = b.dispatcherThreads;
+        deliveryThreads = b.deliveryThreads;
+        deliveryBatchSize = b.deliveryBatchSize;
+        maxPendingEvents = b.maxPendingEvents;
+        progressNotifyInterval = b.progressNotifyInterval;
+        slowListenerTimeout = b.slowListenerTimeout;
+        indexInitialCapacity = b.indexInitialCapacity;
+        writerWaitStrategy = b.writerWaitStrategy;
+        dispatcherIdleStrategy = b.dispatcherIdleStrategy;
+        deliveryIdleStrategy = b.deliveryIdleStrategy;
+    }
+
+    /**
+     * @return a builder holding the defaults.
+     */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /**
+     * @return the configuration with every default.
+     */
+    public static RingWatchConfig defaults()
+    {
+        return builder().build();
+    }
+
+    /** @return slots in the write ring (a power of two). */
+    public int writeRingSize()
+    {
+        return writeRingSize;
+    }
+
+    /** @return the longest key accepted, in bytes. */
+    public int maxKeyBytes()
+    {
+        return maxKeyBytes;
+    }
+
+    /** @return the longest value accepted, in bytes. */
+    public int maxValueBytes()
+    {
+        return maxValueBytes;
+    }
+
+    /** @return the watch window's lower capacity bound, in events. */
+    public int windowMinCapacity()
+    {
+        return windowMinCapacity;
+    }
+
+    /** @return the watch window's upper capacity bound, in events. */
+    public int windowMaxCapacity()
+    {
+        return windowMaxCapacity;
+    }
+
+    /** @return how young the window's oldest event must be for the window to grow. */
+    public Duration windowFreshness()
+    {
+        return windowFreshness;
+    }
+
+    /** @return the bytes of window data ring reserved per event of capacity. */
+    public int windowBytesPerEvent()
+    {
+        return windowBytesPerEvent;
+    }
+
+    /** @return how many dispatcher threads share the watchers. */
+    public int dispatcherThreads()
+    {
+        return dispatcherThreads;
+    }
+
+    /** @return how many threads call push listeners. */
+    public int deliveryThreads()
+    {
+        return deliveryThreads;
+    }
+
+    /** @return the most events handed to a listener in one call. */
+    public int deliveryBatchSize()
+    {
+        return deliveryBatchSize;
+    }
+
+    /** @return the most undelivered events a watcher may have before it is cancelled. */
+    public int maxPendingEvents()
+    {
+        return maxPendingEvents;
+    }
+
+    /** @return the interval of progress notifications to watchers that asked for them. */
+    public Duration progressNotifyInterval()
+    {
+        return progressNotifyInterval;
+    }
+
+    /** @return how long a listener may stay in one call before it is cancelled. */
+    public Duration slowListenerTimeout()
+    {
+        return slowListenerTimeout;
+    }
+
+    /** @return the number of keys the index is sized for at start. */
+    public int indexInitialCapacity()
+    {
+        return indexInitialCapacity;
+    }
+
+    /** @return makes the writer thread's wait strategy. */
+    public Supplier<WaitStrategy> writerWaitStrategy()
+    {
+        return writerWaitStrategy;
+    }
+
+    /** @return makes each dispatcher thread's idle strategy. */
+    public Supplier<IdleStrategy> dispatcherIdleStrategy()
+    {
+        return dispatcherIdleStrategy;
+    }
+
+    /** @return makes each delivery thread's idle strategy. */
+    public Supplier<IdleStrategy> deliveryIdleStrategy()
+    {
+        return deliveryIdleStrategy;
+    }
+
+    /**
+     * Builds a {@link RingWatchConfig}. Each setter validates its argument and throws
+     * {@link InvalidRequestException} for a bad one. Not thread-safe.
+     */
+    public static final class Builder
+    {
+        private int writeRingSize = 4096;
+        private int maxKeyBytes = 4096;
+        private int maxValueBytes = 1 << 20;
+        private int windowMinCapacity = 1024;
+        private int windowMaxCapacity = 128 * 1024;
+        private Duration windowFreshness = Duration.ofSeconds(75);
+        private int windowBytesPerEvent = 256;
+        private int dispatcherThreads = 1;
+        private int deliveryThreads = 1;
+        private int deliveryBatchSize = 256;
+        private int maxPendingEvents = 64 * 1024;
+        private Duration progressNotifyInterval = Duration.ofSeconds(10);
+        private Duration slowListenerTimeout = Duration.ofSeconds(5);
+        private int indexInitialCapacity = 1024;
+        private Supplier<WaitStrategy> writerWaitStrategy = BlockingWaitStrategy::new;
+        private Supplier<IdleStrategy> dispatcherIdleStrategy =
+            () -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000);
+        private Supplier<IdleStrategy> deliveryIdleStrategy =
+            () -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000);
+
+        private Builder()
+        {
+        }
+
+        /**
+         * @param size slots in the write ring; a power of two, at least 2.
+         * @return this builder.
+         */
+        public Builder writeRingSize(final int size)
+        {
+            if (size < 2 || Integer.bitCount(size) != 1)
+            {
+                throw new InvalidRequestException("write ring size must be a power of two >= 2: " + size);
+            }
+            writeRingSize = size;
+            return this;
+        }
+
+        /**
+         * @param bytes the longest key accepted, 1 to 65536.
+         * @return this builder.
+         */
+        public Builder maxKeyBytes(final int bytes)
+        {
+            maxKeyBytes = inRange("max key bytes", bytes, 1, 65536);
+            return this;
+        }
+
+        /**
+         * @param bytes the longest value accepted, 0 to 64 MiB.
+         * @return this builder.
+         */
+        public Builder maxValueBytes(final int bytes)
+        {
+            maxValueBytes = inRange("max value bytes", bytes, 0, 64 << 20);
+            return this;
+        }
+
+        /**
+         * @param min lower bound in events (power of two, at least 16).
+         * @param max upper bound in events (power of two, at least {@code min}).
+         * @return this builder.
+         */
+        public Builder windowCapacity(final int min, final int max)
+        {
+            if (min < 16 || Integer.bitCount(min) != 1 || max < min || Integer.bitCount(max) != 1)
+            {
+                throw new InvalidRequestException("window capacity bounds must be powers of two, 16 <= min <= max: " + min + ", " + max);
+            }
+            windowMinCapacity = min;
+            windowMaxCapacity = max;
+            return this;
+        }
+
+        /**
+         * @param freshness how young the oldest event must be for the window to grow; positive.
+         * @return this builder.
+         */
+        public Builder windowFreshness(final Duration freshness)
+        {
+            windowFreshness = positive("window freshness", freshness);
+            return this;
+        }
+
+        /**
+         * @param bytes data ring bytes reserved per event of window capacity, 16 to 65536.
+         * @return this builder.
+         */
+        public Builder windowBytesPerEvent(final int bytes)
+        {
+            windowBytesPerEvent = inRange("window bytes per event", bytes, 16, 65536);
+            return this;
+        }
+
+        /**
+         * @param threads dispatcher threads, 1 to 256.
+         * @return this builder.
+         */
+        public Builder dispatcherThreads(final int threads)
+        {
+            dispatcherThreads = inRange("dispatcher threads", threads, 1, 256);
+            return this;
+        }
+
+        /**
+         * @param threads delivery threads for push listeners, 1 to 256.
+         * @return this builder.
+         */
+        public Builder deliveryThreads(final int threads)
+        {
+            deliveryThreads = inRange("delivery threads", threads, 1, 256);
+            return this;
+        }
+
+        /**
+         * @param events most events per listener call, 1 to 65536.
+         * @return this builder.
+         */
+        public Builder deliveryBatchSize(final int events)
+        {
+            deliveryBatchSize = inRange("delivery batch size", events, 1, 65536);
+            return this;
+        }
+
+        /**
+         * @param events most undelivered events per watcher, 16 to 2^24.
+         * @return this builder.
+         */
+        public Builder maxPendingEvents(final int events)
+        {
+            maxPendingEvents = inRange("max pending events", events, 16, 1 << 24);
+            return this;
+        }
+
+        /**
+         * @param interval progress notification interval; positive.
+         * @return this builder.
+         */
+        public Builder progressNotifyInterval(final Duration interval)
+        {
+            progressNotifyInterval = positive("progress notify interval", interval);
+            return this;
+        }
+
+        /**
+         * @param timeout how long a listener may stay in one call; positive.
+         * @return this builder.
+         */
+        public Builder slowListenerTimeout(final Duration timeout)
+        {
+            slowListenerTimeout = positive("slow listener timeout", timeout);
+            return this;
+        }
+
+        /**
+         * @param keys keys the index is sized for at start, 16 to 2^28.
+         * @return this builder.
+         */
+        public Builder indexInitialCapacity(final int keys)
+        {
+            indexInitialCapacity = inRange("index initial capacity", keys, 16, 1 << 28);
+            return this;
+        }
+
+        /**
+         * @param factory makes the writer's Disruptor wait strategy (busy-spin, yielding,
+         *                blocking...).
+         * @return this builder.
+         */
+        public Builder writerWaitStrategy(final Supplier<WaitStrategy> factory)
+        {
+            writerWaitStrategy = notNull("writer wait strategy", factory);
+            return this;
+        }
+
+        /**
+         * @param factory makes each dispatcher's Agrona idle strategy.
+         * @return this builder.
+         */
+        public Builder dispatcherIdleStrategy(final Supplier<IdleStrategy> factory)
+        {
+            dispatcherIdleStrategy = notNull("dispatcher idle strategy", factory);
+            return this;
+        }
+
+        /**
+         * @param factory makes each delivery thread's Agrona idle strategy.
+         * @return this builder.
+         */
+        public Builder deliveryIdleStrategy(final Supplier<IdleStrategy> factory)
+        {
+            deliveryIdleStrategy = notNull("delivery idle strategy", factory);
+            return this;
+        }
+
+        /**
+         * @return the configuration.
+         */
+        public RingWatchConfig build()
+        {
+            return new RingWatchConfig(this);
+        }
+
+        private static int inRange(final String what, final int value, final int min, final int max)
+        {
+            if (value < min || value > max)
+            {
+                throw new InvalidRequestException(what + " must be in [" + min + ", " + max + "]: " + value);
+            }
+            return value;
+        }
+
+        private static Duration positive(final String what, final Duration d)
+        {
+            if (d == null || d.isNegative() || d.isZero())
+            {
+                throw new InvalidRequestException(what + " must be positive: " + d);
+            }
+            return d;
+        }
+
+        private static <T> T notNull(final String what, final T value)
+        {
+            if (value == null)
+            {
+                throw new InvalidRequestException(what + " must not be null");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.ringwatch.engine.kv;
+
+import io.ringwatch.engine.InvalidRequestException;
+
+/**
+ * One write, used alone or inside a {@link Txn}: a put of one key, or a delete of a
+ * {@link KeyRange}. Built with the static factories; immutable and thread-safe.
+ */
+public final class Op
+{
+    /** What an operation does. */
+    public enum Kind
+    {
+        /** Create or replace one key. */
+        PUT,
+        /** Delete every key of a range. */
+        DELETE
+    }
+
+    private final Kind kind;
+    private final KeyRange range;
+    private final byte[] value;
+    private final boolean prevKv;
+
+    private Op(final Kind kind, final KeyRange range, final byte[] value, final boolean prevKv)
+    {
+        this.kind = kind;
+        this.range = range;
+        this.value = value;
+        this.prevKv = prevKv;
+    }
+
+    /**
+     * @param key   the key.
+     * @param value the new value (may be empty, not null).
+     * @return a put of {@code key}.
+     * @throws InvalidRequestException if the key is null or empty or the value is null.
+     */
+    public static Op put(final byte[] key, final byte[] value)
+    {
+        if (value == null)
+        {
+            throw new InvalidRequestException("value must not be null");
+        }
+        return new Op(Kind.PUT, KeyRange.key(key), value.clone(), false);
+    }
+
+    /**
+     * @param key   the key, UTF-8 encoded.
+     * @param value the new value, UTF-8 encoded.
+     * @return a put of {@code key}.
+     * @throws InvalidRequestException if the key is null or empty or the value is null.
+     */
+    public static Op put(final String key, final String value)
+    {
+        return put(Keys.utf8(key), Keys.utf8(value));
+    }
+
+    /**
+     * @param range the keys to delete.
+     * @return a delete of every key in {@code range}.
+     * @throws InvalidRequestException if the range is null.
+     */
+    public static Op delete(final KeyRange range)
+    {
+        if (range == null)
+        {
+            throw new InvalidRequestException("range must not be null");
+        }
+        return new Op(Kind.DELETE, range, null, false);
+    }
+
+    /**
+     * @param key the key.
+     * @return a delete of {@code key}.
+     */
+    public static Op delete(final byte[] key)
+    {
+        return delete(KeyRange.key(key));
+    }
+
+    /**
+     * @param key the key, UTF-8 encoded.
+     * @return a delete of {@code key}.
+     */
+    public static Op delete(final String key)
+    {
+        return delete(KeyRange.key(key));
+    }
+
+    /**
+     * @return a copy of this operation that also returns the previous key-values it replaced or
+     * deleted (etcd's prev_kv).
+     */
+    public Op withPrevKv()
+    {
+        return new Op(kind, range, value, true);
+    }
+
+    /**
+     * @return what this operation does.
+     */
+    public Kind kind()
+    {
+        return kind;
+    }
+
+    /**
+     * @return the keys it touches (a single key for a put).
+     */
+    public KeyRange range()
+    {
+        return range;
+    }
+
+    /**
+     * @return the key of a put (shared array: do not modify).
+     */
+    public byte[] key()
+    {
+        return range.fromKey();
+    }
+
+    /**
+     * @return the value of a put (shared array: do not modify); null for a delete.
+     */
+    public byte[] value()
+    {
+        return value;
+    }
+
+    /**
+     * @return true when the previous key-values are to be returned.
+     */
+    public boolean prevKv()
+    {
+        return prevKv;
+    }
+
+    @Override
+    public String toString()
+    {
+        return kind + " " + range;
+    }
+}

@@ -1,0 +1,26 @@
+package io.ringwatch.engine.watch;
+
+/**
+ * Why a watch ended. Every reason but {@link #CANCELLED_BY_CLIENT} and {@link #ENGINE_CLOSED}
+ * means the watcher may have missed history and should relist (client-go's relist after a
+ * watch error) from {@link WatchCancellation#compactRevision()} or later.
+ */
+public enum CancelReason
+{
+    /** The watcher's owner called {@link Watcher#cancel()}. */
+    CANCELLED_BY_CLIENT,
+    /** The start revision is before the compaction point (etcd's compact_revision response). */
+    COMPACTED,
+    /** The start revision is older than the oldest event still held in memory. */
+    REVISION_UNAVAILABLE,
+    /** The writer overwrote events the watcher had not consumed yet. */
+    LAPPED,
+    /** The watcher's queue of pending events reached its limit. */
+    OVERFLOWED,
+    /** A push listener stayed inside one callback longer than the configured limit. */
+    SLOW_LISTENER,
+    /** A push listener threw; the exception is the cancellation's cause. */
+    LISTENER_FAILED,
+    /** The engine closed. */
+    ENGINE_CLOSED
+}

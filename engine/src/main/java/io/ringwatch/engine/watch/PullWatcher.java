@@ -1,0 +1,33 @@
+package io.ringwatch.engine.watch;
+
+import java.time.Duration;
+
+/**
+ * A watcher whose owner pulls events from its own sequence, like a Disruptor EventPoller: the
+ * engine never calls into the owner. One thread at a time may poll; {@link #cancel()} and
+ * {@link #requestProgress()} may come from any thread.
+ */
+public interface PullWatcher extends Watcher
+{
+    /**
+     * Hands the pending events to {@code handler} on the calling thread without blocking: one
+     * {@code onEvents} call per run of events, {@code onProgress} for progress notifications and
+     * {@code onCancelled} once when the watch has ended. Allocates nothing in steady state.
+     *
+     * @param handler   receives what is pending.
+     * @param maxEvents the most events to hand over in this call.
+     * @return the number of events handed over.
+     */
+    int poll(WatchListener handler, int maxEvents);
+
+    /**
+     * Blocks until something is pending or the timeout passes, then returns everything pending
+     * (Juju's multiwatcher Next()): copies of the events, the latest progress revision, and the
+     * cancellation once the watch has ended. Allocates the response.
+     *
+     * @param timeout the longest to wait.
+     * @return what was pending; empty when the timeout passed first.
+     * @throws InterruptedException if the calling thread is interrupted while waiting.
+     */
+    WatchResponse next(Duration timeout) throws InterruptedException;
+}

@@ -1,0 +1,48 @@
+package io.ringwatch.engine.watch;
+
+/**
+ * A handle on one watch. Thread-safe: any thread may cancel it or ask for progress.
+ */
+public interface Watcher extends AutoCloseable
+{
+    /**
+     * @return the watch id, unique within the engine (etcd's watch_id).
+     */
+    long id();
+
+    /**
+     * @return what the watch asked for.
+     */
+    WatchRequest request();
+
+    /**
+     * Ends the watch. Once this returns, no more events are delivered (a listener call already
+     * running on another thread completes first). Idempotent: a second call does nothing.
+     */
+    void cancel();
+
+    /**
+     * Same as {@link #cancel()}.
+     */
+    @Override
+    default void close()
+    {
+        cancel();
+    }
+
+    /**
+     * @return true once the watch has ended, for any reason.
+     */
+    boolean isCancelled();
+
+    /**
+     * @return why the watch ended, or null while it runs.
+     */
+    WatchCancellation cancellation();
+
+    /**
+     * Asks for one progress notification carrying the revision the watcher is complete up to,
+     * delivered in order with its events (etcd's RequestProgress). Ignored once cancelled.
+     */
+    void requestProgress();
+}
