@@ -1,0 +1,319 @@
+package io.ringwatch.engine.write;
+
+import com.lmax.disruptor.EventHandler;
+import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.index.IndexEntry;
+import io.ringwatch.engine.index.IndexVisitor;
+import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.kv.Compare;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.kv.TxnResult;
+import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.ringbuffer.WatchWindow;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.IntArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The single writer: consumes the write ring and, for each command, checks its conditions,
+ * assigns the next revision if it changes anything, applies it to the off-heap index (which
+ * yields the previous key-value), appends its events to the watch window, publishes them, and
+ * completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
+ * and the window. Puts and deletes allocate nothing in steady state; transactions and
+ * {@code prevKv} results allocate their result objects.
+ */
+final class RevisionApplier implements EventHandler<WriteCommand>
+{
+    private final OffHeapIndex index;
+    private final WatchWindow window;
+    private final RevisionCursor cursor;
+    private final IndexEntry prev = new IndexEntry();
+    private final IndexEntry probe = new IndexEntry();
+    private final ExpandableArrayBuffer doomedKeys = new ExpandableArrayBuffer(1024);
+    private final IntArrayList doomedOffsets = new IntArrayList();
+    private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
+    private final IndexVisitor collectDoomed = this::collectDoomed;
+    private int doomedBytes;
+    private long revision;
+    private boolean mutating;
+
+    RevisionApplier(final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor)
+    {
+        this.index = index;
+        this.window = window;
+        this.cursor = cursor;
+        this.revision = cursor.applied();
+    }
+
+    @Override
+    public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
+    {
+        mutating = false;
+        try
+        {
+            switch (command.kind)
+            {
+                case WriteCommand.PUT:
+                    applyPut(command);
+                    break;
+                case WriteCommand.DELETE:
+                    applyDelete(command);
+                    break;
+                case WriteCommand.TXN:
+                    applyTxn(command);
+                    break;
+                default:
+                    return;
+            }
+            finishRevision();
+        }
+        catch (final RuntimeException e)
+        {
+            finishRevision();
+            command.resultError = e instanceof RingWatchException ?
+                (RingWatchException)e : new RingWatchException("write failed in the writer: " + e, e);
+        }
+        complete(command);
+    }
+
+    private void applyPut(final WriteCommand command)
+    {
+        final long expected = command.expectedModRevision;
+        if (expected != WriteCommand.ANY_REVISION)
+        {
+            final boolean present = index.get(command.key, 0, command.keyLength, probe);
+            final long modRevision = present ? probe.modRevision() : 0;
+            if (modRevision != expected)
+            {
+                command.resultRevision = revision;
+                command.resultSucceeded = false;
+                return;
+            }
+        }
+        put(command.key, command.keyLength, command.value, command.valueLength);
+        command.resultRevision = revision + 1;
+        command.resultSucceeded = true;
+        if (command.prevKv && prev.found())
+        {
+            command.resultPrevKvs = List.of(copyOf(prev));
+        }
+    }
+
+    private void applyDelete(final WriteCommand command)
+    {
+        final long deleted;
+        if (command.rangeMode == WriteCommand.SINGLE_KEY)
+        {
+            deleted = deleteOne(command.key, command.keyLength, command.prevKv ? command : null);
+        }
+        else
+        {
+            deleted = deleteRange(command.key, command.keyLength,
+                command.rangeMode == WriteCommand.BOUNDED ? command.rangeEnd : null, command.rangeEndLength,
+                command.prevKv ? command : null);
+        }
+        command.resultRevision = deleted > 0 ? revision + 1 : revision;
+        command.resultSucceeded = true;
+        command.resultDeleted = deleted;
+    }
+
+    private void applyTxn(final WriteCommand command)
+    {
+        final Txn txn = command.txn;
+        boolean holds = true;
+        for (final Compare compare : txn.when())
+        {
+            final byte[] key = compare.key();
+            compareKey.wrap(key);
+            final boolean present = index.get(compareKey, 0, key.length, probe);
+            if (!compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(),
+                present ? probe.valueBytes() : null))
+            {
+                holds = false;
+                break;
+            }
+        }
+        final List<Op> ops = holds ? txn.then() : txn.orElse();
+        final long[] deleted = new long[ops.size()];
+        final List<List<KeyValue>> prevKvs = new ArrayList<>(ops.size());
+        final ExpandableArrayBuffer key = command.key;
+        for (int i = 0; i < ops.size(); i++)
+        {
+            final Op op = ops.get(i);
+            command.resultPrevKvs = null;
+            if (op.kind() == Op.Kind.PUT)
+            {
+                key.putBytes(0, op.key());
+                command.value.putBytes(0, op.value());
+                put(key, op.key().length, command.value, op.value().length);
+                if (op.prevKv() && prev.found())
+                {
+                    command.resultPrevKvs = List.of(copyOf(prev));
+                }
+            }
+            else
+            {
+                deleted[i] = deleteTxnRange(command, op);
+            }
+            prevKvs.add(command.resultPrevKvs == null ? List.of() : command.resultPrevKvs);
+        }
+        final long txnRevision = mutating ? revision + 1 : revision;
+        final List<WriteResult> results = new ArrayList<>(ops.size());
+        for (int i = 0; i < ops.size(); i++)
+        {
+            results.add(new WriteResult(txnRevision, true, deleted[i], prevKvs.get(i)));
+        }
+        command.resultPrevKvs = null;
+        command.resultTxn = new TxnResult(txnRevision, holds, results);
+        command.resultRevision = txnRevision;
+        command.resultSucceeded = holds;
+    }
+
+    private long deleteTxnRange(final WriteCommand command, final Op op)
+    {
+        final KeyRange range = op.range();
+        final byte[] from = range.fromKey();
+        command.key.putBytes(0, from);
+        final WriteCommand prevSink = op.prevKv() ? command : null;
+        if (range.isSingleKey())
+        {
+            return deleteOne(command.key, from.length, prevSink);
+        }
+        final byte[] to = range.toKey();
+        if (to == null)
+        {
+            return deleteRange(command.key, from.length, null, 0, prevSink);
+        }
+        command.rangeEnd.putBytes(0, to);
+        return deleteRange(command.key, from.length, command.rangeEnd, to.length, prevSink);
+    }
+
+    private void put(final DirectBuffer key, final int keyLength, final DirectBuffer value, final int valueLength)
+    {
+        final long next = beginMutation();
+        index.put(key, 0, keyLength, value, 0, valueLength, next, prev);
+        final boolean existed = prev.found();
+        window.append(next, EventType.PUT, key, 0, keyLength, value, 0, valueLength,
+            existed ? prev.createRevision() : next, existed ? prev.version() + 1 : 1,
+            existed ? prev.value() : null, 0, existed ? prev.valueLength() : 0,
+            existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
+    }
+
+    private long deleteOne(final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
+    {
+        if (!index.get(key, 0, keyLength, probe))
+        {
+            return 0;
+        }
+        final long next = beginMutation();
+        index.remove(key, 0, keyLength, prev);
+        appendDelete(next, key, keyLength, prevSink);
+        return 1;
+    }
+
+    private long deleteRange(
+        final DirectBuffer from, final int fromLength, final DirectBuffer to, final int toLength, final WriteCommand prevSink)
+    {
+        doomedOffsets.clear();
+        doomedBytes = 0;
+        index.scan(from, 0, fromLength, to, 0, toLength, 0, collectDoomed);
+        final int count = doomedOffsets.size();
+        if (count == 0)
+        {
+            return 0;
+        }
+        final long next = beginMutation();
+        for (int i = 0; i < count; i++)
+        {
+            final int offset = doomedOffsets.getInt(i);
+            final int end = i + 1 < count ? doomedOffsets.getInt(i + 1) : doomedBytes;
+            doomedKey.wrap(doomedKeys, offset, end - offset);
+            index.remove(doomedKey, 0, end - offset, prev);
+            appendDelete(next, doomedKey, end - offset, prevSink);
+        }
+        return count;
+    }
+
+    private boolean collectDoomed(final IndexEntry entry)
+    {
+        doomedOffsets.addInt(doomedBytes);
+        doomedKeys.putBytes(doomedBytes, entry.key(), 0, entry.keyLength());
+        doomedBytes += entry.keyLength();
+        return true;
+    }
+
+    private void appendDelete(final long next, final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
+    {
+        window.append(next, EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0,
+            prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
+        if (prevSink != null)
+        {
+            if (prevSink.resultPrevKvs == null)
+            {
+                prevSink.resultPrevKvs = new ArrayList<>();
+            }
+            prevSink.resultPrevKvs.add(copyOf(prev));
+        }
+    }
+
+    private long beginMutation()
+    {
+        final long next = revision + 1;
+        if (!mutating)
+        {
+            mutating = true;
+            cursor.beginApplying(next);
+        }
+        return next;
+    }
+
+    private void finishRevision()
+    {
+        if (mutating)
+        {
+            revision++;
+            window.publish();
+            cursor.markApplied(revision);
+            mutating = false;
+        }
+    }
+
+    private static void complete(final WriteCommand command)
+    {
+        final WriteCallback callback = command.callback;
+        if (callback == null)
+        {
+            command.completion.complete(command);
+            return;
+        }
+        try
+        {
+            if (command.resultError != null)
+            {
+                callback.onFailed(command.resultError);
+            }
+            else
+            {
+                callback.onWritten(command.resultRevision, command.resultSucceeded, command.resultDeleted);
+            }
+        }
+        catch (final RuntimeException ignore)
+        {
+            // A user callback's failure must not stop the writer; the write itself stands.
+        }
+    }
+
+    private static KeyValue copyOf(final IndexEntry entry)
+    {
+        return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version());
+    }
+}

@@ -1,0 +1,103 @@
+package io.ringwatch.engine.write;
+
+import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.kv.TxnResult;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+
+import java.util.List;
+
+/**
+ * One slot of the write ring: a producer fills the request half, the writer fills the result
+ * half and completes it. Pre-allocated by the Disruptor and reused: its buffers grow to the
+ * largest key and value seen and then stop allocating. Owned by one producer while claimed,
+ * then by the writer thread.
+ */
+final class WriteCommand
+{
+    static final int NOOP = 0;
+    static final int PUT = 1;
+    static final int DELETE = 2;
+    static final int TXN = 3;
+
+    /** Range end modes of a delete. */
+    static final int SINGLE_KEY = 0;
+    static final int BOUNDED = 1;
+    static final int UNBOUNDED = 2;
+
+    /** A put with no expectation on the key's mod revision. */
+    static final long ANY_REVISION = -1;
+
+    int kind;
+    final ExpandableArrayBuffer key = new ExpandableArrayBuffer(64);
+    int keyLength;
+    final ExpandableArrayBuffer rangeEnd = new ExpandableArrayBuffer(64);
+    int rangeEndLength;
+    int rangeMode;
+    final ExpandableArrayBuffer value = new ExpandableArrayBuffer(128);
+    int valueLength;
+    long expectedModRevision;
+    boolean prevKv;
+    Txn txn;
+    WriteCompletion completion;
+    WriteCallback callback;
+
+    long resultRevision;
+    boolean resultSucceeded;
+    long resultDeleted;
+    List<KeyValue> resultPrevKvs;
+    TxnResult resultTxn;
+    RingWatchException resultError;
+
+    void reset(final int kind)
+    {
+        this.kind = kind;
+        keyLength = 0;
+        rangeEndLength = 0;
+        rangeMode = SINGLE_KEY;
+        valueLength = 0;
+        expectedModRevision = ANY_REVISION;
+        prevKv = false;
+        txn = null;
+        completion = null;
+        callback = null;
+        resultRevision = 0;
+        resultSucceeded = false;
+        resultDeleted = 0;
+        resultPrevKvs = null;
+        resultTxn = null;
+        resultError = null;
+    }
+
+    void key(final DirectBuffer src, final int offset, final int length)
+    {
+        key.putBytes(0, src, offset, length);
+        keyLength = length;
+    }
+
+    void key(final byte[] src)
+    {
+        key.putBytes(0, src);
+        keyLength = src.length;
+    }
+
+    void value(final DirectBuffer src, final int offset, final int length)
+    {
+        value.putBytes(0, src, offset, length);
+        valueLength = length;
+    }
+
+    void value(final byte[] src)
+    {
+        value.putBytes(0, src);
+        valueLength = src.length;
+    }
+
+    void rangeEnd(final byte[] src)
+    {
+        rangeEnd.putBytes(0, src);
+        rangeEndLength = src.length;
+    }
+}

@@ -1,0 +1,492 @@
+package io.ringwatch.engine.write;
+
+import com.lmax.disruptor.ExceptionHandler;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.TimeoutException;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import io.ringwatch.engine.EngineClosedException;
+import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.kv.Compare;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.kv.TxnResult;
+import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.ringbuffer.WatchWindow;
+import org.agrona.DirectBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The write path's front door: validates a write on the caller's thread, claims a slot of the
+ * Disruptor ring (multi-producer), fills it in place and publishes it to the one writer thread
+ * ({@link RevisionApplier}). Blocking writes wait on a per-thread {@link BlockingCompletion};
+ * asynchronous ones get a future or a callback.
+ *
+ * <p>Any thread may write. A request that fails validation throws {@link InvalidRequestException}
+ * and changes nothing; a write after {@link #close()} throws {@link EngineClosedException}.
+ * Closing lets every write already admitted finish, so none hangs.
+ */
+public final class WritePipeline implements AutoCloseable
+{
+    private final int maxKeyBytes;
+    private final int maxValueBytes;
+    private final Disruptor<WriteCommand> disruptor;
+    private final RingBuffer<WriteCommand> ring;
+    private final ThreadLocal<BlockingCompletion> completions = ThreadLocal.withInitial(BlockingCompletion::new);
+    private final LongAdder admitted = new LongAdder();
+    private volatile boolean closed;
+    private volatile Thread writerThread;
+
+    /**
+     * Starts the writer thread.
+     *
+     * @param config sizes, limits and the writer's wait strategy.
+     * @param index  the index the writer owns from now on.
+     * @param window the window the writer owns from now on.
+     * @param cursor the writer's published progress.
+     */
+    public WritePipeline(final RingWatchConfig config, final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor)
+    {
+        this.maxKeyBytes = config.maxKeyBytes();
+        this.maxValueBytes = config.maxValueBytes();
+        disruptor = new Disruptor<>(WriteCommand::new, config.writeRingSize(), runnable ->
+        {
+            final Thread thread = new Thread(runnable, "ringwatch-writer");
+            thread.setDaemon(true);
+            writerThread = thread;
+            return thread;
+        }, ProducerType.MULTI, config.writerWaitStrategy().get());
+        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor));
+        disruptor.setDefaultExceptionHandler(new FailingHandler());
+        ring = disruptor.start();
+    }
+
+    /**
+     * Applies one operation and waits for it. Allocates the result.
+     *
+     * @param op the put or delete.
+     * @return what it did.
+     * @throws InvalidRequestException for a key or value over the limits.
+     * @throws EngineClosedException   after close.
+     */
+    public WriteResult write(final Op op)
+    {
+        final BlockingCompletion completion = armedCompletion();
+        publishOp(op, WriteCommand.ANY_REVISION, completion);
+        completion.await();
+        return new WriteResult(completion.revision, completion.succeeded, completion.deleted,
+            completion.prevKvs == null ? List.of() : completion.prevKvs);
+    }
+
+    /**
+     * Applies one operation without waiting. The future completes on the writer thread.
+     *
+     * @param op the put or delete.
+     * @return the result, later.
+     * @throws InvalidRequestException for a key or value over the limits.
+     * @throws EngineClosedException   after close.
+     */
+    public CompletableFuture<WriteResult> writeAsync(final Op op)
+    {
+        final CompletableFuture<WriteResult> future = new CompletableFuture<>();
+        publishOp(op, WriteCommand.ANY_REVISION, FutureCompletion.forWrite(future));
+        return future;
+    }
+
+    /**
+     * Puts only if the key's mod revision equals {@code expectedModRevision} (0: only if the key
+     * is absent), and waits. {@code succeeded()} tells whether it was applied.
+     *
+     * @param put                 the put.
+     * @param expectedModRevision the mod revision the key must have; not negative.
+     * @return what it did.
+     */
+    public WriteResult compareAndPut(final Op put, final long expectedModRevision)
+    {
+        requireConditionalPut(put, expectedModRevision);
+        final BlockingCompletion completion = armedCompletion();
+        publishOp(put, expectedModRevision, completion);
+        completion.await();
+        return new WriteResult(completion.revision, completion.succeeded, 0,
+            completion.prevKvs == null ? List.of() : completion.prevKvs);
+    }
+
+    /**
+     * Applies a transaction atomically under one revision and waits for it.
+     *
+     * @param txn the transaction.
+     * @return what it did.
+     * @throws InvalidRequestException for oversized keys or values, or a key written twice.
+     */
+    public TxnResult txn(final Txn txn)
+    {
+        validate(txn);
+        final BlockingCompletion completion = armedCompletion();
+        publishTxn(txn, completion);
+        completion.await();
+        return completion.txn;
+    }
+
+    /**
+     * Applies a transaction without waiting. The future completes on the writer thread.
+     *
+     * @param txn the transaction.
+     * @return the result, later.
+     */
+    public CompletableFuture<TxnResult> txnAsync(final Txn txn)
+    {
+        validate(txn);
+        final CompletableFuture<TxnResult> future = new CompletableFuture<>();
+        publishTxn(txn, FutureCompletion.forTxn(future));
+        return future;
+    }
+
+    /**
+     * @return a new zero-allocation writer for the calling thread.
+     */
+    public DirectWriter newDirectWriter()
+    {
+        return new DirectWriter(this);
+    }
+
+    /**
+     * Refuses further writes, lets every admitted write complete, and stops the writer thread.
+     * Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        while (admitted.sum() != 0)
+        {
+            Thread.onSpinWait();
+        }
+        try
+        {
+            disruptor.shutdown(30, TimeUnit.SECONDS);
+        }
+        catch (final TimeoutException e)
+        {
+            disruptor.halt();
+        }
+    }
+
+    /**
+     * @return true once {@link #close()} has begun.
+     */
+    public boolean isClosed()
+    {
+        return closed;
+    }
+
+    void publishDirectPut(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long expectedModRevision, final WriteCompletion completion, final WriteCallback callback)
+    {
+        requireKeyLength(keyLength);
+        requireValueLength(valueLength);
+        admit();
+        try
+        {
+            final long sequence = ring.next();
+            final WriteCommand command = ring.get(sequence);
+            command.reset(WriteCommand.NOOP);
+            try
+            {
+                command.key(key, keyOffset, keyLength);
+                command.value(value, valueOffset, valueLength);
+                command.expectedModRevision = expectedModRevision;
+                command.completion = completion;
+                command.callback = callback;
+                command.kind = WriteCommand.PUT;
+            }
+            finally
+            {
+                ring.publish(sequence);
+            }
+        }
+        finally
+        {
+            admitted.decrement();
+        }
+    }
+
+    void publishDirectDelete(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final WriteCompletion completion, final WriteCallback callback)
+    {
+        requireKeyLength(keyLength);
+        admit();
+        try
+        {
+            final long sequence = ring.next();
+            final WriteCommand command = ring.get(sequence);
+            command.reset(WriteCommand.NOOP);
+            try
+            {
+                command.key(key, keyOffset, keyLength);
+                command.rangeMode = WriteCommand.SINGLE_KEY;
+                command.completion = completion;
+                command.callback = callback;
+                command.kind = WriteCommand.DELETE;
+            }
+            finally
+            {
+                ring.publish(sequence);
+            }
+        }
+        finally
+        {
+            admitted.decrement();
+        }
+    }
+
+    BlockingCompletion armedCompletion()
+    {
+        if (Thread.currentThread() == writerThread)
+        {
+            throw new RingWatchException("a blocking write from the writer thread would wait for itself");
+        }
+        final BlockingCompletion completion = completions.get();
+        completion.arm();
+        return completion;
+    }
+
+    private void publishOp(final Op op, final long expectedModRevision, final WriteCompletion completion)
+    {
+        if (op == null)
+        {
+            throw new InvalidRequestException("operation must not be null");
+        }
+        validate(op);
+        admit();
+        try
+        {
+            final long sequence = ring.next();
+            final WriteCommand command = ring.get(sequence);
+            command.reset(WriteCommand.NOOP);
+            try
+            {
+                fill(command, op);
+                command.expectedModRevision = expectedModRevision;
+                command.completion = completion;
+            }
+            finally
+            {
+                ring.publish(sequence);
+            }
+        }
+        finally
+        {
+            admitted.decrement();
+        }
+    }
+
+    private void publishTxn(final Txn txn, final WriteCompletion completion)
+    {
+        admit();
+        try
+        {
+            final long sequence = ring.next();
+            final WriteCommand command = ring.get(sequence);
+            command.reset(WriteCommand.NOOP);
+            command.txn = txn;
+            command.completion = completion;
+            command.kind = WriteCommand.TXN;
+            ring.publish(sequence);
+        }
+        finally
+        {
+            admitted.decrement();
+        }
+    }
+
+    private static void fill(final WriteCommand command, final Op op)
+    {
+        final KeyRange range = op.range();
+        command.key(range.fromKey());
+        command.prevKv = op.prevKv();
+        if (op.kind() == Op.Kind.PUT)
+        {
+            command.value(op.value());
+            command.kind = WriteCommand.PUT;
+            return;
+        }
+        if (range.isSingleKey())
+        {
+            command.rangeMode = WriteCommand.SINGLE_KEY;
+        }
+        else if (range.toKey() == null)
+        {
+            command.rangeMode = WriteCommand.UNBOUNDED;
+        }
+        else
+        {
+            command.rangeMode = WriteCommand.BOUNDED;
+            command.rangeEnd(range.toKey());
+        }
+        command.kind = WriteCommand.DELETE;
+    }
+
+    private void admit()
+    {
+        // Counted before the closed check, so close() can wait for every admitted write.
+        admitted.increment();
+        if (closed)
+        {
+            admitted.decrement();
+            throw new EngineClosedException("the engine is closed: write refused");
+        }
+    }
+
+    private void validate(final Op op)
+    {
+        final KeyRange range = op.range();
+        if (range.isSingleKey())
+        {
+            requireKeyLength(range.fromKey().length);
+        }
+        else
+        {
+            // A range may start at the empty key (every key); its bounds still obey the limit.
+            requireKeyLimit(range.fromKey().length);
+            if (range.toKey() != null)
+            {
+                requireKeyLimit(range.toKey().length);
+            }
+        }
+        if (op.kind() == Op.Kind.PUT)
+        {
+            requireValueLength(op.value().length);
+        }
+    }
+
+    private void validate(final Txn txn)
+    {
+        if (txn == null)
+        {
+            throw new InvalidRequestException("transaction must not be null");
+        }
+        for (final Compare compare : txn.when())
+        {
+            requireKeyLength(compare.key().length);
+        }
+        validateBranch(txn.then());
+        validateBranch(txn.orElse());
+    }
+
+    private void validateBranch(final List<Op> ops)
+    {
+        final List<byte[]> putKeys = new ArrayList<>();
+        for (final Op op : ops)
+        {
+            validate(op);
+            if (op.kind() == Op.Kind.PUT)
+            {
+                for (final byte[] other : putKeys)
+                {
+                    if (Keys.compare(other, op.key()) == 0)
+                    {
+                        throw new InvalidRequestException("duplicate key given in transaction: " + op);
+                    }
+                }
+                putKeys.add(op.key());
+            }
+        }
+        for (final Op op : ops)
+        {
+            if (op.kind() == Op.Kind.DELETE)
+            {
+                for (final byte[] key : putKeys)
+                {
+                    if (op.range().contains(key))
+                    {
+                        throw new InvalidRequestException("transaction deletes a key it also puts: " + op);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void requireConditionalPut(final Op put, final long expectedModRevision)
+    {
+        if (put == null || put.kind() != Op.Kind.PUT)
+        {
+            throw new InvalidRequestException("compare-and-put takes a put operation");
+        }
+        if (expectedModRevision < 0)
+        {
+            throw new InvalidRequestException("expected mod revision must not be negative: " + expectedModRevision);
+        }
+    }
+
+    private void requireKeyLength(final int length)
+    {
+        if (length <= 0)
+        {
+            throw new InvalidRequestException("key must not be empty");
+        }
+        requireKeyLimit(length);
+    }
+
+    private void requireKeyLimit(final int length)
+    {
+        if (length > maxKeyBytes)
+        {
+            throw new InvalidRequestException("key of " + length + " bytes exceeds the limit of " + maxKeyBytes);
+        }
+    }
+
+    private void requireValueLength(final int length)
+    {
+        if (length < 0)
+        {
+            throw new InvalidRequestException("value length must not be negative: " + length);
+        }
+        if (length > maxValueBytes)
+        {
+            throw new InvalidRequestException("value of " + length + " bytes exceeds the limit of " + maxValueBytes);
+        }
+    }
+
+    /** Fails the one command whose handling threw past the applier's own guard; the writer goes on. */
+    private static final class FailingHandler implements ExceptionHandler<WriteCommand>
+    {
+        @Override
+        public void handleEventException(final Throwable ex, final long sequence, final WriteCommand command)
+        {
+            command.resultError = new RingWatchException("write failed in the writer: " + ex, ex);
+            if (command.completion != null)
+            {
+                command.completion.complete(command);
+            }
+        }
+
+        @Override
+        public void handleOnStartException(final Throwable ex)
+        {
+            throw new RingWatchException("writer failed to start", ex);
+        }
+
+        @Override
+        public void handleOnShutdownException(final Throwable ex)
+        {
+            throw new RingWatchException("writer failed to stop", ex);
+        }
+    }
+}
