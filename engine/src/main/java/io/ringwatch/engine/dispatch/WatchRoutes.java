@@ -7,7 +7,7 @@ import java.util.Arrays;
 
 /**
  * Which watchers does an event key match? Routes a key to the watchers of exact keys, of key ranges
- * (prefixes arrive as ranges, see {@link #prefixEnd(byte[])}) and of every key.
+ * (prefixes arrive as ranges, see {@link io.ringwatch.engine.kv.Keys#prefixEnd(byte[])}) and of every key.
  * <p>
  * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in a hash map
  * (O(1 + matches) per key), ranges in an interval tree (O(log n + matches) typically, O(log n) per match at
@@ -210,30 +210,6 @@ public final class WatchRoutes<W>
     public int size()
     {
         return everyKey.size() + exactKeyRegistrations + ranges.size();
-    }
-
-    /**
-     * The exclusive end of the range holding every key that starts with {@code prefix} (etcd's
-     * GetPrefixRangeEnd): increments the last byte below 0xFF and drops the bytes after it. Any thread;
-     * allocates the result.
-     *
-     * @param prefix the key prefix; not modified.
-     * @return the range end, or {@code null} (unbounded) if the prefix is empty or all 0xFF bytes.
-     * @throws IllegalArgumentException if the prefix is null.
-     */
-    public static byte[] prefixEnd(final byte[] prefix)
-    {
-        requireNonNull(prefix, "prefix");
-        for (int i = prefix.length - 1; i >= 0; i--)
-        {
-            if (prefix[i] != (byte)0xFF)
-            {
-                final byte[] end = Arrays.copyOf(prefix, i + 1);
-                end[i]++;
-                return end;
-            }
-        }
-        return null;
     }
 
     private void requireNotRouting()

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.kv.Keys;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -105,7 +106,7 @@ class WatchRoutesModelTest
         }
         if (kind == 6)
         {
-            return new Registration(Kind.RANGE, a, WatchRoutes.prefixEnd(a), watcher);
+            return new Registration(Kind.RANGE, a, Keys.prefixEnd(a), watcher);
         }
         final byte[] b = randomKey(random, 3);
         final int cmp = Arrays.compareUnsigned(a, b);

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.kv.Keys;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +68,7 @@ class WatchRoutesTest
     void prefixWatchIsTheRangeUpToPrefixEnd()
     {
         final byte[] prefix = utf8("pods/");
-        routes.addRange(prefix, WatchRoutes.prefixEnd(prefix), "pods");
+        routes.addRange(prefix, Keys.prefixEnd(prefix), "pods");
 
         assertEquals(List.of("pods"), route(utf8("pods/")));
         assertEquals(List.of("pods"), route(utf8("pods/a")));
@@ -303,39 +304,6 @@ class WatchRoutesTest
     }
 
     @Test
-    void prefixEndIncrementsTheLastByte()
-    {
-        assertArrayEquals(utf8("abd"), WatchRoutes.prefixEnd(utf8("abc")));
-        assertArrayEquals(bytes(0x80), WatchRoutes.prefixEnd(bytes(0x7F)));
-        assertArrayEquals(bytes(0x01), WatchRoutes.prefixEnd(bytes(0x00)));
-        assertArrayEquals(bytes(0xFF), WatchRoutes.prefixEnd(bytes(0xFE)));
-    }
-
-    @Test
-    void prefixEndDropsTrailingFFBytes()
-    {
-        assertArrayEquals(bytes('b'), WatchRoutes.prefixEnd(bytes('a', 0xFF)));
-        assertArrayEquals(bytes(0x01, 0x81), WatchRoutes.prefixEnd(bytes(0x01, 0x80, 0xFF, 0xFF)));
-    }
-
-    @Test
-    void prefixEndIsUnboundedForEmptyOrAllFFPrefixes()
-    {
-        assertNull(WatchRoutes.prefixEnd(new byte[0]));
-        assertNull(WatchRoutes.prefixEnd(bytes(0xFF)));
-        assertNull(WatchRoutes.prefixEnd(bytes(0xFF, 0xFF, 0xFF)));
-    }
-
-    @Test
-    void prefixEndLeavesItsArgumentUnchanged()
-    {
-        final byte[] prefix = bytes('a', 0xFF);
-        WatchRoutes.prefixEnd(prefix);
-        assertArrayEquals(bytes('a', 0xFF), prefix);
-        assertThrows(IllegalArgumentException.class, () -> WatchRoutes.prefixEnd(null));
-    }
-
-    @Test
     void hundredThousandExactKeysAndAThousandRangesRouteCorrectly()
     {
         final WatchRoutes<Integer> big = new WatchRoutes<>();
@@ -388,7 +356,7 @@ class WatchRoutesTest
     {
         final WatchRoutes<Integer> shared = new WatchRoutes<>();
         final byte[] prefix = utf8("pods/");
-        final byte[] end = WatchRoutes.prefixEnd(prefix);
+        final byte[] end = Keys.prefixEnd(prefix);
         final int watchers = 20_000;
         for (int i = 0; i < watchers; i++)
         {

@@ -1,0 +1,399 @@
+package io.ringwatch.engine.dispatch;
+
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.CancelReason;
+import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.PaddedSequence;
+import io.ringwatch.ringbuffer.WatchWindow;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.concurrent.NanoClock;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+
+/**
+ * One shard of the watchers: an Agrona agent that follows the watch window with its own
+ * sequence (never gating the writer: if it falls a whole window behind it is lapped) and
+ * routes each event through {@link WatchRoutes} to the watchers that match it, appending the
+ * event's window sequence to each one's pending queue. Cost per event: O(log n + matches), not
+ * O(watchers).
+ *
+ * <p>Registration, removal and progress requests arrive from any thread through a command
+ * queue and are applied on the agent thread, so the routes need no lock. A watcher that starts
+ * in the past is replayed from the window here, before it joins the routes: no gap, no
+ * duplicate. Allocates nothing per event in steady state.
+ */
+final class Dispatcher implements Agent
+{
+    private static final int EVENTS_PER_DUTY_CYCLE = 4096;
+
+    private final String name;
+    private final WatchWindow window;
+    private final NanoClock clock;
+    private final long progressIntervalNanos;
+    private final PaddedSequence nextSequence;
+    private final WatchRoutes<WatcherState> routes = new WatchRoutes<>();
+    private final ManyToOneConcurrentLinkedQueue<Command> commands = new ManyToOneConcurrentLinkedQueue<>();
+    private final ArrayList<WatcherState> registry = new ArrayList<>();
+    private final ArrayList<WatcherState> progressWatchers = new ArrayList<>();
+    private final ArrayList<WatcherState> touched = new ArrayList<>();
+    private final ArrayDeque<WatcherState> signalRetries = new ArrayDeque<>();
+    private final EventRecord record = new EventRecord();
+    private final EventRecord replayRecord = new EventRecord();
+    private final RouteVisitor<WatcherState> offerToMatch = this::offerCurrentEvent;
+    private long batch;
+    private long currentSequence;
+    private long lastRevision;
+    private long nextProgressNanos;
+
+    Dispatcher(
+        final String name,
+        final WatchWindow window,
+        final NanoClock clock,
+        final long progressIntervalNanos,
+        final long startRevision)
+    {
+        this.name = name;
+        this.window = window;
+        this.clock = clock;
+        this.progressIntervalNanos = progressIntervalNanos;
+        this.lastRevision = startRevision;
+        this.nextProgressNanos = clock.nanoTime() + progressIntervalNanos;
+        this.nextSequence = new PaddedSequence(window.publishedSequence() + 1);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return name;
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = applyCommands();
+        work += dispatchEvents();
+        work += notifyProgressIfDue();
+        finishBatch();
+        return work;
+    }
+
+    /**
+     * Drains what is left in the window, then ends every watcher of this shard with
+     * {@link CancelReason#ENGINE_CLOSED}. Runs on the agent thread as it stops.
+     */
+    @Override
+    public void onClose()
+    {
+        applyCommands();
+        while (dispatchEvents() > 0)
+        {
+            finishBatch();
+        }
+        for (int i = registry.size() - 1; i >= 0; i--)
+        {
+            final WatcherState watcher = registry.get(i);
+            watcher.terminate(CancelReason.ENGINE_CLOSED, 0, null, "the engine closed");
+        }
+        applyCommands();
+        finishBatch();
+    }
+
+    /**
+     * @return the sequence of the next window event this dispatcher will route.
+     */
+    long nextSequence()
+    {
+        return nextSequence.get();
+    }
+
+    /**
+     * @return watchers registered on this shard (approximate from other threads).
+     */
+    int watcherCount()
+    {
+        return registry.size();
+    }
+
+    void register(final WatcherState watcher)
+    {
+        commands.offer(new Command(Command.REGISTER, watcher));
+    }
+
+    void requestRemoval(final WatcherState watcher)
+    {
+        commands.offer(new Command(Command.REMOVE, watcher));
+    }
+
+    void requestProgress(final WatcherState watcher)
+    {
+        commands.offer(new Command(Command.PROGRESS, watcher));
+    }
+
+    private int applyCommands()
+    {
+        int applied = 0;
+        Command command;
+        while ((command = commands.poll()) != null)
+        {
+            applied++;
+            switch (command.kind)
+            {
+                case Command.REGISTER:
+                    admit(command.watcher);
+                    break;
+                case Command.REMOVE:
+                    evict(command.watcher);
+                    break;
+                default:
+                    if (!command.watcher.isCancelled() && command.watcher.registryIndex >= 0)
+                    {
+                        offerProgress(command.watcher);
+                    }
+                    break;
+            }
+        }
+        return applied;
+    }
+
+    private void admit(final WatcherState watcher)
+    {
+        if (watcher.isCancelled())
+        {
+            touch(watcher);
+            return;
+        }
+        if (watcher.startRevision() <= lastRevision && !replay(watcher))
+        {
+            touch(watcher);
+            return;
+        }
+        addRoute(watcher);
+        watcher.registryIndex = registry.size();
+        registry.add(watcher);
+        if (watcher.request().progressNotify())
+        {
+            watcher.progressIndex = progressWatchers.size();
+            progressWatchers.add(watcher);
+        }
+        touch(watcher);
+    }
+
+    /** Offers the window's events from the watcher's start revision up to where this dispatcher stands. */
+    private boolean replay(final WatcherState watcher)
+    {
+        final long from = window.firstSequenceAtOrAfter(watcher.startRevision());
+        if (from == WatchWindow.REVISION_EVICTED)
+        {
+            watcher.terminate(CancelReason.REVISION_UNAVAILABLE, window.oldestRevision(), null,
+                "revision " + watcher.startRevision() + " is older than the oldest event held");
+            return false;
+        }
+        final long end = nextSequence.getPlain();
+        for (long sequence = from; sequence < end; sequence++)
+        {
+            if (window.read(sequence, replayRecord) != WatchWindow.READ_OK)
+            {
+                watcher.terminate(CancelReason.REVISION_UNAVAILABLE, window.oldestRevision(), null,
+                    "events from revision " + watcher.startRevision() + " were overwritten during replay");
+                return false;
+            }
+            if (watcher.wants(replayRecord) && !watcher.pending.offer(sequence))
+            {
+                overflow(watcher);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void evict(final WatcherState watcher)
+    {
+        final int index = watcher.registryIndex;
+        if (index >= 0)
+        {
+            removeRoute(watcher);
+            swapRemove(registry, index).registryIndex = index;
+            watcher.registryIndex = -1;
+            if (watcher.progressIndex >= 0)
+            {
+                swapRemove(progressWatchers, watcher.progressIndex).progressIndex = watcher.progressIndex;
+                watcher.progressIndex = -1;
+            }
+        }
+        touch(watcher);
+    }
+
+    private int dispatchEvents()
+    {
+        final long published = window.publishedSequence();
+        long sequence = nextSequence.getPlain();
+        final long limit = Math.min(published, sequence + EVENTS_PER_DUTY_CYCLE - 1);
+        if (sequence > limit)
+        {
+            return 0;
+        }
+        final long first = sequence;
+        while (sequence <= limit)
+        {
+            if (window.read(sequence, record) != WatchWindow.READ_OK)
+            {
+                lapEveryWatcher();
+                sequence = Math.max(sequence + 1, window.oldestSequence());
+                continue;
+            }
+            currentSequence = sequence;
+            lastRevision = record.revision();
+            routes.route(record.key(), 0, record.keyLength(), offerToMatch);
+            sequence++;
+        }
+        nextSequence.set(sequence);
+        return (int)(sequence - first);
+    }
+
+    private void offerCurrentEvent(final WatcherState watcher)
+    {
+        if (watcher.isCancelled() || record.revision() < watcher.startRevision() || !watcher.passesFilters(record.type()))
+        {
+            return;
+        }
+        if (watcher.pending.offer(currentSequence))
+        {
+            touch(watcher);
+        }
+        else
+        {
+            overflow(watcher);
+        }
+    }
+
+    private int notifyProgressIfDue()
+    {
+        final long now = clock.nanoTime();
+        if (now - nextProgressNanos < 0)
+        {
+            return 0;
+        }
+        nextProgressNanos = now + progressIntervalNanos;
+        for (int i = 0, size = progressWatchers.size(); i < size; i++)
+        {
+            offerProgress(progressWatchers.get(i));
+        }
+        return 1;
+    }
+
+    private void offerProgress(final WatcherState watcher)
+    {
+        if (watcher.pending.offer(WatcherState.progressMarker(lastRevision)))
+        {
+            touch(watcher);
+        }
+    }
+
+    private void overflow(final WatcherState watcher)
+    {
+        watcher.terminate(CancelReason.OVERFLOWED, window.oldestRevision(), null,
+            "more than the allowed number of events are pending for this watcher");
+    }
+
+    private void lapEveryWatcher()
+    {
+        for (int i = 0, size = registry.size(); i < size; i++)
+        {
+            registry.get(i).terminate(CancelReason.LAPPED, window.oldestRevision(), null,
+                "the dispatcher was lapped by the writer");
+        }
+    }
+
+    private void touch(final WatcherState watcher)
+    {
+        if (watcher.touchedInBatch != batch)
+        {
+            watcher.touchedInBatch = batch;
+            touched.add(watcher);
+        }
+    }
+
+    private void finishBatch()
+    {
+        for (int i = 0, size = signalRetries.size(); i < size; i++)
+        {
+            final WatcherState watcher = signalRetries.poll();
+            if (!watcher.signal())
+            {
+                signalRetries.offer(watcher);
+            }
+        }
+        for (int i = 0, size = touched.size(); i < size; i++)
+        {
+            final WatcherState watcher = touched.get(i);
+            if (!watcher.signal())
+            {
+                signalRetries.offer(watcher);
+            }
+        }
+        touched.clear();
+        batch++;
+    }
+
+    private void addRoute(final WatcherState watcher)
+    {
+        final KeyRange range = watcher.request().range();
+        if (range.isSingleKey())
+        {
+            routes.addKey(range.fromKey(), watcher);
+        }
+        else if (range.fromKey().length == 0 && range.toKey() == null)
+        {
+            routes.addAll(watcher);
+        }
+        else
+        {
+            routes.addRange(range.fromKey(), range.toKey(), watcher);
+        }
+    }
+
+    private void removeRoute(final WatcherState watcher)
+    {
+        final KeyRange range = watcher.request().range();
+        if (range.isSingleKey())
+        {
+            routes.removeKey(range.fromKey(), watcher);
+        }
+        else if (range.fromKey().length == 0 && range.toKey() == null)
+        {
+            routes.removeAll(watcher);
+        }
+        else
+        {
+            routes.removeRange(range.fromKey(), range.toKey(), watcher);
+        }
+    }
+
+    private static WatcherState swapRemove(final ArrayList<WatcherState> list, final int index)
+    {
+        final int last = list.size() - 1;
+        final WatcherState moved = list.get(last);
+        list.set(index, moved);
+        list.remove(last);
+        return moved;
+    }
+
+    /** A request from another thread, applied on the agent thread. */
+    private static final class Command
+    {
+        static final int REGISTER = 0;
+        static final int REMOVE = 1;
+        static final int PROGRESS = 2;
+
+        final int kind;
+        final WatcherState watcher;
+
+        Command(final int kind, final WatcherState watcher)
+        {
+            this.kind = kind;
+            this.watcher = watcher;
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.ringwatch.engine.dispatch;
+
+import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.WatchEvent;
+
+/**
+ * A reusable batch of event slots a consumer fills from the window and hands to a listener.
+ * Bounded by a count and by a byte budget, so one batch of huge values cannot grow every slot's
+ * buffers. Used by one consumer thread at a time; allocates only its slots, once.
+ */
+final class EventBatchView implements EventBatch
+{
+    /** A batch stops taking events once it holds this many key and value bytes. */
+    static final int BYTE_BUDGET = 1 << 20;
+
+    private final EventView[] slots;
+    private int size;
+    private long bytes;
+
+    EventBatchView(final int capacity)
+    {
+        slots = new EventView[capacity];
+        for (int i = 0; i < capacity; i++)
+        {
+            slots[i] = new EventView();
+        }
+    }
+
+    @Override
+    public int size()
+    {
+        return size;
+    }
+
+    @Override
+    public WatchEvent get(final int index)
+    {
+        if (index < 0 || index >= size)
+        {
+            throw new IndexOutOfBoundsException("index " + index + " outside batch of " + size);
+        }
+        return slots[index];
+    }
+
+    int capacity()
+    {
+        return slots.length;
+    }
+
+    boolean isFull()
+    {
+        return size == slots.length || bytes >= BYTE_BUDGET;
+    }
+
+    /** The slot the next event is read into; becomes part of the batch on {@link #commit}. */
+    EventView nextSlot()
+    {
+        return slots[size];
+    }
+
+    void commit(final boolean showPrevKv)
+    {
+        final EventView view = slots[size++];
+        view.showPrevKv(showPrevKv);
+        bytes += view.record.keyLength() + view.record.valueLength() + view.record.prevValueLength();
+    }
+
+    void clear()
+    {
+        size = 0;
+        bytes = 0;
+    }
+}

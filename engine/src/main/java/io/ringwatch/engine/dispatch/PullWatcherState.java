@@ -1,0 +1,145 @@
+package io.ringwatch.engine.dispatch;
+
+import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.watch.Event;
+import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchCancellation;
+import io.ringwatch.engine.watch.WatchListener;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.engine.watch.WatchResponse;
+import io.ringwatch.ringbuffer.WatchWindow;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A pull watcher: its owner drains it with {@link #poll} or {@link #next}. The dispatcher wakes
+ * an owner blocked in {@code next} by unparking it. Polling uses a batch held per polling
+ * thread, so a million idle pull watchers hold no batch memory.
+ */
+final class PullWatcherState extends WatcherState implements PullWatcher
+{
+    private final ThreadLocal<EventBatchView> batches;
+    private volatile Thread waiter;
+
+    PullWatcherState(
+        final long id,
+        final WatchRequest request,
+        final long startRevision,
+        final Dispatcher dispatcher,
+        final WatchWindow window,
+        final PendingQueue pending,
+        final long cancelWaitNanos,
+        final ThreadLocal<EventBatchView> batches)
+    {
+        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos);
+        this.batches = batches;
+    }
+
+    @Override
+    boolean signal()
+    {
+        final Thread parked = waiter;
+        if (parked != null)
+        {
+            LockSupport.unpark(parked);
+        }
+        return true;
+    }
+
+    @Override
+    public int poll(final WatchListener handler, final int maxEvents)
+    {
+        if (handler == null)
+        {
+            throw new InvalidRequestException("handler must not be null");
+        }
+        if (maxEvents <= 0)
+        {
+            throw new InvalidRequestException("max events must be positive: " + maxEvents);
+        }
+        return drain(handler, batches.get(), maxEvents);
+    }
+
+    @Override
+    public WatchResponse next(final Duration timeout) throws InterruptedException
+    {
+        if (timeout == null || timeout.isNegative())
+        {
+            throw new InvalidRequestException("timeout must be zero or positive: " + timeout);
+        }
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        final Collector collector = new Collector();
+        while (true)
+        {
+            poll(collector, Integer.MAX_VALUE);
+            if (collector.hasAny())
+            {
+                return collector.response();
+            }
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0)
+            {
+                return collector.response();
+            }
+            waiter = Thread.currentThread();
+            try
+            {
+                if (!hasSomethingToDeliver())
+                {
+                    LockSupport.parkNanos(this, remaining);
+                }
+            }
+            finally
+            {
+                waiter = null;
+            }
+            if (Thread.interrupted())
+            {
+                throw new InterruptedException("interrupted while waiting for watch events");
+            }
+        }
+    }
+
+    /** Copies what one {@code next} call drains. */
+    private static final class Collector implements WatchListener
+    {
+        private final List<Event> events = new ArrayList<>();
+        private long progress;
+        private WatchCancellation cancellation;
+
+        @Override
+        public void onEvents(final EventBatch batch)
+        {
+            for (int i = 0; i < batch.size(); i++)
+            {
+                events.add(batch.get(i).toEvent());
+            }
+        }
+
+        @Override
+        public void onProgress(final long revision)
+        {
+            progress = revision;
+        }
+
+        @Override
+        public void onCancelled(final WatchCancellation cancellation)
+        {
+            this.cancellation = cancellation;
+        }
+
+        boolean hasAny()
+        {
+            return !events.isEmpty() || progress != 0 || cancellation != null;
+        }
+
+        WatchResponse response()
+        {
+            return new WatchResponse(events, progress, cancellation);
+        }
+    }
+}

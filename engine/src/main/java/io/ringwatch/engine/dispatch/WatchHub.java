@@ -1,0 +1,247 @@
+package io.ringwatch.engine.dispatch;
+
+import io.ringwatch.engine.EngineClosedException;
+import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.watch.CancelReason;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchListener;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.engine.watch.Watcher;
+import io.ringwatch.ringbuffer.WatchWindow;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+
+/**
+ * Owns the watch side of an engine: the dispatcher shards (each on its own agent thread), the
+ * delivery workers that call push listeners, and a housekeeper thread that replaces a delivery
+ * thread stuck in a listener. Creates watchers and assigns each to a shard and, for push, to a
+ * worker, by its id.
+ *
+ * <p>Any thread may create watchers. Creating one allocates its state and a small queue; events
+ * then flow without allocation.
+ */
+public final class WatchHub implements AutoCloseable
+{
+    private static final int INITIAL_PENDING_CAPACITY = 8;
+
+    private final WatchWindow window;
+    private final LongSupplier appliedRevision;
+    private final LongSupplier compactRevision;
+    private final int maxPendingEvents;
+    private final long slowListenerNanos;
+    private final Dispatcher[] dispatchers;
+    private final AgentRunner[] runners;
+    private final DeliveryWorker[] workers;
+    private final Thread housekeeper;
+    private final ThreadLocal<EventBatchView> pollBatches;
+    private final AtomicLong nextWatchId = new AtomicLong(1);
+    private final AtomicReference<Throwable> lastError = new AtomicReference<>();
+    private volatile boolean closed;
+
+    /**
+     * Starts the dispatcher, delivery and housekeeper threads.
+     *
+     * @param config          thread counts, batch sizes, limits and idle strategies.
+     * @param window          the window the dispatchers follow.
+     * @param appliedRevision the engine's current revision, to resolve "watch from now".
+     * @param compactRevision the engine's compaction point.
+     */
+    public WatchHub(
+        final RingWatchConfig config,
+        final WatchWindow window,
+        final LongSupplier appliedRevision,
+        final LongSupplier compactRevision)
+    {
+        this.window = window;
+        this.appliedRevision = appliedRevision;
+        this.compactRevision = compactRevision;
+        this.maxPendingEvents = config.maxPendingEvents();
+        this.slowListenerNanos = config.slowListenerTimeout().toNanos();
+        final NanoClock clock = SystemNanoClock.INSTANCE;
+        final long startRevision = appliedRevision.getAsLong();
+
+        dispatchers = new Dispatcher[config.dispatcherThreads()];
+        runners = new AgentRunner[dispatchers.length];
+        for (int i = 0; i < dispatchers.length; i++)
+        {
+            dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
+                config.progressNotifyInterval().toNanos(), startRevision);
+            runners[i] = new AgentRunner(config.dispatcherIdleStrategy().get(), this::recordError, null, dispatchers[i]);
+            AgentRunner.startOnThread(runners[i], runnable ->
+            {
+                final Thread thread = new Thread(runnable);
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+
+        workers = new DeliveryWorker[config.deliveryThreads()];
+        for (int i = 0; i < workers.length; i++)
+        {
+            workers[i] = new DeliveryWorker("ringwatch-delivery-" + i, config.deliveryBatchSize(),
+                config.deliveryIdleStrategy().get(), slowListenerNanos);
+            workers[i].start();
+        }
+        pollBatches = ThreadLocal.withInitial(() -> new EventBatchView(config.deliveryBatchSize()));
+
+        housekeeper = new Thread(this::keepHouse, "ringwatch-housekeeper");
+        housekeeper.setDaemon(true);
+        housekeeper.start();
+    }
+
+    /**
+     * Creates a push watcher whose listener is called on a delivery thread.
+     *
+     * @param request  what to watch.
+     * @param listener receives events, progress and the cancellation.
+     * @return the watcher; already cancelled (with {@link CancelReason#COMPACTED}) when its start
+     * revision is before the compaction point.
+     * @throws InvalidRequestException if an argument is null.
+     * @throws EngineClosedException   after close.
+     */
+    public Watcher watch(final WatchRequest request, final WatchListener listener)
+    {
+        requireOpen(request);
+        if (listener == null)
+        {
+            throw new InvalidRequestException("listener must not be null");
+        }
+        final long id = nextWatchId.getAndIncrement();
+        final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
+        final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
+            newPendingQueue(), slowListenerNanos, listener, workers[(int)(id % workers.length)]);
+        return admit(watcher);
+    }
+
+    /**
+     * Creates a pull watcher its owner drains with poll or next.
+     *
+     * @param request what to watch.
+     * @return the watcher; already cancelled when its start revision is compacted.
+     * @throws InvalidRequestException if the request is null.
+     * @throws EngineClosedException   after close.
+     */
+    public PullWatcher watchPull(final WatchRequest request)
+    {
+        requireOpen(request);
+        final long id = nextWatchId.getAndIncrement();
+        final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
+        final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), dispatcher, window,
+            newPendingQueue(), slowListenerNanos, pollBatches);
+        return admit(watcher);
+    }
+
+    /**
+     * @return the number of live watchers registered with the dispatchers (approximate while
+     * watchers come and go).
+     */
+    public int watcherCount()
+    {
+        int count = 0;
+        for (final Dispatcher dispatcher : dispatchers)
+        {
+            count += dispatcher.watcherCount();
+        }
+        return count;
+    }
+
+    /**
+     * @return the last unexpected error a dispatcher raised, or null; for operators and tests.
+     */
+    public Throwable lastError()
+    {
+        return lastError.get();
+    }
+
+    /**
+     * Routes what the window still holds, ends every watcher with
+     * {@link CancelReason#ENGINE_CLOSED}, lets push listeners hear it, and stops the threads.
+     * Call after the writer has stopped. Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        for (final AgentRunner runner : runners)
+        {
+            runner.close();
+        }
+        for (final DeliveryWorker worker : workers)
+        {
+            worker.close(slowListenerNanos);
+        }
+        housekeeper.interrupt();
+    }
+
+    private <W extends WatcherState> W admit(final W watcher)
+    {
+        final long compacted = compactRevision.getAsLong();
+        if (watcher.startRevision() < compacted)
+        {
+            watcher.terminate(CancelReason.COMPACTED, compacted, null,
+                "revision " + watcher.startRevision() + " has been compacted; compact revision is " + compacted);
+        }
+        watcher.dispatcher.register(watcher);
+        return watcher;
+    }
+
+    private long resolveStart(final WatchRequest request)
+    {
+        return request.startRevision() == 0 ? appliedRevision.getAsLong() + 1 : request.startRevision();
+    }
+
+    private PendingQueue newPendingQueue()
+    {
+        return new PendingQueue(INITIAL_PENDING_CAPACITY, maxPendingEvents);
+    }
+
+    private void requireOpen(final WatchRequest request)
+    {
+        if (request == null)
+        {
+            throw new InvalidRequestException("watch request must not be null");
+        }
+        if (closed)
+        {
+            throw new EngineClosedException("the engine is closed: watch refused");
+        }
+    }
+
+    private void recordError(final Throwable error)
+    {
+        lastError.set(error);
+        System.err.println("ringwatch: dispatcher error: " + error);
+    }
+
+    private void keepHouse()
+    {
+        final long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(slowListenerNanos / 4, TimeUnit.MILLISECONDS.toNanos(50)));
+        while (!closed)
+        {
+            try
+            {
+                TimeUnit.NANOSECONDS.sleep(periodNanos);
+            }
+            catch (final InterruptedException e)
+            {
+                return;
+            }
+            final long now = System.nanoTime();
+            for (final DeliveryWorker worker : workers)
+            {
+                worker.checkStuck(now);
+            }
+        }
+    }
+}
