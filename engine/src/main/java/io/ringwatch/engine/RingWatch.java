@@ -1,0 +1,461 @@
+package io.ringwatch.engine;
+
+import io.ringwatch.engine.dispatch.WatchHub;
+import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.RangeResult;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.kv.TxnResult;
+import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.read.RangeReader;
+import io.ringwatch.engine.watch.ListWatch;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchListener;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.engine.watch.Watcher;
+import io.ringwatch.engine.write.DirectWriter;
+import io.ringwatch.engine.write.RevisionCursor;
+import io.ringwatch.engine.write.WritePipeline;
+import io.ringwatch.ringbuffer.WatchWindow;
+import io.ringwatch.ringbuffer.WindowConfig;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An embedded RingWatch engine: a key-value store whose every change gets a revision and can be
+ * watched, with etcd v3 semantics, inside this JVM.
+ *
+ * <p>Writes from any thread enter a Disruptor ring consumed by one writer thread, which assigns
+ * revisions and applies them to an off-heap index and a cyclic watch window; dispatcher threads
+ * route window events to watchers. Reads are served from the index by the calling thread,
+ * consistent at a revision, without stopping the writer.
+ *
+ * <p>Thread-safe: every method may be called from any thread. Errors are typed:
+ * {@link InvalidRequestException} for bad arguments (nothing changed), {@link EngineClosedException}
+ * after {@link #close()}, {@link CompactedException} and {@link FutureRevisionException} for
+ * revisions out of reach. The convenient {@code byte[]} / {@code String} API allocates its
+ * results; {@link #newDirectWriter()} and push/pull watchers do not allocate per event.
+ */
+public final class RingWatch implements AutoCloseable
+{
+    private final OffHeapIndex index;
+    private final RevisionCursor cursor;
+    private final WritePipeline writes;
+    private final RangeReader reader;
+    private final WatchHub watches;
+    private final WatchWindow window;
+    private volatile long compactRevision;
+    private volatile boolean closed;
+
+    private RingWatch(final RingWatchConfig config)
+    {
+        index = new OffHeapIndex(config.indexInitialCapacity());
+        cursor = new RevisionCursor(0);
+        window = new WatchWindow(WindowConfig.builder()
+            .minCapacity(config.windowMinCapacity())
+            .maxCapacity(config.windowMaxCapacity())
+            .freshnessNanos(config.windowFreshness().toNanos())
+            .maxEventBytes(config.maxKeyBytes() + 2 * config.maxValueBytes())
+            .dataBytesPerEvent(config.windowBytesPerEvent())
+            .build(), SystemNanoClock.INSTANCE);
+        reader = new RangeReader(index, window, cursor);
+        watches = new WatchHub(config, window, cursor::applied, () -> compactRevision);
+        writes = new WritePipeline(config, index, window, cursor);
+    }
+
+    /**
+     * Starts an in-memory engine.
+     *
+     * @param config sizes, limits and thread strategies.
+     * @return the running engine; close it to stop its threads.
+     */
+    public static RingWatch open(final RingWatchConfig config)
+    {
+        if (config == null)
+        {
+            throw new InvalidRequestException("config must not be null");
+        }
+        return new RingWatch(config);
+    }
+
+    /**
+     * @return a running in-memory engine with the default configuration.
+     */
+    public static RingWatch open()
+    {
+        return open(RingWatchConfig.defaults());
+    }
+
+    /**
+     * Puts a key and waits until it is applied.
+     *
+     * @param key   the key.
+     * @param value the value.
+     * @return the write's revision.
+     */
+    public WriteResult put(final byte[] key, final byte[] value)
+    {
+        return write(Op.put(key, value));
+    }
+
+    /**
+     * Puts a UTF-8 key and value and waits until it is applied.
+     *
+     * @param key   the key.
+     * @param value the value.
+     * @return the write's revision.
+     */
+    public WriteResult put(final String key, final String value)
+    {
+        return write(Op.put(key, value));
+    }
+
+    /**
+     * Puts only if the key's mod revision equals {@code expectedModRevision} (0: only if the key
+     * is absent): optimistic concurrency, as Kubernetes updates objects.
+     *
+     * @param key                 the key.
+     * @param value               the value.
+     * @param expectedModRevision the mod revision the key must have.
+     * @return the result; {@code succeeded()} is false when the revision did not match.
+     */
+    public WriteResult compareAndPut(final byte[] key, final byte[] value, final long expectedModRevision)
+    {
+        return writes.compareAndPut(Op.put(key, value).withPrevKv(), expectedModRevision);
+    }
+
+    /**
+     * Deletes one key and waits.
+     *
+     * @param key the key.
+     * @return the result; {@code deleted()} is 0 when the key was absent (nothing changed).
+     */
+    public WriteResult delete(final byte[] key)
+    {
+        return write(Op.delete(key));
+    }
+
+    /**
+     * Deletes every key of a range (or prefix) under one revision and waits.
+     *
+     * @param range the keys.
+     * @return the result with the number deleted.
+     */
+    public WriteResult delete(final KeyRange range)
+    {
+        return write(Op.delete(range));
+    }
+
+    /**
+     * Applies one operation and waits.
+     *
+     * @param op a put or delete.
+     * @return what it did.
+     */
+    public WriteResult write(final Op op)
+    {
+        requireOpen();
+        return writes.write(op);
+    }
+
+    /**
+     * Applies one operation without waiting. The future completes on the writer thread: chain
+     * slow work with the {@code *Async} methods.
+     *
+     * @param op a put or delete.
+     * @return the result, later.
+     */
+    public CompletableFuture<WriteResult> writeAsync(final Op op)
+    {
+        requireOpen();
+        return writes.writeAsync(op);
+    }
+
+    /**
+     * Applies a transaction atomically, under one revision, and waits.
+     *
+     * @param txn the transaction.
+     * @return what it did.
+     */
+    public TxnResult txn(final Txn txn)
+    {
+        requireOpen();
+        return writes.txn(txn);
+    }
+
+    /**
+     * Applies a transaction without waiting.
+     *
+     * @param txn the transaction.
+     * @return the result, later (completed on the writer thread).
+     */
+    public CompletableFuture<TxnResult> txnAsync(final Txn txn)
+    {
+        requireOpen();
+        return writes.txnAsync(txn);
+    }
+
+    /**
+     * @return a zero-allocation writer for the calling thread (one per producer thread).
+     */
+    public DirectWriter newDirectWriter()
+    {
+        requireOpen();
+        return writes.newDirectWriter();
+    }
+
+    /**
+     * @param key the key.
+     * @return its current key-value, if present.
+     */
+    public Optional<KeyValue> get(final byte[] key)
+    {
+        requireOpen();
+        return Optional.ofNullable(reader.get(KeyRange.key(key).fromKey()));
+    }
+
+    /**
+     * @param key the key, UTF-8 encoded.
+     * @return its current key-value, if present.
+     */
+    public Optional<KeyValue> get(final String key)
+    {
+        return get(Keys.utf8(key));
+    }
+
+    /**
+     * Reads a range, consistent at one revision, in key order.
+     *
+     * @param range the keys.
+     * @param limit the most to return; 0 for all.
+     * @return the key-values and the revision they are consistent at.
+     */
+    public RangeResult range(final KeyRange range, final int limit)
+    {
+        requireOpen();
+        requireRange(range);
+        if (limit < 0)
+        {
+            throw new InvalidRequestException("limit must not be negative: " + limit);
+        }
+        return reader.range(range, limit);
+    }
+
+    /**
+     * @param range the keys.
+     * @return how many keys the range holds, consistent at one revision.
+     */
+    public long count(final KeyRange range)
+    {
+        return range(range, 0).kvs().size();
+    }
+
+    /**
+     * @return the newest applied revision (0 for an empty store).
+     */
+    public long currentRevision()
+    {
+        return cursor.applied();
+    }
+
+    /**
+     * @return the compaction point: watches may not start before it (0: never compacted).
+     */
+    public long compactRevision()
+    {
+        return compactRevision;
+    }
+
+    /**
+     * Drops the history before {@code revision}: watches from an earlier revision are refused
+     * with {@link io.ringwatch.engine.watch.CancelReason#COMPACTED}.
+     *
+     * @param revision the new compaction point.
+     * @throws InvalidRequestException  if it is not positive.
+     * @throws FutureRevisionException  if it is beyond the current revision.
+     * @throws CompactedException       if it is not beyond the current compaction point.
+     */
+    public synchronized void compact(final long revision)
+    {
+        requireOpen();
+        if (revision <= 0)
+        {
+            throw new InvalidRequestException("compact revision must be positive: " + revision);
+        }
+        final long current = cursor.applied();
+        if (revision > current)
+        {
+            throw new FutureRevisionException(revision, current);
+        }
+        if (revision <= compactRevision)
+        {
+            throw new CompactedException(revision, compactRevision);
+        }
+        compactRevision = revision;
+    }
+
+    /**
+     * Waits until the engine has applied {@code revision} (read your writes; the Kubernetes
+     * watch cache's waitUntilFreshAndBlock).
+     *
+     * @param revision the revision to wait for.
+     * @param timeout  the longest to wait.
+     * @return true when it was applied in time.
+     */
+    public boolean waitForRevision(final long revision, final Duration timeout)
+    {
+        requireOpen();
+        if (revision < 0)
+        {
+            throw new InvalidRequestException("revision must not be negative: " + revision);
+        }
+        if (timeout == null || timeout.isNegative())
+        {
+            throw new InvalidRequestException("timeout must be zero or positive: " + timeout);
+        }
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        long parkNanos = 1_000;
+        while (cursor.applied() < revision)
+        {
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(Math.min(parkNanos, remaining));
+            parkNanos = Math.min(parkNanos * 2, 1_000_000);
+        }
+        return true;
+    }
+
+    /**
+     * Starts a push watch: {@code listener} is called on a delivery thread.
+     *
+     * @param request  what to watch and from which revision.
+     * @param listener receives the events.
+     * @return the watcher.
+     */
+    public Watcher watch(final WatchRequest request, final WatchListener listener)
+    {
+        requireOpen();
+        return watches.watch(request, listener);
+    }
+
+    /**
+     * Starts a pull watch, drained by its owner.
+     *
+     * @param request what to watch and from which revision.
+     * @return the watcher.
+     */
+    public PullWatcher watchPull(final WatchRequest request)
+    {
+        requireOpen();
+        return watches.watchPull(request);
+    }
+
+    /**
+     * Lists a range consistently and watches it from the next revision, with no gap and no
+     * duplicate (client-go's List+Watch).
+     *
+     * @param request  what to watch; its start revision must be 0 (the snapshot decides it).
+     * @param listener receives the changes after the snapshot.
+     * @return the snapshot and the watcher.
+     */
+    public ListWatch<Watcher> listAndWatch(final WatchRequest request, final WatchListener listener)
+    {
+        final RangeResult snapshot = snapshotFor(request);
+        return new ListWatch<>(snapshot, watch(request.startRevision(snapshot.revision() + 1), listener));
+    }
+
+    /**
+     * Lists a range consistently and returns a pull watcher continuing from the next revision.
+     *
+     * @param request what to watch; its start revision must be 0.
+     * @return the snapshot and the watcher.
+     */
+    public ListWatch<PullWatcher> listAndWatchPull(final WatchRequest request)
+    {
+        final RangeResult snapshot = snapshotFor(request);
+        return new ListWatch<>(snapshot, watchPull(request.startRevision(snapshot.revision() + 1)));
+    }
+
+    /**
+     * @return the number of keys currently stored.
+     */
+    public long size()
+    {
+        return index.size();
+    }
+
+    /**
+     * @return the number of live watchers.
+     */
+    public int watcherCount()
+    {
+        return watches.watcherCount();
+    }
+
+    /**
+     * @return the watch window's current capacity, in events.
+     */
+    public int windowCapacity()
+    {
+        return window.capacity();
+    }
+
+    /**
+     * Stops the engine: refuses new requests, completes every write already admitted, delivers
+     * what the window holds, ends every watch with ENGINE_CLOSED, and stops the threads.
+     * Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        synchronized (this)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+        }
+        writes.close();
+        watches.close();
+    }
+
+    private RangeResult snapshotFor(final WatchRequest request)
+    {
+        if (request == null)
+        {
+            throw new InvalidRequestException("watch request must not be null");
+        }
+        if (request.startRevision() != 0)
+        {
+            throw new InvalidRequestException("list-then-watch starts after its snapshot: start revision must be 0");
+        }
+        return range(request.range(), 0);
+    }
+
+    private void requireOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException("the engine is closed");
+        }
+    }
+
+    private static void requireRange(final KeyRange range)
+    {
+        if (range == null)
+        {
+            throw new InvalidRequestException("range must not be null");
+        }
+    }
+}
