@@ -1,0 +1,479 @@
+package io.ringwatch.engine.model;
+
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.kv.Compare;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.RangeResult;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.kv.TxnResult;
+import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.watch.Event;
+import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.ListWatch;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchCancellation;
+import io.ringwatch.engine.watch.WatchListener;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.engine.watch.Watcher;
+import io.ringwatch.ringbuffer.EventType;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Model-based randomized test: producer threads issue random puts, deletes, range deletes,
+ * compare-and-puts and transactions while dozens of push and pull watchers with random ranges,
+ * filters and start revisions watch, and a reader takes consistent range reads. Afterwards the
+ * writes are replayed in revision order into {@link ReferenceModel}: every write's result, every
+ * watcher's stream and every read must equal what the model says, exactly.
+ *
+ * <p>Seeded: {@code -Dringwatch.seed=N} repeats a run's choices (thread interleavings still
+ * vary); the seed is in every failure message. {@code -Dringwatch.long=true} runs far longer.
+ */
+class EngineModelTest
+{
+    private static final boolean LONG = Boolean.getBoolean("ringwatch.long");
+    private static final int PRODUCERS = LONG ? 4 : 3;
+    private static final int OPS_PER_PRODUCER = LONG ? 60_000 : 1_200;
+    private static final int WATCHERS = LONG ? 120 : 40;
+    private static final int KEYS = 40;
+
+    private long seed;
+
+    @Test
+    void everyWriteWatcherAndReadMatchesTheSequentialModel() throws Exception
+    {
+        seed = Long.getLong("ringwatch.seed", System.nanoTime());
+        System.out.println("EngineModelTest seed=" + seed + " (rerun with -Dringwatch.seed=" + seed + ")");
+        final RingWatchConfig config = RingWatchConfig.builder()
+            .windowCapacity(1024, 1 << 20)
+            .maxPendingEvents(1 << 22)
+            .dispatcherThreads(2)
+            .deliveryThreads(2)
+            .build();
+        try (RingWatch engine = RingWatch.open(config))
+        {
+            final List<Applied> applied = Collections.synchronizedList(new ArrayList<>());
+            final List<WatchUnderTest> watchers = new CopyOnWriteArrayList<>();
+            final ConcurrentLinkedQueue<Read> reads = new ConcurrentLinkedQueue<>();
+            final AtomicBoolean writing = new AtomicBoolean(true);
+            final AtomicBoolean polling = new AtomicBoolean(true);
+
+            final List<Thread> threads = new ArrayList<>();
+            for (int p = 0; p < PRODUCERS; p++)
+            {
+                final Random random = new Random(seed + p);
+                threads.add(new Thread(() -> produce(engine, random, applied), "producer-" + p));
+            }
+            final Random watchRandom = new Random(seed - 1);
+            final Thread watchMaker = new Thread(() -> makeWatchers(engine, watchRandom, watchers, writing), "watch-maker");
+            final Random readRandom = new Random(seed - 2);
+            final Thread reader = new Thread(() -> readRanges(engine, readRandom, reads, writing), "reader");
+            final Thread poller = new Thread(() -> pollPullWatchers(watchers, polling), "poller");
+            threads.forEach(Thread::start);
+            watchMaker.start();
+            reader.start();
+            poller.start();
+            for (final Thread t : threads)
+            {
+                t.join();
+            }
+            writing.set(false);
+            watchMaker.join();
+            reader.join();
+
+            final long last = engine.currentRevision();
+            final ReferenceModel model = replay(applied, last);
+            assertEquals(model.range(KeyRange.all()), engine.range(KeyRange.all(), 0).kvs(), why("final state"));
+            checkReads(model, reads);
+            awaitCompletion(watchers, last);
+            polling.set(false);
+            poller.join();
+            checkWatchers(model, watchers);
+        }
+    }
+
+    private void produce(final RingWatch engine, final Random random, final List<Applied> applied)
+    {
+        for (int i = 0; i < OPS_PER_PRODUCER; i++)
+        {
+            final int dice = random.nextInt(100);
+            if (dice < 45)
+            {
+                final Op op = random.nextBoolean() ? Op.put(key(random), value(random)) : Op.put(key(random), value(random)).withPrevKv();
+                applied.add(Applied.write(op, engine.write(op)));
+            }
+            else if (dice < 60)
+            {
+                final Op op = Op.delete(key(random)).withPrevKv();
+                applied.add(Applied.write(op, engine.write(op)));
+            }
+            else if (dice < 65)
+            {
+                final Op op = Op.delete(randomRange(random));
+                applied.add(Applied.write(op, engine.write(op)));
+            }
+            else if (dice < 85)
+            {
+                final byte[] key = key(random);
+                final long expected = random.nextInt(4) == 0 ? 0 :
+                    engine.get(key).map(KeyValue::modRevision).orElse(0L) + (random.nextInt(5) == 0 ? 1 : 0);
+                final Op op = Op.put(key, value(random));
+                applied.add(Applied.cas(op, expected, engine.compareAndPut(key, op.value(), expected)));
+            }
+            else
+            {
+                final byte[] a = key(random);
+                final byte[] b = Keys.utf8("a/" + 2 * random.nextInt(KEYS / 2));
+                final long expected = engine.get(a).map(KeyValue::modRevision).orElse(0L);
+                final List<Op> then = List.of(Op.put(b, value(random)).withPrevKv(), Op.delete(KeyRange.prefix(Keys.utf8("b/1"))));
+                final Txn txn = Txn.of(List.of(Compare.modRevisionIs(a, expected)), then, List.of(Op.put(a, value(random))));
+                applied.add(Applied.txn(txn, engine.txn(txn)));
+            }
+        }
+    }
+
+    private void makeWatchers(final RingWatch engine, final Random random, final List<WatchUnderTest> watchers, final AtomicBoolean writing)
+    {
+        for (int i = 0; i < WATCHERS && writing.get(); i++)
+        {
+            final KeyRange range = randomWatchRange(random);
+            WatchRequest request = WatchRequest.of(range);
+            if (random.nextBoolean())
+            {
+                request = request.withPrevKv();
+            }
+            final int filter = random.nextInt(10);
+            if (filter == 0)
+            {
+                request = request.noPut();
+            }
+            else if (filter == 1)
+            {
+                request = request.noDelete();
+            }
+            final long now = engine.currentRevision();
+            final int start = random.nextInt(10);
+            final boolean pull = random.nextInt(10) < 4;
+            final WatchUnderTest w;
+            if (start == 0)
+            {
+                final ListWatch<? extends Watcher> lw = pull ? engine.listAndWatchPull(request) : null;
+                final Collector collector = new Collector();
+                final ListWatch<? extends Watcher> listWatch = lw != null ? lw : engine.listAndWatch(request, collector);
+                w = new WatchUnderTest(request, listWatch.watcher(), collector, listWatch.snapshot().revision() + 1,
+                    listWatch.snapshot().revision() + 1, listWatch.snapshot());
+            }
+            else
+            {
+                if (start < 4)
+                {
+                    request = request.startRevision(1 + random.nextInt((int)Math.max(1, now)));
+                }
+                else if (start < 6)
+                {
+                    request = request.startRevision(now + 1 + random.nextInt(50));
+                }
+                final Collector collector = new Collector();
+                final long before = engine.currentRevision();
+                final Watcher watcher = pull ? engine.watchPull(request) : engine.watch(request, collector);
+                final long after = engine.currentRevision();
+                final long lo = request.startRevision() == 0 ? before + 1 : request.startRevision();
+                final long hi = request.startRevision() == 0 ? after + 1 : request.startRevision();
+                w = new WatchUnderTest(request, watcher, collector, lo, hi, null);
+            }
+            watchers.add(w);
+            sleepQuietly(random.nextInt(3));
+        }
+    }
+
+    private static void readRanges(final RingWatch engine, final Random random, final ConcurrentLinkedQueue<Read> reads, final AtomicBoolean writing)
+    {
+        while (writing.get())
+        {
+            final KeyRange range = randomRange(random);
+            final int limit = random.nextInt(3) == 0 ? 1 + random.nextInt(5) : 0;
+            reads.add(new Read(range, limit, engine.range(range, limit)));
+        }
+    }
+
+    private static void pollPullWatchers(final List<WatchUnderTest> watchers, final AtomicBoolean polling)
+    {
+        while (polling.get())
+        {
+            for (final WatchUnderTest w : watchers)
+            {
+                if (w.watcher instanceof PullWatcher)
+                {
+                    ((PullWatcher)w.watcher).poll(w.collector, 1000);
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private ReferenceModel replay(final List<Applied> applied, final long last)
+    {
+        final TreeMap<Long, Applied> mutating = new TreeMap<>();
+        final TreeMap<Long, List<Applied>> idle = new TreeMap<>();
+        for (final Applied a : applied)
+        {
+            if (a.changed())
+            {
+                final Applied clash = mutating.put(a.revision, a);
+                assertNull(clash, why("two writes got revision " + a.revision));
+            }
+            else
+            {
+                idle.computeIfAbsent(a.revision, r -> new ArrayList<>()).add(a);
+            }
+        }
+        assertEquals(last, mutating.size(), why("revisions must be dense: one per changing write"));
+        final ReferenceModel model = new ReferenceModel();
+        for (long r = 0; r <= last; r++)
+        {
+            for (final Applied a : idle.getOrDefault(r, List.of()))
+            {
+                a.checkUnchanged(model, this);
+            }
+            if (r < last)
+            {
+                final Applied next = mutating.get(r + 1);
+                assertTrue(next != null, why("no write got revision " + (r + 1)));
+                next.applyTo(model, this);
+                model.commit();
+            }
+        }
+        return model;
+    }
+
+    private void checkReads(final ReferenceModel model, final ConcurrentLinkedQueue<Read> reads)
+    {
+        for (final Read read : reads)
+        {
+            final TreeMap<byte[], KeyValue> at = ReferenceModel.stateAt(model.history(), read.result.revision());
+            final List<KeyValue> expected = new ArrayList<>();
+            at.forEach((k, v) ->
+            {
+                if (read.range.contains(k))
+                {
+                    expected.add(v);
+                }
+            });
+            final List<KeyValue> cut = read.limit > 0 && expected.size() > read.limit ? expected.subList(0, read.limit) : expected;
+            assertEquals(cut, read.result.kvs(), why("range " + read.range + " limit " + read.limit + " at revision " + read.result.revision()));
+            assertEquals(read.limit > 0 && expected.size() > read.limit, read.result.more(), why("more flag of " + read.range));
+        }
+    }
+
+    private void awaitCompletion(final List<WatchUnderTest> watchers, final long last) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + 60_000_000_000L;
+        for (final WatchUnderTest w : watchers)
+        {
+            while (!w.watcher.isCancelled() && w.collector.maxProgress() < last)
+            {
+                if (System.nanoTime() > deadline)
+                {
+                    fail(why("watcher " + w.request + " never reported progress to " + last));
+                }
+                w.watcher.requestProgress();
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    private void checkWatchers(final ReferenceModel model, final List<WatchUnderTest> watchers)
+    {
+        assertTrue(watchers.size() > 0, why("no watcher was made"));
+        for (final WatchUnderTest w : watchers)
+        {
+            assertNull(w.watcher.cancellation(), why(w.request + " was cancelled"));
+            final List<Event> seen = w.collector.events();
+            if (w.snapshot != null)
+            {
+                final TreeMap<byte[], KeyValue> at = ReferenceModel.stateAt(model.history(), w.snapshot.revision());
+                final List<KeyValue> expected = new ArrayList<>();
+                at.forEach((k, v) ->
+                {
+                    if (w.request.range().contains(k))
+                    {
+                        expected.add(v);
+                    }
+                });
+                assertEquals(expected, w.snapshot.kvs(), why("snapshot of " + w.request + " at " + w.snapshot.revision()));
+            }
+            boolean matched = false;
+            List<Event> closest = null;
+            for (long start = w.lo; start <= w.hi && !matched; start++)
+            {
+                closest = expectedFor(model.history(), w.request, start);
+                matched = closest.equals(seen);
+            }
+            if (!matched)
+            {
+                assertEquals(closest, seen, why("stream of " + w.request + " from [" + w.lo + ", " + w.hi + "]"));
+            }
+        }
+    }
+
+    private static List<Event> expectedFor(final List<Event> history, final WatchRequest request, final long start)
+    {
+        final List<Event> expected = new ArrayList<>();
+        for (final Event e : history)
+        {
+            if (e.revision() < start || !request.range().contains(e.kv().key()))
+            {
+                continue;
+            }
+            if ((e.type() == EventType.PUT && request.isNoPut()) || (e.type() == EventType.DELETE && request.isNoDelete()))
+            {
+                continue;
+            }
+            expected.add(request.prevKv() ? e : new Event(e.type(), e.kv(), null));
+        }
+        return expected;
+    }
+
+    String why(final String what)
+    {
+        return what + " [seed=" + seed + "]";
+    }
+
+    private static byte[] key(final Random random)
+    {
+        final int k = random.nextInt(KEYS);
+        return Keys.utf8((k % 2 == 0 ? "a/" : "b/") + k);
+    }
+
+    private static byte[] value(final Random random)
+    {
+        final byte[] value = new byte[random.nextInt(24)];
+        random.nextBytes(value);
+        return value;
+    }
+
+    private static KeyRange randomRange(final Random random)
+    {
+        switch (random.nextInt(4))
+        {
+            case 0:
+                return KeyRange.prefix(random.nextBoolean() ? "a/" : "b/1");
+            case 1:
+                return KeyRange.range("a/1", "b/2");
+            case 2:
+                return KeyRange.from(Keys.utf8("b/"));
+            default:
+                return KeyRange.all();
+        }
+    }
+
+    private static KeyRange randomWatchRange(final Random random)
+    {
+        return random.nextInt(3) == 0 ? KeyRange.key(key(random)) : randomRange(random);
+    }
+
+    private static void sleepQuietly(final long millis)
+    {
+        try
+        {
+            Thread.sleep(millis);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** One watcher under test and what it may legally have started at. */
+    private static final class WatchUnderTest
+    {
+        final WatchRequest request;
+        final Watcher watcher;
+        final Collector collector;
+        final long lo;
+        final long hi;
+        final RangeResult snapshot;
+
+        WatchUnderTest(final WatchRequest request, final Watcher watcher, final Collector collector, final long lo,
+            final long hi, final RangeResult snapshot)
+        {
+            this.request = request;
+            this.watcher = watcher;
+            this.collector = collector;
+            this.lo = lo;
+            this.hi = hi;
+            this.snapshot = snapshot;
+        }
+    }
+
+    /** Keeps copies of a watcher's events and its newest progress. */
+    private static final class Collector implements WatchListener
+    {
+        private final List<Event> events = new ArrayList<>();
+        private long progress;
+        private WatchCancellation cancellation;
+
+        @Override
+        public synchronized void onEvents(final EventBatch batch)
+        {
+            for (int i = 0; i < batch.size(); i++)
+            {
+                events.add(batch.get(i).toEvent());
+            }
+        }
+
+        @Override
+        public synchronized void onProgress(final long revision)
+        {
+            progress = Math.max(progress, revision);
+        }
+
+        @Override
+        public synchronized void onCancelled(final WatchCancellation cancellation)
+        {
+            this.cancellation = cancellation;
+        }
+
+        synchronized List<Event> events()
+        {
+            return new ArrayList<>(events);
+        }
+
+        synchronized long maxProgress()
+        {
+            return progress;
+        }
+    }
+
+    /** A consistent range read taken during the writes. */
+    private static final class Read
+    {
+        final KeyRange range;
+        final int limit;
+        final RangeResult result;
+
+        Read(final KeyRange range, final int limit, final RangeResult result)
+        {
+            this.range = range;
+            this.limit = limit;
+            this.result = result;
+        }
+    }
+}
