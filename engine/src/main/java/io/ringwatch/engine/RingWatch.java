@@ -26,6 +26,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -51,6 +52,7 @@ public final class RingWatch implements AutoCloseable
     private final RangeReader reader;
     private final WatchHub watches;
     private final WatchWindow window;
+    private final LongAdder activeReads = new LongAdder();
     private volatile long compactRevision;
     private volatile boolean closed;
 
@@ -217,8 +219,16 @@ public final class RingWatch implements AutoCloseable
      */
     public Optional<KeyValue> get(final byte[] key)
     {
-        requireOpen();
-        return Optional.ofNullable(reader.get(KeyRange.key(key).fromKey()));
+        final byte[] checked = KeyRange.key(key).fromKey();
+        enterRead();
+        try
+        {
+            return Optional.ofNullable(reader.get(checked));
+        }
+        finally
+        {
+            activeReads.decrement();
+        }
     }
 
     /**
@@ -239,13 +249,20 @@ public final class RingWatch implements AutoCloseable
      */
     public RangeResult range(final KeyRange range, final int limit)
     {
-        requireOpen();
         requireRange(range);
         if (limit < 0)
         {
             throw new InvalidRequestException("limit must not be negative: " + limit);
         }
-        return reader.range(range, limit);
+        enterRead();
+        try
+        {
+            return reader.range(range, limit);
+        }
+        finally
+        {
+            activeReads.decrement();
+        }
     }
 
     /**
@@ -412,8 +429,8 @@ public final class RingWatch implements AutoCloseable
 
     /**
      * Stops the engine: refuses new requests, completes every write already admitted, delivers
-     * what the window holds, ends every watch with ENGINE_CLOSED, and stops the threads.
-     * Idempotent.
+     * what the window holds, ends every watch with ENGINE_CLOSED, stops the threads, and frees the
+     * index's off-heap memory once no read is in flight. Idempotent.
      */
     @Override
     public void close()
@@ -428,6 +445,11 @@ public final class RingWatch implements AutoCloseable
         }
         writes.close();
         watches.close();
+        while (activeReads.sum() != 0)
+        {
+            Thread.onSpinWait();
+        }
+        index.close();
     }
 
     private RangeResult snapshotFor(final WatchRequest request)
@@ -441,6 +463,17 @@ public final class RingWatch implements AutoCloseable
             throw new InvalidRequestException("list-then-watch starts after its snapshot: start revision must be 0");
         }
         return range(request.range(), 0);
+    }
+
+    private void enterRead()
+    {
+        // Counted before the closed check, so close() frees the index only after every read.
+        activeReads.increment();
+        if (closed)
+        {
+            activeReads.decrement();
+            throw new EngineClosedException("the engine is closed");
+        }
     }
 
     private void requireOpen()

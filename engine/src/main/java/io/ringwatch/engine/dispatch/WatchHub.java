@@ -193,6 +193,12 @@ public final class WatchHub implements AutoCloseable
                 "revision " + watcher.startRevision() + " has been compacted; compact revision is " + compacted);
         }
         watcher.dispatcher.register(watcher);
+        if (closed)
+        {
+            // Close may have drained the shard before this registration arrived.
+            watcher.terminate(CancelReason.ENGINE_CLOSED, 0, null, "the engine closed");
+            throw new EngineClosedException("the engine is closed: watch refused");
+        }
         return watcher;
     }
 

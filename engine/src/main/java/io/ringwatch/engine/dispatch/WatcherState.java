@@ -11,6 +11,7 @@ import io.ringwatch.ringbuffer.WatchWindow;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.LongConsumer;
 
 /**
  * One watch: what it asked for, its queue of pending window sequences, and how it ends. Push
@@ -27,6 +28,7 @@ import java.lang.invoke.VarHandle;
 abstract class WatcherState implements Watcher
 {
     private static final VarHandle CANCELLATION;
+    private static final LongConsumer DISCARD = entry -> { };
 
     static
     {
@@ -247,10 +249,7 @@ abstract class WatcherState implements Watcher
         if (!eventsStillFlow())
         {
             // Nothing more is delivered: drop what is queued so the watcher reads as drained.
-            while (pending.poll() != PendingQueue.EMPTY)
-            {
-                Thread.onSpinWait();
-            }
+            pending.drain(DISCARD, Integer.MAX_VALUE);
         }
         final WatchCancellation ending = cancellation;
         if (ending != null && !cancellationDelivered && (!eventsStillFlow() || pending.isEmpty()))

@@ -2,6 +2,7 @@ package io.ringwatch.jmh.dispatch;
 
 import io.ringwatch.engine.dispatch.RouteVisitor;
 import io.ringwatch.engine.dispatch.WatchRoutes;
+import io.ringwatch.engine.kv.Keys;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -93,7 +94,7 @@ public class WatchRoutesBenchmark
             else
             {
                 final byte[] prefix = namespacePrefix(i);
-                final byte[] end = WatchRoutes.prefixEnd(prefix);
+                final byte[] end = Keys.prefixEnd(prefix);
                 routes.addRange(prefix, end, watcher);
                 linearScan.addRange(prefix, end, watcher);
             }
