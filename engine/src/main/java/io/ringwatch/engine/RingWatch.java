@@ -1,6 +1,7 @@
 package io.ringwatch.engine;
 
 import io.ringwatch.engine.dispatch.WatchHub;
+import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -21,6 +22,7 @@ import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.engine.write.WritePipeline;
 import io.ringwatch.ringbuffer.WatchWindow;
 import io.ringwatch.ringbuffer.WindowConfig;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.time.Duration;
@@ -224,6 +226,35 @@ public final class RingWatch implements AutoCloseable
         try
         {
             return Optional.ofNullable(reader.get(checked));
+        }
+        finally
+        {
+            activeReads.decrement();
+        }
+    }
+
+    /**
+     * Zero-allocation point read: copies the key's current value and metadata into {@code into},
+     * a holder the caller reuses (its buffers grow to the largest value seen, then stop
+     * allocating). Any thread, concurrent with the writer; never a torn value.
+     *
+     * @param key    buffer holding the key.
+     * @param offset where the key starts.
+     * @param length the key's length, at least 1.
+     * @param into   receives the entry; {@code into.found()} tells whether the key exists.
+     * @return true when the key exists.
+     * @throws InvalidRequestException for an empty key or a null argument.
+     */
+    public boolean get(final DirectBuffer key, final int offset, final int length, final IndexEntry into)
+    {
+        if (key == null || into == null || length <= 0)
+        {
+            throw new InvalidRequestException("key and holder must not be null and the key not empty");
+        }
+        enterRead();
+        try
+        {
+            return index.get(key, offset, length, into);
         }
         finally
         {

@@ -1,8 +1,10 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +69,23 @@ class ReadsTest
         assertEquals(1, result.kvs().size());
         assertEquals("1", result.kvs().get(0).valueAsString());
         assertEquals(0, engine.range(KeyRange.key("zz"), 0).kvs().size());
+    }
+
+    @Test
+    void theZeroAllocationGetFillsAReusableEntry()
+    {
+        engine.put("key", "v1");
+        engine.put("key", "value-2");
+        final IndexEntry entry = new IndexEntry();
+        final UnsafeBuffer key = new UnsafeBuffer("..key".getBytes());
+        assertTrue(engine.get(key, 2, 3, entry));
+        assertEquals("value-2", new String(entry.valueBytes()));
+        assertEquals(1, entry.createRevision());
+        assertEquals(2, entry.modRevision());
+        assertEquals(2, entry.version());
+        assertFalse(engine.get(key, 0, 2, entry));
+        assertFalse(entry.found());
+        assertThrows(InvalidRequestException.class, () -> engine.get(key, 0, 0, entry));
     }
 
     @Test
