@@ -30,6 +30,8 @@ final class WriteCommand
     /** A put with no expectation on the key's mod revision. */
     static final long ANY_REVISION = -1;
 
+    /** The ring sequence this slot was claimed at, so the producer can publish it. */
+    long sequence;
     int kind;
     final ExpandableArrayBuffer key = new ExpandableArrayBuffer(64);
     int keyLength;

@@ -200,29 +200,19 @@ public final class WritePipeline implements AutoCloseable
     {
         requireKeyLength(keyLength);
         requireValueLength(valueLength);
-        admit();
+        final WriteCommand command = claim();
         try
         {
-            final long sequence = ring.next();
-            final WriteCommand command = ring.get(sequence);
-            command.reset(WriteCommand.NOOP);
-            try
-            {
-                command.key(key, keyOffset, keyLength);
-                command.value(value, valueOffset, valueLength);
-                command.expectedModRevision = expectedModRevision;
-                command.completion = completion;
-                command.callback = callback;
-                command.kind = WriteCommand.PUT;
-            }
-            finally
-            {
-                ring.publish(sequence);
-            }
+            command.key(key, keyOffset, keyLength);
+            command.value(value, valueOffset, valueLength);
+            command.expectedModRevision = expectedModRevision;
+            command.completion = completion;
+            command.callback = callback;
+            command.kind = WriteCommand.PUT;
         }
         finally
         {
-            admitted.decrement();
+            release(command);
         }
     }
 
@@ -231,28 +221,18 @@ public final class WritePipeline implements AutoCloseable
         final WriteCompletion completion, final WriteCallback callback)
     {
         requireKeyLength(keyLength);
-        admit();
+        final WriteCommand command = claim();
         try
         {
-            final long sequence = ring.next();
-            final WriteCommand command = ring.get(sequence);
-            command.reset(WriteCommand.NOOP);
-            try
-            {
-                command.key(key, keyOffset, keyLength);
-                command.rangeMode = WriteCommand.SINGLE_KEY;
-                command.completion = completion;
-                command.callback = callback;
-                command.kind = WriteCommand.DELETE;
-            }
-            finally
-            {
-                ring.publish(sequence);
-            }
+            command.key(key, keyOffset, keyLength);
+            command.rangeMode = WriteCommand.SINGLE_KEY;
+            command.completion = completion;
+            command.callback = callback;
+            command.kind = WriteCommand.DELETE;
         }
         finally
         {
-            admitted.decrement();
+            release(command);
         }
     }
 
@@ -274,46 +254,46 @@ public final class WritePipeline implements AutoCloseable
             throw new InvalidRequestException("operation must not be null");
         }
         validate(op);
-        admit();
+        final WriteCommand command = claim();
         try
         {
-            final long sequence = ring.next();
-            final WriteCommand command = ring.get(sequence);
-            command.reset(WriteCommand.NOOP);
-            try
-            {
-                fill(command, op);
-                command.expectedModRevision = expectedModRevision;
-                command.completion = completion;
-            }
-            finally
-            {
-                ring.publish(sequence);
-            }
+            fill(command, op);
+            command.expectedModRevision = expectedModRevision;
+            command.completion = completion;
         }
         finally
         {
-            admitted.decrement();
+            release(command);
         }
     }
 
     private void publishTxn(final Txn txn, final WriteCompletion completion)
     {
+        final WriteCommand command = claim();
+        command.txn = txn;
+        command.completion = completion;
+        command.kind = WriteCommand.TXN;
+        release(command);
+    }
+
+    /**
+     * Admits a write and claims its ring slot, reset to a no-op so that a slot published after a
+     * failed fill does nothing. Every claim must be followed by {@link #release}.
+     */
+    private WriteCommand claim()
+    {
         admit();
-        try
-        {
-            final long sequence = ring.next();
-            final WriteCommand command = ring.get(sequence);
-            command.reset(WriteCommand.NOOP);
-            command.txn = txn;
-            command.completion = completion;
-            command.kind = WriteCommand.TXN;
-            ring.publish(sequence);
-        }
-        finally
-        {
-            admitted.decrement();
-        }
+        final long sequence = ring.next();
+        final WriteCommand command = ring.get(sequence);
+        command.reset(WriteCommand.NOOP);
+        command.sequence = sequence;
+        return command;
+    }
+
+    private void release(final WriteCommand command)
+    {
+        ring.publish(command.sequence);
+        admitted.decrement();
     }
 
     private static void fill(final WriteCommand command, final Op op)
