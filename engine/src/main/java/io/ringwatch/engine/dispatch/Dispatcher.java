@@ -101,14 +101,6 @@ final class Dispatcher implements Agent
     }
 
     /**
-     * @return the sequence of the next window event this dispatcher will route.
-     */
-    long nextSequence()
-    {
-        return nextSequence.get();
-    }
-
-    /**
      * @return watchers registered on this shard (approximate from other threads).
      */
     int watcherCount()

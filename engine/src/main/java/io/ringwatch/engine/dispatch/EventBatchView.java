@@ -42,11 +42,6 @@ final class EventBatchView implements EventBatch
         return slots[index];
     }
 
-    int capacity()
-    {
-        return slots.length;
-    }
-
     boolean isFull()
     {
         return size == slots.length || bytes >= BYTE_BUDGET;

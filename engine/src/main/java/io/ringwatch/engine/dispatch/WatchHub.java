@@ -15,7 +15,6 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -42,7 +41,6 @@ public final class WatchHub implements AutoCloseable
     private final Thread housekeeper;
     private final ThreadLocal<EventBatchView> pollBatches;
     private final AtomicLong nextWatchId = new AtomicLong(1);
-    private final AtomicReference<Throwable> lastError = new AtomicReference<>();
     private volatile boolean closed;
 
     /**
@@ -73,7 +71,7 @@ public final class WatchHub implements AutoCloseable
         {
             dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
                 config.progressNotifyInterval().toNanos(), startRevision);
-            runners[i] = new AgentRunner(config.dispatcherIdleStrategy().get(), this::recordError, null, dispatchers[i]);
+            runners[i] = new AgentRunner(config.dispatcherIdleStrategy().get(), WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {
                 final Thread thread = new Thread(runnable);
@@ -153,14 +151,6 @@ public final class WatchHub implements AutoCloseable
     }
 
     /**
-     * @return the last unexpected error a dispatcher raised, or null; for operators and tests.
-     */
-    public Throwable lastError()
-    {
-        return lastError.get();
-    }
-
-    /**
      * Routes what the window still holds, ends every watcher with
      * {@link CancelReason#ENGINE_CLOSED}, lets push listeners hear it, and stops the threads.
      * Call after the writer has stopped. Idempotent.
@@ -224,10 +214,11 @@ public final class WatchHub implements AutoCloseable
         }
     }
 
-    private void recordError(final Throwable error)
+    private static void reportError(final Throwable error)
     {
-        lastError.set(error);
-        System.err.println("ringwatch: dispatcher error: " + error);
+        // Only a bug reaches here: the agent runner keeps the dispatcher going after it.
+        System.err.println("ringwatch: unexpected dispatcher error: " + error);
+        error.printStackTrace(System.err);
     }
 
     private void keepHouse()
