@@ -10,6 +10,7 @@ import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.ringbuffer.WatchWindow;
 
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,9 @@ final class PullWatcherState extends WatcherState implements PullWatcher
     @Override
     boolean signal()
     {
+        // The queue offer was a release store; without a full fence this read of the waiter could
+        // pass it, and a consumer that saw an empty queue and then parked would miss the wake-up.
+        VarHandle.fullFence();
         final Thread parked = waiter;
         if (parked != null)
         {
