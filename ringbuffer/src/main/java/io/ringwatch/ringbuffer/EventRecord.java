@@ -81,7 +81,8 @@ public final class EventRecord
         final int dataOffset,
         final int keyLength,
         final int valueLength,
-        final int prevValueLength)
+        final int prevValueLength,
+        final boolean withValues)
     {
         this.sequence = sequence;
         this.revision = revision;
@@ -96,8 +97,11 @@ public final class EventRecord
         this.valueLength = valueLength;
         this.prevValueLength = prevValueLength;
         key.putBytes(0, data, dataOffset, keyLength);
-        value.putBytes(0, data, dataOffset + keyLength, valueLength);
-        prevValue.putBytes(0, data, dataOffset + keyLength + valueLength, prevValueLength);
+        if (withValues)
+        {
+            value.putBytes(0, data, dataOffset + keyLength, valueLength);
+            prevValue.putBytes(0, data, dataOffset + keyLength + valueLength, prevValueLength);
+        }
     }
 
     /**

@@ -221,7 +221,7 @@ final class Generation
      * @return true if the copy is a complete, untorn event; false if the event is not (or no
      * longer) in this generation, in which case {@code into} holds undefined content.
      */
-    boolean read(final long sequence, final EventRecord into)
+    boolean read(final long sequence, final EventRecord into, final boolean withValues)
     {
         final int slot = slotOffset(sequence);
         final UnsafeBuffer slots = this.slots;
@@ -253,7 +253,7 @@ final class Generation
         }
         into.copyFrom(
             sequence, revision, type, createRevision, version, prevCreateRevision, prevModRevision, prevVersion,
-            timestampNanos, data, dataOffset, keyLength, valueLength, prevValueLength);
+            timestampNanos, data, dataOffset, keyLength, valueLength, prevValueLength, withValues);
 
         VarHandle.loadLoadFence();
         return sequence >= oldestIntact.get();

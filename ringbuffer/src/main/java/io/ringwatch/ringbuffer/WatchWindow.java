@@ -283,6 +283,27 @@ public final class WatchWindow
      */
     public int read(final long sequence, final EventRecord into)
     {
+        return read(sequence, into, true);
+    }
+
+    /**
+     * Copies event {@code sequence}'s metadata and key into {@code into}, but not its value or
+     * previous value: what a router needs, at a fraction of the copying. Validated exactly like
+     * {@link #read}. Afterwards {@code into}'s value lengths are set but its value buffers hold
+     * stale bytes. Any thread (each with its own record); no allocation; lock-free.
+     *
+     * @param sequence the sequence to read, not negative.
+     * @param into     the record to fill.
+     * @return {@link #READ_OK}, {@link #READ_NOT_PUBLISHED} or {@link #READ_LAPPED}.
+     * @throws IllegalArgumentException if {@code sequence} is negative.
+     */
+    public int readKey(final long sequence, final EventRecord into)
+    {
+        return read(sequence, into, false);
+    }
+
+    private int read(final long sequence, final EventRecord into, final boolean withValues)
+    {
         if (sequence < 0)
         {
             throw new IllegalArgumentException("sequence must not be negative: " + sequence);
@@ -294,7 +315,7 @@ public final class WatchWindow
             {
                 return READ_NOT_PUBLISHED;
             }
-            if (gen.read(sequence, into))
+            if (gen.read(sequence, into, withValues))
             {
                 return READ_OK;
             }

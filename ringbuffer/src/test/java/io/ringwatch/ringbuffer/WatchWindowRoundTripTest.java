@@ -47,6 +47,24 @@ class WatchWindowRoundTripTest
     }
 
     @Test
+    void readKeyCopiesMetadataAndKeyButLeavesTheValueBuffersAlone()
+    {
+        final UnsafeBuffer source = bytes("key-1value-twoprev-onekey-2other-val");
+        window.append(7, EventType.PUT, source, 0, 5, source, 5, 9, 3, 4, source, 14, 8, 3, 5, 3);
+        window.append(8, EventType.PUT, source, 22, 5, source, 27, 9, 8, 1, null, 0, 0, 0, 0, 0);
+        window.publish();
+        final EventRecord record = readOk(window, 0);
+
+        assertEquals(WatchWindow.READ_OK, window.readKey(1, record));
+        assertEquals("key-2", text(record.key(), record.keyLength()));
+        assertEquals(8, record.revision());
+        assertSame(EventType.PUT, record.type());
+        assertEquals(9, record.valueLength());
+        assertEquals("value-two", text(record.value(), 9), "the value bytes were not copied");
+        assertEquals(WatchWindow.READ_NOT_PUBLISHED, window.readKey(2, record));
+    }
+
+    @Test
     void deleteStoresAnEtcdTombstoneWhateverValueFieldsArePassed()
     {
         final UnsafeBuffer key = bytes("gone");

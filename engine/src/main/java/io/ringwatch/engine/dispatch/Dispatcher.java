@@ -185,7 +185,7 @@ final class Dispatcher implements Agent
         final long end = nextSequence.getPlain();
         for (long sequence = from; sequence < end; sequence++)
         {
-            if (window.read(sequence, replayRecord) != WatchWindow.READ_OK)
+            if (window.readKey(sequence, replayRecord) != WatchWindow.READ_OK)
             {
                 watcher.terminate(CancelReason.REVISION_UNAVAILABLE, window.oldestRevision(), null,
                     "events from revision " + watcher.startRevision() + " were overwritten during replay");
@@ -229,7 +229,7 @@ final class Dispatcher implements Agent
         final long first = sequence;
         while (sequence <= limit)
         {
-            if (window.read(sequence, record) != WatchWindow.READ_OK)
+            if (window.readKey(sequence, record) != WatchWindow.READ_OK)
             {
                 lapEveryWatcher();
                 sequence = Math.max(sequence + 1, window.oldestSequence());
