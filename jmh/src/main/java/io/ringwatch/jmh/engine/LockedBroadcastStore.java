@@ -1,0 +1,135 @@
+package io.ringwatch.jmh.engine;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The baseline a team would write without RingWatch, in the shape of the Kubernetes watch
+ * Broadcaster: a lock-guarded {@link HashMap} keyed by {@link ByteBuffer} wrappers, a revision
+ * counter, and an event object put on one bounded {@link LinkedBlockingQueue} per watcher, drained
+ * by a background thread that counts. The queue is bounded like the engine's pending events and a
+ * full queue makes the writer wait, so, as in the engine, no event is lost.
+ * <p>
+ * {@link #put} may be called from any thread; it copies key and value (the caller may reuse its
+ * arrays) and allocates the copies, a key wrapper, a map entry value, an event and a queue node.
+ * {@link #close()} stops the drainer.
+ */
+final class LockedBroadcastStore implements AutoCloseable
+{
+    private static final int QUEUE_CAPACITY = 64 * 1024;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<ByteBuffer, Versioned> map = new HashMap<>();
+    private final BlockingQueue<ChangeEvent> watcherQueue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final AtomicLong drained = new AtomicLong();
+    private final Thread drainer = new Thread(this::drain, "locked-broadcast-drainer");
+    private long revision;
+
+    /**
+     * Starts the drainer thread. Any thread; allocates the map, the queue and the thread.
+     */
+    LockedBroadcastStore()
+    {
+        drainer.setDaemon(true);
+        drainer.start();
+    }
+
+    /**
+     * Stores a copy of the key's new value with etcd-style revisions and queues its event for the
+     * watcher. Any thread; allocates (see the class comment).
+     *
+     * @param key   the key.
+     * @param value the value.
+     * @return the revision of the put.
+     * @throws InterruptedException if interrupted while the watcher's queue is full.
+     */
+    long put(final byte[] key, final byte[] value) throws InterruptedException
+    {
+        final ByteBuffer keyCopy = ByteBuffer.wrap(key.clone());
+        final byte[] valueCopy = value.clone();
+        lock.lock();
+        try
+        {
+            final long putRevision = ++revision;
+            final Versioned previous = map.get(keyCopy);
+            final Versioned current = previous == null ?
+                new Versioned(valueCopy, putRevision, putRevision, 1) :
+                new Versioned(valueCopy, previous.createRevision(), putRevision, previous.version() + 1);
+            map.put(keyCopy, current);
+            // Queued under the lock so the watcher sees revisions in order.
+            watcherQueue.put(new ChangeEvent(keyCopy, current));
+            return putRevision;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return the newest revision. Any thread.
+     */
+    long currentRevision()
+    {
+        lock.lock();
+        try
+        {
+            return revision;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return the events the drainer has taken so far. Any thread.
+     */
+    long drained()
+    {
+        return drained.get();
+    }
+
+    /**
+     * Stops the drainer and waits for it to end. Any thread.
+     *
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    @Override
+    public void close() throws InterruptedException
+    {
+        drainer.interrupt();
+        drainer.join();
+    }
+
+    private void drain()
+    {
+        try
+        {
+            while (true)
+            {
+                watcherQueue.take();
+                drained.incrementAndGet();
+            }
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A key's current value and revisions. */
+    private record Versioned(byte[] value, long createRevision, long modRevision, long version)
+    {
+    }
+
+    /** One change as the watcher receives it. */
+    private record ChangeEvent(ByteBuffer key, Versioned kv)
+    {
+    }
+}
