@@ -156,6 +156,15 @@ final class Dispatcher implements Agent
             touch(watcher);
             return;
         }
+        if (window.firstSequenceAtOrAfter(watcher.startRevision()) == WatchWindow.REVISION_EVICTED)
+        {
+            // Checked before the dispatcher's own position: a dispatcher that is behind would
+            // otherwise route the watcher and then report the loss as its own lapping.
+            watcher.terminate(CancelReason.REVISION_UNAVAILABLE, window.oldestRevision(), null,
+                "revision " + watcher.startRevision() + " is older than the oldest event held");
+            touch(watcher);
+            return;
+        }
         if (watcher.startRevision() <= lastRevision && !replay(watcher))
         {
             touch(watcher);
