@@ -8,13 +8,22 @@ import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
 import io.ringwatch.engine.write.DirectWriter;
 import io.ringwatch.engine.write.WriteCallback;
+import com.lmax.disruptor.BlockingWaitStrategy;
+import com.lmax.disruptor.LiteBlockingWaitStrategy;
+import com.lmax.disruptor.PhasedBackoffWaitStrategy;
+import com.lmax.disruptor.SleepingWaitStrategy;
+import com.lmax.disruptor.WaitStrategy;
+import com.lmax.disruptor.YieldingWaitStrategy;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A running engine with the default configuration, every key of {@link WriteKeys} already written
@@ -30,6 +39,10 @@ public class EngineState
 {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
+    /** The writer's wait strategy: the engine's choice (DEFAULT) against the Disruptor's others. */
+    @Param({"DEFAULT", "BLOCKING", "LITE_BLOCKING", "PHASED_BACKOFF", "YIELDING", "SLEEPING"})
+    public String writerWait;
+
     RingWatch engine;
     DirectWriter writer;
     WriteKeys keys;
@@ -44,7 +57,12 @@ public class EngineState
     @Setup(Level.Trial)
     public void start()
     {
-        engine = RingWatch.open(RingWatchConfig.defaults());
+        final RingWatchConfig.Builder config = RingWatchConfig.builder();
+        if (!"DEFAULT".equals(writerWait))
+        {
+            config.writerWaitStrategy(waitStrategy(writerWait));
+        }
+        engine = RingWatch.open(config.build());
         writer = engine.newDirectWriter();
         keys = new WriteKeys();
         writeEveryKey();
@@ -74,6 +92,25 @@ public class EngineState
         finally
         {
             engine.close();
+        }
+    }
+
+    private static Supplier<WaitStrategy> waitStrategy(final String name)
+    {
+        switch (name)
+        {
+            case "BLOCKING":
+                return BlockingWaitStrategy::new;
+            case "LITE_BLOCKING":
+                return LiteBlockingWaitStrategy::new;
+            case "PHASED_BACKOFF":
+                return () -> PhasedBackoffWaitStrategy.withLiteLock(20, 200, TimeUnit.MICROSECONDS);
+            case "YIELDING":
+                return YieldingWaitStrategy::new;
+            case "SLEEPING":
+                return SleepingWaitStrategy::new;
+            default:
+                throw new IllegalArgumentException("unknown writer wait strategy: " + name);
         }
     }
 
