@@ -28,6 +28,8 @@ public final class OffHeapIndex implements AutoCloseable
     private static final VarHandle SIZE;
     private static final ThreadLocal<IndexEntry> SCAN_ENTRY = ThreadLocal.withInitial(IndexEntry::new);
     private static final int MIN_CHUNK_SHIFT = 16;
+    /** Marks metadata that {@code store} derives from the previous entry rather than takes. */
+    private static final long DERIVED = 0;
     private static final int MAX_CHUNK_SHIFT = 20;
     private static final int MAX_INITIAL_KEYS = 1 << 28;
     /** Bytes a node may need at its tallest; key plus value must leave room for it. */
@@ -93,6 +95,47 @@ public final class OffHeapIndex implements AutoCloseable
         final long modRevision,
         final IndexEntry prevOut)
     {
+        store(key, keyOffset, keyLength, value, valueOffset, valueLength, DERIVED, modRevision, DERIVED, prevOut);
+    }
+
+    /**
+     * Inserts or replaces a key with the metadata given rather than derived: how recovery rebuilds
+     * the index from a snapshot or the revision log, whose records carry each key's full state.
+     * Otherwise exactly like {@link #put}. Writer thread only. Allocates only when the arena or
+     * hash table grows.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key in {@code key}.
+     * @param keyLength      key length, at least 1.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value in {@code value}.
+     * @param valueLength    value length, 0 or more.
+     * @param createRevision the key's createRevision, at least 1 and at most {@code modRevision}.
+     * @param modRevision    the key's modRevision, at least 1.
+     * @param version        the key's version, at least 1.
+     * @param prevOut        receives the previous entry, if any.
+     * @throws IndexArgumentException if an argument is invalid; nothing changes.
+     */
+    public void restore(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version,
+        final IndexEntry prevOut)
+    {
+        if (createRevision < 1 || createRevision > modRevision || version < 1)
+        {
+            throw new IndexArgumentException("invalid key metadata: createRevision " + createRevision +
+                ", modRevision " + modRevision + ", version " + version);
+        }
+        store(key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, prevOut);
+    }
+
+    private void store(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long givenCreateRevision, final long modRevision, final long givenVersion,
+        final IndexEntry prevOut)
+    {
         checkKey(key, keyOffset, keyLength);
         checkRange("value", value, valueOffset, valueLength);
         if (Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength) > MAX_NODE_LENGTH)
@@ -110,22 +153,25 @@ public final class OffHeapIndex implements AutoCloseable
         if (slot < 0)
         {
             prevOut.clear();
-            insert(hash, key, keyOffset, keyLength, value, valueOffset, valueLength, modRevision);
+            insert(hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
+                givenCreateRevision == DERIVED ? modRevision : givenCreateRevision, modRevision,
+                givenVersion == DERIVED ? 1 : givenVersion);
             return;
         }
         final long node = hashIndex.nodeAt(slot);
         final UnsafeBuffer buffer = arena.buffer(node);
         final int offset = BlockArena.offset(node);
         Nodes.copyEntry(buffer, offset, prevOut);
-        final long version = prevOut.version() + 1;
-        if (Nodes.valueFits(buffer, offset, valueLength))
+        final long version = givenVersion == DERIVED ? prevOut.version() + 1 : givenVersion;
+        final long createRevision = givenCreateRevision == DERIVED ? prevOut.createRevision() : givenCreateRevision;
+        if (createRevision == prevOut.createRevision() && Nodes.valueFits(buffer, offset, valueLength))
         {
             Nodes.updateValue(buffer, offset, value, valueOffset, valueLength, modRevision, version);
         }
         else
         {
             relocate(slot, node, hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
-                prevOut.createRevision(), modRevision, version);
+                createRevision, modRevision, version);
         }
     }
 
@@ -293,7 +339,7 @@ public final class OffHeapIndex implements AutoCloseable
         final long hash,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long modRevision)
+        final long createRevision, final long modRevision, final long version)
     {
         // everything that can fail (allocation) happens before the first visible change
         hashIndex.ensureRoomForInsert();
@@ -304,7 +350,7 @@ public final class OffHeapIndex implements AutoCloseable
         // odd until linked everywhere, so no reader sees the key in one structure but not the other
         SeqLock.beginWrite(buffer, offset);
         Nodes.write(buffer, offset, hash, level, key, keyOffset, keyLength, value, valueOffset, valueLength,
-            modRevision, modRevision, 1);
+            createRevision, modRevision, version);
         skipList.findPredecessors(key, keyOffset, keyLength);
         skipList.link(node, level);
         hashIndex.insert(hash, node);

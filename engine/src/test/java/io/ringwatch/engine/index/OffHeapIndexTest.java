@@ -62,6 +62,42 @@ class OffHeapIndexTest
     }
 
     @Test
+    void restoreTakesTheGivenMetadataForNewAndExistingKeys()
+    {
+        restore("a", "one", 3, 9, 4);
+        assertTrue(get("a"));
+        assertEquals(3, entry.createRevision());
+        assertEquals(9, entry.modRevision());
+        assertEquals(4, entry.version());
+
+        restore("a", "two", 3, 12, 5);
+        assertEquals("one", text(prev.valueBytes()));
+        restore("a", "three-and-longer-than-before", 11, 14, 1);
+        assertTrue(get("a"));
+        assertEquals("three-and-longer-than-before", text(entry.valueBytes()));
+        assertEquals(11, entry.createRevision());
+        assertEquals(14, entry.modRevision());
+        assertEquals(1, entry.version());
+        assertEquals(1, index.size());
+
+        restore("b", "x", 20, 20, 1);
+        assertEquals(List.of("a", "b"), scanKeys(null, null, 0));
+    }
+
+    @Test
+    void restoreRefusesImpossibleMetadataAndChangesNothing()
+    {
+        restore("a", "one", 3, 9, 4);
+        final UnsafeBuffer v = utf8("x");
+        assertThrows(IndexArgumentException.class, () -> index.restore(utf8("a"), 0, 1, v, 0, 1, 10, 9, 1, prev));
+        assertThrows(IndexArgumentException.class, () -> index.restore(utf8("a"), 0, 1, v, 0, 1, 0, 9, 1, prev));
+        assertThrows(IndexArgumentException.class, () -> index.restore(utf8("a"), 0, 1, v, 0, 1, 3, 9, 0, prev));
+        assertTrue(get("a"));
+        assertEquals("one", text(entry.valueBytes()));
+        assertEquals(9, entry.modRevision());
+    }
+
+    @Test
     void updateThatOutgrowsItsBlockKeepsMetadataAndOrder()
     {
         put("a", "x", 1);
@@ -240,6 +276,12 @@ class OffHeapIndexTest
     {
         final UnsafeBuffer v = utf8(value);
         index.put(utf8(key), 0, key.length(), v, 0, v.capacity(), revision, prev);
+    }
+
+    private void restore(final String key, final String value, final long create, final long mod, final long version)
+    {
+        final UnsafeBuffer v = utf8(value);
+        index.restore(utf8(key), 0, key.length(), v, 0, v.capacity(), create, mod, version, prev);
     }
 
     private boolean get(final String key)
