@@ -78,13 +78,36 @@ public final class WatchWindow
      */
     public WatchWindow(final WindowConfig config, final NanoClock clock)
     {
+        this(config, clock, 0);
+    }
+
+    /**
+     * Creates an empty window that continues a history whose revisions up to
+     * {@code baseRevision} it never held, as after a restart that recovered them from a log: it
+     * reports them evicted ({@link #firstSequenceAtOrAfter} answers {@link #REVISION_EVICTED}),
+     * so no reader mistakes them for the future. Any thread; allocates the first generation.
+     *
+     * @param config       the window's settings.
+     * @param clock        time source for event timestamps and resize decisions.
+     * @param baseRevision the newest revision before the window's first event, 0 or more.
+     * @throws NullPointerException     if {@code config} or {@code clock} is null.
+     * @throws IllegalArgumentException if {@code baseRevision} is negative.
+     */
+    public WatchWindow(final WindowConfig config, final NanoClock clock, final long baseRevision)
+    {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
+        if (baseRevision < 0)
+        {
+            throw new IllegalArgumentException("baseRevision must not be negative: " + baseRevision);
+        }
         this.capacityPolicy = new CapacityPolicy(config);
         this.maxEventBytes = config.maxEventBytes();
         final int capacity = config.minCapacity();
-        writerGeneration = new Generation(capacity, config.dataCapacityFor(capacity), maxEventBytes, 0, 0);
+        writerGeneration = new Generation(capacity, config.dataCapacityFor(capacity), maxEventBytes, 0, baseRevision);
         generation = writerGeneration;
+        lastRevision = baseRevision;
+        publishedRevision.set(baseRevision);
     }
 
     /**

@@ -40,6 +40,23 @@ class WatchWindowLappingTest
     }
 
     @Test
+    void aWindowContinuingARecoveredHistoryReportsThatHistoryEvictedAndNotFuture()
+    {
+        final WatchWindow window = new WatchWindow(fixedCapacity(8), new ManualClock(0), 100);
+
+        assertEquals(100, window.publishedRevision());
+        assertEquals(WatchWindow.REVISION_EVICTED, window.firstSequenceAtOrAfter(1));
+        assertEquals(WatchWindow.REVISION_EVICTED, window.firstSequenceAtOrAfter(100));
+        assertEquals(0, window.firstSequenceAtOrAfter(101));
+
+        put(window, 101, "k", "v");
+        window.publish();
+        assertEquals(0, window.firstSequenceAtOrAfter(101));
+        assertEquals(WatchWindow.REVISION_EVICTED, window.firstSequenceAtOrAfter(100));
+        assertEquals(101, readOk(window, 0).revision());
+    }
+
+    @Test
     void unpublishedAppendsLapPublishedEvents()
     {
         final WatchWindow window = new WatchWindow(fixedCapacity(4), new ManualClock(0));
