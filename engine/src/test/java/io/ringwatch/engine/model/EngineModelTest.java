@@ -44,14 +44,17 @@ import static org.junit.jupiter.api.Assertions.fail;
  * watcher's stream and every read must equal what the model says, exactly.
  *
  * <p>Seeded: {@code -Dringwatch.seed=N} repeats a run's choices (thread interleavings still
- * vary); the seed is in every failure message. {@code -Dringwatch.long=true} runs far longer.
+ * vary); the seed is in every failure message. {@code -Dringwatch.long=true} runs 25 longer rounds,
+ * each on a fresh engine with seed N, N+1, ...
  */
 class EngineModelTest
 {
     private static final boolean LONG = Boolean.getBoolean("ringwatch.long");
     private static final int PRODUCERS = LONG ? 4 : 3;
-    private static final int OPS_PER_PRODUCER = LONG ? 60_000 : 1_200;
-    private static final int WATCHERS = LONG ? 120 : 40;
+    private static final int OPS_PER_PRODUCER = LONG ? 12_000 : 1_200;
+    private static final int WATCHERS = LONG ? 60 : 40;
+    /** The long run repeats rounds on fresh engines: watchers' recorded streams stay within the heap. */
+    private static final int ROUNDS = LONG ? 25 : 1;
     private static final int KEYS = 40;
     private static final int MAX_READS = LONG ? 20_000 : 2_000;
 
@@ -60,8 +63,17 @@ class EngineModelTest
     @Test
     void everyWriteWatcherAndReadMatchesTheSequentialModel() throws Exception
     {
-        seed = Long.getLong("ringwatch.seed", System.nanoTime());
-        System.out.println("EngineModelTest seed=" + seed + " (rerun with -Dringwatch.seed=" + seed + ")");
+        final long firstSeed = Long.getLong("ringwatch.seed", System.nanoTime());
+        for (int round = 0; round < ROUNDS; round++)
+        {
+            seed = firstSeed + round;
+            System.out.println("EngineModelTest seed=" + seed + " (rerun with -Dringwatch.seed=" + seed + ")");
+            runRound();
+        }
+    }
+
+    private void runRound() throws Exception
+    {
         final RingWatchConfig config = RingWatchConfig.builder()
             .windowCapacity(1024, 1 << 20)
             .maxPendingEvents(1 << 22)
