@@ -64,6 +64,76 @@ public final class EventRecord
     }
 
     /**
+     * Fills this record with an event that does not come from a window, such as one read back from
+     * a revision log, so that consumers handle both alike. Follows the window's conventions: for
+     * {@link EventType#DELETE} the value is empty and {@code createRevision} and {@code version}
+     * are 0; with {@code prevModRevision == 0} there is no previous key-value. The sequence becomes
+     * -1. Owner thread; allocates only when a buffer must grow.
+     *
+     * @param revision           the event's revision, positive.
+     * @param type               PUT or DELETE.
+     * @param key                buffer holding the key.
+     * @param keyOffset          offset of the key in {@code key}.
+     * @param keyLength          length of the key, positive.
+     * @param value              buffer holding the value; ignored for DELETE.
+     * @param valueOffset        offset of the value in {@code value}.
+     * @param valueLength        length of the value.
+     * @param createRevision     the key's createRevision after a PUT.
+     * @param version            the key's version after a PUT.
+     * @param prevValue          buffer holding the previous value; ignored without a previous key-value.
+     * @param prevValueOffset    offset of the previous value in {@code prevValue}.
+     * @param prevValueLength    length of the previous value.
+     * @param prevCreateRevision the previous key-value's createRevision.
+     * @param prevModRevision    the previous key-value's modRevision, 0 if there was none.
+     * @param prevVersion        the previous key-value's version.
+     * @param timestampNanos     when the event was applied.
+     * @throws InvalidEventException if the revision or the key length is not positive, or a type is missing.
+     */
+    public void set(
+        final long revision,
+        final EventType type,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision,
+        final long version,
+        final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
+        final long prevCreateRevision,
+        final long prevModRevision,
+        final long prevVersion,
+        final long timestampNanos)
+    {
+        if (revision <= 0 || keyLength <= 0 || type == null)
+        {
+            throw new InvalidEventException(
+                "an event needs a positive revision, a type and a key: revision " + revision + ", type " + type +
+                ", key length " + keyLength);
+        }
+        final boolean put = type == EventType.PUT;
+        final boolean hasPrev = prevModRevision != 0;
+        this.sequence = -1;
+        this.revision = revision;
+        this.type = type;
+        this.createRevision = put ? createRevision : 0;
+        this.version = put ? version : 0;
+        this.prevCreateRevision = hasPrev ? prevCreateRevision : 0;
+        this.prevModRevision = hasPrev ? prevModRevision : 0;
+        this.prevVersion = hasPrev ? prevVersion : 0;
+        this.timestampNanos = timestampNanos;
+        this.keyLength = keyLength;
+        this.valueLength = put ? valueLength : 0;
+        this.prevValueLength = hasPrev ? prevValueLength : 0;
+        this.key.putBytes(0, key, keyOffset, keyLength);
+        if (put)
+        {
+            this.value.putBytes(0, value, valueOffset, valueLength);
+        }
+        if (hasPrev)
+        {
+            this.prevValue.putBytes(0, prevValue, prevValueOffset, prevValueLength);
+        }
+    }
+
+    /**
      * Copies one event's fields and bytes in. Called by the window's reader path only; the
      * caller validates afterwards, since the source may be overwritten while it copies.
      */

@@ -6,6 +6,7 @@ import static io.ringwatch.ringbuffer.TestEvents.put;
 import static io.ringwatch.ringbuffer.TestEvents.readOk;
 import static io.ringwatch.ringbuffer.TestEvents.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,6 +63,33 @@ class WatchWindowRoundTripTest
         assertEquals(9, record.valueLength());
         assertEquals("value-two", text(record.value(), 9), "the value bytes were not copied");
         assertEquals(WatchWindow.READ_NOT_PUBLISHED, window.readKey(2, record));
+    }
+
+    @Test
+    void setFillsARecordFromOutsideAWindowWithTheWindowsConventions()
+    {
+        final UnsafeBuffer source = bytes("key-1value-twoprev-one");
+        final EventRecord record = new EventRecord(2);
+
+        record.set(9, EventType.PUT, source, 0, 5, source, 5, 9, 4, 2, source, 14, 8, 4, 6, 1, 77);
+        assertEquals(-1, record.sequence());
+        assertEquals("key-1", text(record.key(), record.keyLength()));
+        assertEquals("value-two", text(record.value(), record.valueLength()));
+        assertEquals("prev-one", text(record.prevValue(), record.prevValueLength()));
+        assertEquals(9, record.modRevision());
+        assertEquals(4, record.createRevision());
+        assertEquals(2, record.version());
+        assertEquals(6, record.prevModRevision());
+        assertEquals(77, record.timestampNanos());
+
+        record.set(10, EventType.DELETE, source, 0, 5, source, 5, 9, 4, 2, null, 0, 0, 0, 0, 0, 78);
+        assertSame(EventType.DELETE, record.type());
+        assertEquals(0, record.valueLength());
+        assertEquals(0, record.createRevision());
+        assertEquals(0, record.version());
+        assertFalse(record.hasPrev());
+        assertThrows(InvalidEventException.class,
+            () -> record.set(0, EventType.PUT, source, 0, 5, source, 5, 9, 1, 1, null, 0, 0, 0, 0, 0, 0));
     }
 
     @Test
