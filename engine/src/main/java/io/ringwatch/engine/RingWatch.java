@@ -1,6 +1,8 @@
 package io.ringwatch.engine;
 
 import io.ringwatch.engine.dispatch.WatchHub;
+import io.ringwatch.engine.history.Journal;
+import io.ringwatch.engine.history.Recovery;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.KeyRange;
@@ -54,24 +56,37 @@ public final class RingWatch implements AutoCloseable
     private final RangeReader reader;
     private final WatchHub watches;
     private final WatchWindow window;
+    private final Journal journal;
     private final LongAdder activeReads = new LongAdder();
     private volatile long compactRevision;
     private volatile boolean closed;
 
-    private RingWatch(final RingWatchConfig config)
+    private RingWatch(final RingWatchConfig config, final Journal journal)
     {
+        this.journal = journal;
         index = new OffHeapIndex(config.indexInitialCapacity());
-        cursor = new RevisionCursor(0);
+        final long recovered;
+        try
+        {
+            recovered = journal == null ? 0 : Recovery.recover(journal, index);
+        }
+        catch (final RuntimeException e)
+        {
+            index.close();
+            throw e;
+        }
+        compactRevision = journal == null ? 0 : journal.compactRevision();
+        cursor = new RevisionCursor(recovered);
         window = new WatchWindow(WindowConfig.builder()
             .minCapacity(config.windowMinCapacity())
             .maxCapacity(config.windowMaxCapacity())
             .freshnessNanos(config.windowFreshness().toNanos())
             .maxEventBytes(config.maxKeyBytes() + 2 * config.maxValueBytes())
             .dataBytesPerEvent(config.windowBytesPerEvent())
-            .build(), SystemNanoClock.INSTANCE);
+            .build(), SystemNanoClock.INSTANCE, recovered);
         reader = new RangeReader(index, window, cursor);
-        watches = new WatchHub(config, window, cursor::applied, () -> compactRevision);
-        writes = new WritePipeline(config, index, window, cursor);
+        watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal);
+        writes = new WritePipeline(config, index, window, cursor, journal);
     }
 
     /**
@@ -86,7 +101,28 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("config must not be null");
         }
-        return new RingWatch(config);
+        return new RingWatch(config, null);
+    }
+
+    /**
+     * Starts an engine over a revision log: recovers the index from it (its newest snapshot, then
+     * the changes after it), continues from its last revision, records every new revision in it,
+     * and lets watchers that fall out of the watch window catch up from it instead of being
+     * cancelled. The engine closes the journal when it closes.
+     *
+     * @param config  sizes, limits and thread strategies.
+     * @param journal the revision log, owned by the engine from now on.
+     * @return the running engine.
+     * @throws InvalidRequestException if an argument is null.
+     * @throws IllegalStateException   if the journal cannot be recovered from.
+     */
+    public static RingWatch open(final RingWatchConfig config, final Journal journal)
+    {
+        if (config == null || journal == null)
+        {
+            throw new InvalidRequestException("config and journal must not be null");
+        }
+        return new RingWatch(config, journal);
     }
 
     /**
@@ -346,6 +382,10 @@ public final class RingWatch implements AutoCloseable
         {
             throw new CompactedException(revision, compactRevision);
         }
+        if (journal != null)
+        {
+            journal.compact(revision);
+        }
         compactRevision = revision;
     }
 
@@ -476,6 +516,10 @@ public final class RingWatch implements AutoCloseable
         }
         writes.close();
         watches.close();
+        if (journal != null)
+        {
+            journal.close();
+        }
         while (activeReads.sum() != 0)
         {
             Thread.onSpinWait();

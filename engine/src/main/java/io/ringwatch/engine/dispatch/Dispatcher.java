@@ -22,7 +22,9 @@ import java.util.ArrayList;
  * <p>Registration, removal and progress requests arrive from any thread through a command
  * queue and are applied on the agent thread, so the routes need no lock. A watcher that starts
  * in the past is replayed from the window here, before it joins the routes: no gap, no
- * duplicate. Allocates nothing per event in steady state.
+ * duplicate. A watcher the window cannot serve is taken off the routes and, with a history,
+ * left to catch up from it and rejoin later (see {@link WatcherState}); without one it is
+ * cancelled. Allocates nothing per event in steady state.
  */
 final class Dispatcher implements Agent
 {
@@ -42,6 +44,8 @@ final class Dispatcher implements Agent
     private final EventRecord record = new EventRecord();
     private final EventRecord replayRecord = new EventRecord();
     private final RouteVisitor<WatcherState> offerToMatch = this::offerCurrentEvent;
+    /** Watchers that overflowed while an event was being routed: unrouted once routing is done. */
+    private final ArrayList<WatcherState> overflowed = new ArrayList<>();
     private long batch;
     private long currentSequence;
     private long lastRevision;
@@ -123,6 +127,28 @@ final class Dispatcher implements Agent
         commands.offer(new Command(Command.PROGRESS, watcher));
     }
 
+    /**
+     * Asks for the watcher to be taken off the routes: its consumer was lapped and catches up.
+     * Any thread.
+     */
+    void requestUnroute(final WatcherState watcher)
+    {
+        commands.offer(new Command(Command.UNROUTE, watcher));
+    }
+
+    /**
+     * Asks for a caught-up watcher to be replayed from the window at {@code revision} and routed
+     * again; answered with {@link WatcherState#rejoined(int)} or another catch-up request. Any
+     * thread.
+     */
+    void requestRejoin(final WatcherState watcher, final long revision, final int ticket)
+    {
+        final Command command = new Command(Command.REJOIN, watcher);
+        command.revision = revision;
+        command.ticket = ticket;
+        commands.offer(command);
+    }
+
     private int applyCommands()
     {
         int applied = 0;
@@ -138,8 +164,19 @@ final class Dispatcher implements Agent
                 case Command.REMOVE:
                     evict(command.watcher);
                     break;
-                default:
+                case Command.UNROUTE:
+                    unroute(command.watcher);
+                    touch(command.watcher);
+                    break;
+                case Command.REJOIN:
                     if (!command.watcher.isCancelled() && command.watcher.registryIndex >= 0)
+                    {
+                        join(command.watcher, command.revision, command.ticket);
+                    }
+                    touch(command.watcher);
+                    break;
+                default:
+                    if (!command.watcher.isCancelled() && command.watcher.isRouted())
                     {
                         offerProgress(command.watcher);
                     }
@@ -151,62 +188,99 @@ final class Dispatcher implements Agent
 
     private void admit(final WatcherState watcher)
     {
-        if (watcher.isCancelled())
+        if (!watcher.isCancelled())
         {
-            touch(watcher);
+            watcher.registryIndex = registry.size();
+            registry.add(watcher);
+            join(watcher, watcher.startRevision(), 0);
+        }
+        touch(watcher);
+    }
+
+    /**
+     * Replays the window from {@code from} up to where this dispatcher stands, then routes the
+     * watcher; or, if the window no longer holds {@code from}, leaves it to catch up (or ends it).
+     */
+    private void join(final WatcherState watcher, final long from, final int ticket)
+    {
+        watcher.routedFrom = from;
+        // Checked before the dispatcher's own position: a dispatcher that is behind would
+        // otherwise route the watcher and then report the loss as its own lapping.
+        if (window.firstSequenceAtOrAfter(from) == WatchWindow.REVISION_EVICTED)
+        {
+            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "revision " + from + " is older than the oldest event held");
             return;
         }
-        if (window.firstSequenceAtOrAfter(watcher.startRevision()) == WatchWindow.REVISION_EVICTED)
+        if (from <= lastRevision && !replay(watcher, from))
         {
-            // Checked before the dispatcher's own position: a dispatcher that is behind would
-            // otherwise route the watcher and then report the loss as its own lapping.
-            watcher.terminate(CancelReason.REVISION_UNAVAILABLE, window.oldestRevision(), null,
-                "revision " + watcher.startRevision() + " is older than the oldest event held");
-            touch(watcher);
-            return;
-        }
-        if (watcher.startRevision() <= lastRevision && !replay(watcher))
-        {
-            touch(watcher);
             return;
         }
         addRoute(watcher);
-        watcher.registryIndex = registry.size();
-        registry.add(watcher);
+        watcher.routed(true);
         if (watcher.request().progressNotify())
         {
             watcher.progressIndex = progressWatchers.size();
             progressWatchers.add(watcher);
         }
-        touch(watcher);
+        watcher.rejoined(ticket);
     }
 
-    /** Offers the window's events from the watcher's start revision up to where this dispatcher stands. */
-    private boolean replay(final WatcherState watcher)
+    /** Offers the window's events from revision {@code from} up to where this dispatcher stands. */
+    private boolean replay(final WatcherState watcher, final long from)
     {
-        final long from = window.firstSequenceAtOrAfter(watcher.startRevision());
-        if (from == WatchWindow.REVISION_EVICTED)
+        final long first = window.firstSequenceAtOrAfter(from);
+        if (first == WatchWindow.REVISION_EVICTED)
         {
-            watcher.terminate(CancelReason.REVISION_UNAVAILABLE, window.oldestRevision(), null,
-                "revision " + watcher.startRevision() + " is older than the oldest event held");
+            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "revision " + from + " is older than the oldest event held");
             return false;
         }
         final long end = nextSequence.getPlain();
-        for (long sequence = from; sequence < end; sequence++)
+        for (long sequence = first; sequence < end; sequence++)
         {
             if (window.readKey(sequence, replayRecord) != WatchWindow.READ_OK)
             {
-                watcher.terminate(CancelReason.REVISION_UNAVAILABLE, window.oldestRevision(), null,
-                    "events from revision " + watcher.startRevision() + " were overwritten during replay");
+                fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "events from revision " + from + " were overwritten during replay");
                 return false;
             }
-            if (watcher.wants(replayRecord) && !watcher.pending.offer(sequence))
+            if (watcher.wants(replayRecord, from) && !watcher.pending.offer(sequence))
             {
-                overflow(watcher);
+                fallBehind(watcher, CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * The window cannot serve the watcher: off the routes, and either left to catch up from the
+     * history or, without one, ended with {@code reason}. Not while routing an event.
+     */
+    private void fallBehind(final WatcherState watcher, final CancelReason reason, final String message)
+    {
+        unroute(watcher);
+        if (watcher.canCatchUp())
+        {
+            watcher.requestCatchUp();
+        }
+        else
+        {
+            watcher.terminate(reason, window.oldestRevision(), null, message);
+        }
+        touch(watcher);
+    }
+
+    private void unroute(final WatcherState watcher)
+    {
+        if (watcher.isRouted())
+        {
+            removeRoute(watcher);
+            if (watcher.progressIndex >= 0)
+            {
+                swapRemove(progressWatchers, watcher.progressIndex).progressIndex = watcher.progressIndex;
+                watcher.progressIndex = -1;
+            }
+        }
+        watcher.routed(false);
     }
 
     private void evict(final WatcherState watcher)
@@ -214,14 +288,9 @@ final class Dispatcher implements Agent
         final int index = watcher.registryIndex;
         if (index >= 0)
         {
-            removeRoute(watcher);
+            unroute(watcher);
             swapRemove(registry, index).registryIndex = index;
             watcher.registryIndex = -1;
-            if (watcher.progressIndex >= 0)
-            {
-                swapRemove(progressWatchers, watcher.progressIndex).progressIndex = watcher.progressIndex;
-                watcher.progressIndex = -1;
-            }
         }
         touch(watcher);
     }
@@ -247,6 +316,7 @@ final class Dispatcher implements Agent
             currentSequence = sequence;
             lastRevision = record.revision();
             routes.route(record.key(), 0, record.keyLength(), offerToMatch);
+            unrouteOverflowed();
             sequence++;
         }
         nextSequence.set(sequence);
@@ -255,7 +325,7 @@ final class Dispatcher implements Agent
 
     private void offerCurrentEvent(final WatcherState watcher)
     {
-        if (watcher.isCancelled() || record.revision() < watcher.startRevision() || !watcher.passesFilters(record.type()))
+        if (watcher.isCancelled() || record.revision() < watcher.routedFrom || !watcher.passesFilters(record.type()))
         {
             return;
         }
@@ -263,10 +333,25 @@ final class Dispatcher implements Agent
         {
             touch(watcher);
         }
+        else if (watcher.canCatchUp())
+        {
+            // The routes are being iterated: take it off them once this event is routed.
+            overflowed.add(watcher);
+        }
         else
         {
-            overflow(watcher);
+            watcher.terminate(CancelReason.OVERFLOWED, window.oldestRevision(), null,
+                "more than the allowed number of events are pending for this watcher");
         }
+    }
+
+    private void unrouteOverflowed()
+    {
+        for (int i = 0, size = overflowed.size(); i < size; i++)
+        {
+            fallBehind(overflowed.get(i), CancelReason.OVERFLOWED, "more than the allowed number of events are pending");
+        }
+        overflowed.clear();
     }
 
     private int notifyProgressIfDue()
@@ -292,18 +377,15 @@ final class Dispatcher implements Agent
         }
     }
 
-    private void overflow(final WatcherState watcher)
-    {
-        watcher.terminate(CancelReason.OVERFLOWED, window.oldestRevision(), null,
-            "more than the allowed number of events are pending for this watcher");
-    }
-
     private void lapEveryWatcher()
     {
         for (int i = 0, size = registry.size(); i < size; i++)
         {
-            registry.get(i).terminate(CancelReason.LAPPED, window.oldestRevision(), null,
-                "the dispatcher was lapped by the writer");
+            final WatcherState watcher = registry.get(i);
+            if (watcher.isRouted())
+            {
+                fallBehind(watcher, CancelReason.LAPPED, "the dispatcher was lapped by the writer");
+            }
         }
     }
 
@@ -387,9 +469,13 @@ final class Dispatcher implements Agent
         static final int REGISTER = 0;
         static final int REMOVE = 1;
         static final int PROGRESS = 2;
+        static final int UNROUTE = 3;
+        static final int REJOIN = 4;
 
         final int kind;
         final WatcherState watcher;
+        long revision;
+        int ticket;
 
         Command(final int kind, final WatcherState watcher)
         {

@@ -1,6 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -34,9 +35,10 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         final WatchWindow window,
         final PendingQueue pending,
         final long cancelWaitNanos,
+        final History history,
         final ThreadLocal<EventBatchView> batches)
     {
-        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos);
+        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos, history);
         this.batches = batches;
     }
 

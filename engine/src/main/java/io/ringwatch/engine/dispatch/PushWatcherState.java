@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -42,10 +43,11 @@ final class PushWatcherState extends WatcherState
         final WatchWindow window,
         final PendingQueue pending,
         final long cancelWaitNanos,
+        final History history,
         final WatchListener listener,
         final DeliveryWorker worker)
     {
-        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos);
+        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos, history);
         this.listener = listener;
         this.worker = worker;
     }

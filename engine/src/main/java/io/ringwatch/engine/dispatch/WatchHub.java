@@ -3,6 +3,7 @@ package io.ringwatch.engine.dispatch;
 import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
@@ -33,6 +34,7 @@ public final class WatchHub implements AutoCloseable
     private final WatchWindow window;
     private final LongSupplier appliedRevision;
     private final LongSupplier compactRevision;
+    private final History history;
     private final int maxPendingEvents;
     private final long slowListenerNanos;
     private final Dispatcher[] dispatchers;
@@ -50,14 +52,18 @@ public final class WatchHub implements AutoCloseable
      * @param window          the window the dispatchers follow.
      * @param appliedRevision the engine's current revision, to resolve "watch from now".
      * @param compactRevision the engine's compaction point.
+     * @param history         where watchers the window cannot serve catch up; null when the
+     *                        engine keeps no log, and such watchers are cancelled.
      */
     public WatchHub(
         final RingWatchConfig config,
         final WatchWindow window,
         final LongSupplier appliedRevision,
-        final LongSupplier compactRevision)
+        final LongSupplier compactRevision,
+        final History history)
     {
         this.window = window;
+        this.history = history;
         this.appliedRevision = appliedRevision;
         this.compactRevision = compactRevision;
         this.maxPendingEvents = config.maxPendingEvents();
@@ -114,7 +120,7 @@ public final class WatchHub implements AutoCloseable
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
-            newPendingQueue(), slowListenerNanos, listener, workers[(int)(id % workers.length)]);
+            newPendingQueue(), slowListenerNanos, history, listener, workers[(int)(id % workers.length)]);
         return admit(watcher);
     }
 
@@ -132,7 +138,7 @@ public final class WatchHub implements AutoCloseable
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), dispatcher, window,
-            newPendingQueue(), slowListenerNanos, pollBatches);
+            newPendingQueue(), slowListenerNanos, history, pollBatches);
         return admit(watcher);
     }
 

@@ -1,5 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.history.History;
+import io.ringwatch.engine.history.HistoryReader;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
@@ -24,6 +26,14 @@ import java.util.function.LongConsumer;
  * cancel. The queue holds window sequences (>= 0) and progress markers (negative, see
  * {@link #progressMarker(long)}), so a watcher costs a few longs per pending event and nothing
  * per event it does not match.
+ *
+ * <p>Catching up. With a {@link History}, a watcher the window cannot serve (its start revision
+ * was evicted, the window lapped it or its dispatcher, or its queue overflowed) is not
+ * cancelled: the dispatcher takes it off the routes, and its consumer reads the history from
+ * the exact point it has delivered up to (a revision and how many of that revision's events),
+ * then asks the dispatcher to rejoin it at the next revision, which replays the window from
+ * there before routing it again. The consumer tracks that point for every event it hands over,
+ * so the hand-over has no gap and no duplicate however often it happens.
  */
 abstract class WatcherState implements Watcher
 {
@@ -49,6 +59,7 @@ abstract class WatcherState implements Watcher
     final Dispatcher dispatcher;
     final WatchWindow window;
     private final long cancelWaitNanos;
+    private final History history;
 
     private volatile WatchCancellation cancellation;
     /** The thread inside {@link #drain}, if any: {@link #cancel()} waits for it to leave. */
@@ -61,6 +72,34 @@ abstract class WatcherState implements Watcher
     int registryIndex = -1;
     /** Dispatcher-owned: position in the dispatcher's progress list, -1 when not in it. */
     int progressIndex = -1;
+    /** Dispatcher-owned: the first revision the routes may offer this watcher. */
+    long routedFrom;
+
+    /** Written by the dispatcher: true while the routes may offer this watcher events. */
+    private volatile boolean routed;
+    /** Set by the dispatcher, cleared by the consumer: the window cannot serve this watcher. */
+    private volatile boolean catchUpRequested;
+    /** Written by the dispatcher: the last rejoin request it has routed the watcher for. */
+    private volatile int joinedTicket;
+
+    /** Consumer-owned: where delivery stands, see the class comment. */
+    private int mode = SYNCED;
+    /** Consumer-owned: every event before this revision has been delivered... */
+    private long resumeRevision;
+    /** Consumer-owned: ...and this many of its own matching events. */
+    private int deliveredAtResume;
+    /** Consumer-owned: matching events of {@code resumeRevision} the history reader must skip. */
+    private int historySkip;
+    /** Consumer-owned: the open history reader while catching up. */
+    private HistoryReader historyReader;
+    /** Consumer-owned: the history reader found no more changes on its last attempt. */
+    private boolean historyAtEnd;
+    /** Consumer-owned: the last rejoin request sent. */
+    private int rejoinTicket;
+
+    private static final int SYNCED = 0;
+    private static final int CATCHING_UP = 1;
+    private static final int REJOINING = 2;
 
     WatcherState(
         final long id,
@@ -69,7 +108,8 @@ abstract class WatcherState implements Watcher
         final Dispatcher dispatcher,
         final WatchWindow window,
         final PendingQueue pending,
-        final long cancelWaitNanos)
+        final long cancelWaitNanos,
+        final History history)
     {
         this.id = id;
         this.request = request;
@@ -78,6 +118,9 @@ abstract class WatcherState implements Watcher
         this.window = window;
         this.pending = pending;
         this.cancelWaitNanos = cancelWaitNanos;
+        this.history = history;
+        this.routedFrom = startRevision;
+        this.resumeRevision = startRevision;
     }
 
     /**
@@ -153,13 +196,52 @@ abstract class WatcherState implements Watcher
     }
 
     /**
-     * @param record an event read from the window.
+     * @param record an event read from the window or the history.
+     * @param from   the first revision wanted.
      * @return true when this watcher wants it: its key is in range, its revision is not before
-     * the start revision, and no filter drops it.
+     * {@code from}, and no filter drops it.
      */
-    boolean wants(final EventRecord record)
+    boolean wants(final EventRecord record, final long from)
     {
-        return record.revision() >= startRevision && passesFilters(record.type()) && inRange(record);
+        return record.revision() >= from && passesFilters(record.type()) && inRange(record);
+    }
+
+    /**
+     * @return true when the watcher can catch up from a history instead of ending when the
+     * window cannot serve it.
+     */
+    boolean canCatchUp()
+    {
+        return history != null;
+    }
+
+    /**
+     * Dispatcher thread: records that the routes offer this watcher events from now on, or no
+     * longer do. Once false is written, the dispatcher offers nothing more.
+     */
+    void routed(final boolean routed)
+    {
+        this.routed = routed;
+    }
+
+    /**
+     * @return true while the routes offer this watcher events.
+     */
+    boolean isRouted()
+    {
+        return routed;
+    }
+
+    /** Dispatcher thread, with the watcher off the routes: its consumer must catch up. */
+    void requestCatchUp()
+    {
+        catchUpRequested = true;
+    }
+
+    /** Dispatcher thread: the watcher is routed again as its consumer asked with {@code ticket}. */
+    void rejoined(final int ticket)
+    {
+        joinedTicket = ticket;
     }
 
     /**
@@ -198,7 +280,25 @@ abstract class WatcherState implements Watcher
      */
     boolean hasSomethingToDeliver()
     {
-        return !pending.isEmpty() || (cancellation != null && !cancellationDelivered);
+        if (cancellation != null)
+        {
+            // Once ended, only the cancellation (and, after a close, the queue before it) is left.
+            return !cancellationDelivered;
+        }
+        if (catchUpRequested)
+        {
+            return true;
+        }
+        switch (mode)
+        {
+            case SYNCED:
+                return !pending.isEmpty();
+            case CATCHING_UP:
+                // At the end of the history it waits for the dispatcher to confirm it is unrouted.
+                return !historyAtEnd || !routed;
+            default:
+                return joinedTicket == rejoinTicket;
+        }
     }
 
     /**
@@ -214,7 +314,20 @@ abstract class WatcherState implements Watcher
     {
         int delivered = 0;
         batch.clear();
-        while (delivered + batch.size() < maxEvents && eventsStillFlow())
+        if (catchUpRequested)
+        {
+            catchUpRequested = false;
+            beginCatchUp();
+        }
+        if (mode == REJOINING && joinedTicket == rejoinTicket)
+        {
+            mode = SYNCED;
+        }
+        if (mode == CATCHING_UP)
+        {
+            delivered += catchUp(listener, batch, maxEvents);
+        }
+        while (mode == SYNCED && delivered + batch.size() < maxEvents && eventsStillFlow())
         {
             final long entry = pending.peek();
             if (entry == PendingQueue.EMPTY)
@@ -236,23 +349,33 @@ abstract class WatcherState implements Watcher
                 delivered += flush(listener, batch);
                 continue;
             }
-            if (window.read(entry, batch.nextSlot().record) != WatchWindow.READ_OK)
+            final EventRecord record = batch.nextSlot().record;
+            if (window.read(entry, record) != WatchWindow.READ_OK)
             {
-                terminate(CancelReason.LAPPED, window.oldestRevision(), null,
-                    "the watch window overwrote events this watcher had not consumed");
+                if (history == null)
+                {
+                    terminate(CancelReason.LAPPED, window.oldestRevision(), null,
+                        "the watch window overwrote events this watcher had not consumed");
+                    break;
+                }
+                delivered += flush(listener, batch);
+                beginCatchUp();
+                dispatcher.requestUnroute(this);
+                delivered += catchUp(listener, batch, maxEvents - delivered);
                 break;
             }
             pending.poll();
-            batch.commit(request.prevKv());
+            commit(batch, record);
         }
         delivered += flush(listener, batch);
-        if (!eventsStillFlow())
+        if (!eventsStillFlow() || (cancellation != null && mode != SYNCED))
         {
             // Nothing more is delivered: drop what is queued so the watcher reads as drained.
             pending.drain(DISCARD, Integer.MAX_VALUE);
+            closeHistory();
         }
         final WatchCancellation ending = cancellation;
-        if (ending != null && !cancellationDelivered && (!eventsStillFlow() || pending.isEmpty()))
+        if (ending != null && !cancellationDelivered && (!eventsStillFlow() || pending.isEmpty() || mode != SYNCED))
         {
             cancellationDelivered = true;
             try
@@ -265,6 +388,134 @@ abstract class WatcherState implements Watcher
             }
         }
         return delivered;
+    }
+
+    private void commit(final EventBatchView batch, final EventRecord record)
+    {
+        batch.commit(request.prevKv());
+        final long revision = record.revision();
+        if (revision == resumeRevision)
+        {
+            deliveredAtResume++;
+        }
+        else
+        {
+            resumeRevision = revision;
+            deliveredAtResume = 1;
+        }
+    }
+
+    private void beginCatchUp()
+    {
+        mode = CATCHING_UP;
+        historyAtEnd = false;
+        closeHistory();
+    }
+
+    /**
+     * Delivers from the history from the resume point; at its end, once the dispatcher has
+     * taken the watcher off the routes, asks to rejoin the window at the next revision.
+     */
+    private int catchUp(final WatchListener listener, final EventBatchView batch, final int maxEvents)
+    {
+        if (cancellation != null)
+        {
+            return 0;
+        }
+        int delivered = 0;
+        try
+        {
+            if (historyReader == null && !openHistory())
+            {
+                return 0;
+            }
+            historyAtEnd = false;
+            while (delivered + batch.size() < maxEvents)
+            {
+                if (batch.isFull())
+                {
+                    delivered += flush(listener, batch);
+                    if (cancellation != null)
+                    {
+                        return delivered;
+                    }
+                    continue;
+                }
+                final EventRecord record = batch.nextSlot().record;
+                if (!historyReader.next(record))
+                {
+                    historyAtEnd = true;
+                    break;
+                }
+                if (!wants(record, resumeRevision))
+                {
+                    continue;
+                }
+                if (record.revision() == resumeRevision && historySkip > 0)
+                {
+                    historySkip--;
+                    continue;
+                }
+                commit(batch, record);
+            }
+        }
+        catch (final RuntimeException e)
+        {
+            delivered += flush(listener, batch);
+            terminate(CancelReason.REVISION_UNAVAILABLE, history.firstRevision(), e,
+                "reading the revision log failed: " + e);
+            return delivered;
+        }
+        delivered += flush(listener, batch);
+        if (historyAtEnd)
+        {
+            final long read = historyReader.lastRevision();
+            if (read >= resumeRevision)
+            {
+                resumeRevision = read + 1;
+                deliveredAtResume = 0;
+            }
+            if (!routed && deliveredAtResume == 0 && cancellation == null)
+            {
+                rejoin();
+            }
+        }
+        return delivered;
+    }
+
+    private boolean openHistory()
+    {
+        final HistoryReader reader = history.newReader();
+        if (!reader.seek(resumeRevision))
+        {
+            reader.close();
+            terminate(CancelReason.REVISION_UNAVAILABLE, history.firstRevision(), null,
+                "revision " + resumeRevision + " is no longer in the revision log");
+            return false;
+        }
+        historyReader = reader;
+        historySkip = deliveredAtResume;
+        return true;
+    }
+
+    private void rejoin()
+    {
+        // Unrouted, so nothing more arrives: what is queued is stale, the history delivered it.
+        pending.drain(DISCARD, Integer.MAX_VALUE);
+        closeHistory();
+        mode = REJOINING;
+        rejoinTicket++;
+        dispatcher.requestRejoin(this, resumeRevision, rejoinTicket);
+    }
+
+    private void closeHistory()
+    {
+        final HistoryReader reader = historyReader;
+        if (reader != null)
+        {
+            historyReader = null;
+            reader.close();
+        }
     }
 
     /**

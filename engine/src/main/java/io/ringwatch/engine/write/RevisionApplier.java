@@ -2,6 +2,7 @@ package io.ringwatch.engine.write;
 
 import com.lmax.disruptor.EventHandler;
 import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.history.Journal;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.IndexVisitor;
 import io.ringwatch.engine.index.OffHeapIndex;
@@ -29,6 +30,11 @@ import java.util.List;
  * completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
  * and the window. Puts and deletes allocate nothing in steady state; transactions and
  * {@code prevKv} results allocate their result objects.
+ *
+ * <p>With a journal, every change is also recorded there as it is applied. A sync journal is
+ * flushed once per Disruptor batch, and the batch's writes are acknowledged only after that
+ * (group commit); an async journal's writes are acknowledged at once. A journal failure fails
+ * that write and every later one ({@link io.ringwatch.engine.JournalFailedException}).
  */
 final class RevisionApplier implements EventHandler<WriteCommand>
 {
@@ -42,22 +48,73 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
     private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
     private final IndexVisitor collectDoomed = this::collectDoomed;
+    private final JournalRecorder journal;
+    /** Writes applied but not yet acknowledged, waiting for the batch's flush. */
+    private final WriteCommand[] unacknowledged;
+    private int unacknowledgedCount;
     private int doomedBytes;
     private long revision;
     private boolean mutating;
 
-    RevisionApplier(final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor)
+    RevisionApplier(
+        final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor, final Journal journal, final int ringSize)
     {
         this.index = index;
         this.window = window;
         this.cursor = cursor;
         this.revision = cursor.applied();
+        this.journal = journal == null ? null : new JournalRecorder(journal);
+        this.unacknowledged = this.journal != null && this.journal.flushBeforeAcknowledge() ? new WriteCommand[ringSize] : null;
     }
 
     @Override
     public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
     {
+        apply(command);
+        if (unacknowledged == null)
+        {
+            complete(command);
+            return;
+        }
+        unacknowledged[unacknowledgedCount++] = command;
+        if (endOfBatch || unacknowledgedCount == unacknowledged.length)
+        {
+            acknowledgeBatch();
+        }
+    }
+
+    private void acknowledgeBatch()
+    {
+        try
+        {
+            journal.flush();
+        }
+        catch (final RuntimeException e)
+        {
+            for (int i = 0; i < unacknowledgedCount; i++)
+            {
+                if (unacknowledged[i].resultError == null)
+                {
+                    unacknowledged[i].resultError = journal.failure();
+                }
+            }
+        }
+        for (int i = 0; i < unacknowledgedCount; i++)
+        {
+            complete(unacknowledged[i]);
+            unacknowledged[i] = null;
+        }
+        unacknowledgedCount = 0;
+    }
+
+    private void apply(final WriteCommand command)
+    {
         mutating = false;
+        if (journal != null && journal.failure() != null && command.kind != WriteCommand.NOOP)
+        {
+            command.resultError = journal.failure();
+            return;
+        }
         try
         {
             switch (command.kind)
@@ -78,11 +135,17 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         catch (final RuntimeException e)
         {
-            finishRevision();
+            try
+            {
+                finishRevision();
+            }
+            catch (final RuntimeException journalFailure)
+            {
+                // Already recorded as the journal's failure; the write reports its first error.
+            }
             command.resultError = e instanceof RingWatchException ?
                 (RingWatchException)e : new RingWatchException("write failed in the writer: " + e, e);
         }
-        complete(command);
     }
 
     private void applyPut(final WriteCommand command)
@@ -202,10 +265,17 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final long next = beginMutation();
         index.put(key, 0, keyLength, value, 0, valueLength, next, prev);
         final boolean existed = prev.found();
-        window.append(next, EventType.PUT, key, 0, keyLength, value, 0, valueLength,
-            existed ? prev.createRevision() : next, existed ? prev.version() + 1 : 1,
+        final long createRevision = existed ? prev.createRevision() : next;
+        final long version = existed ? prev.version() + 1 : 1;
+        window.append(next, EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, version,
             existed ? prev.value() : null, 0, existed ? prev.valueLength() : 0,
             existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
+        if (journal != null)
+        {
+            journal.change(EventType.PUT, key, keyLength, value, valueLength, createRevision, version,
+                existed ? prev.value() : null, existed ? prev.valueLength() : 0,
+                existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
+        }
     }
 
     private long deleteOne(final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
@@ -255,6 +325,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     {
         window.append(next, EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0,
             prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
+        if (journal != null)
+        {
+            journal.change(EventType.DELETE, key, keyLength, null, 0, 0, 0,
+                prev.value(), prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
+        }
         if (prevSink != null)
         {
             if (prevSink.resultPrevKvs == null)
@@ -270,6 +345,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final long next = revision + 1;
         if (!mutating)
         {
+            if (journal != null)
+            {
+                journal.begin(next);
+            }
             mutating = true;
             cursor.beginApplying(next);
         }
@@ -281,9 +360,19 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         if (mutating)
         {
             revision++;
-            window.publish();
-            cursor.markApplied(revision);
             mutating = false;
+            try
+            {
+                if (journal != null)
+                {
+                    journal.end(revision);
+                }
+            }
+            finally
+            {
+                window.publish();
+                cursor.markApplied(revision);
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.history.Journal;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
@@ -54,8 +55,14 @@ public final class WritePipeline implements AutoCloseable
      * @param index  the index the writer owns from now on.
      * @param window the window the writer owns from now on.
      * @param cursor the writer's published progress.
+     * @param journal the revision log the writer records to, or null for an in-memory engine.
      */
-    public WritePipeline(final RingWatchConfig config, final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor)
+    public WritePipeline(
+        final RingWatchConfig config,
+        final OffHeapIndex index,
+        final WatchWindow window,
+        final RevisionCursor cursor,
+        final Journal journal)
     {
         this.maxKeyBytes = config.maxKeyBytes();
         this.maxValueBytes = config.maxValueBytes();
@@ -66,7 +73,7 @@ public final class WritePipeline implements AutoCloseable
             writerThread = thread;
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
-        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor));
+        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor, journal, config.writeRingSize()));
         disruptor.setDefaultExceptionHandler(new FailingHandler());
         ring = disruptor.start();
     }

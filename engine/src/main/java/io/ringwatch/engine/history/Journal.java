@@ -1,0 +1,102 @@
+package io.ringwatch.engine.history;
+
+import io.ringwatch.ringbuffer.EventType;
+import org.agrona.DirectBuffer;
+
+/**
+ * Where the writer records every revision it applies, and the {@link History} that watchers
+ * catch up from and recovery replays: the revision log. The engine's writer is its only writer.
+ *
+ * <p>The writer calls {@link #beginRevision}, then {@link #appendChange} once per change in the
+ * order it applies them, then {@link #endRevision}; before it acknowledges writes it calls
+ * {@link #flush}, once per batch of revisions (group commit). Writer-thread methods must not
+ * allocate per change in steady state. A method that throws leaves the engine unable to write:
+ * it fails every later write rather than diverge from its log.
+ */
+public interface Journal extends History, AutoCloseable
+{
+    /**
+     * @return the newest revision recorded, 0 for an empty journal. Any thread.
+     */
+    long lastRevision();
+
+    /**
+     * Starts recording a revision. Writer thread.
+     *
+     * @param revision        the revision, one more than the last recorded.
+     * @param timestampMillis when it was applied, in milliseconds since the epoch.
+     */
+    void beginRevision(long revision, long timestampMillis);
+
+    /**
+     * Records one change of the current revision, with the key's state after it and before it.
+     * Writer thread.
+     *
+     * @param type               PUT or DELETE.
+     * @param key                buffer holding the key.
+     * @param keyOffset          offset of the key.
+     * @param keyLength          length of the key.
+     * @param value              buffer holding the new value; null for DELETE.
+     * @param valueOffset        offset of the value.
+     * @param valueLength        length of the value, 0 for DELETE.
+     * @param createRevision     the key's createRevision after a PUT, 0 for DELETE.
+     * @param version            the key's version after a PUT, 0 for DELETE.
+     * @param prevValue          buffer holding the previous value; null when there was none.
+     * @param prevValueOffset    offset of the previous value.
+     * @param prevValueLength    length of the previous value.
+     * @param prevCreateRevision the previous createRevision, 0 when there was no previous value.
+     * @param prevModRevision    the previous modRevision, 0 when there was no previous value.
+     * @param prevVersion        the previous version, 0 when there was no previous value.
+     */
+    void appendChange(
+        EventType type,
+        DirectBuffer key, int keyOffset, int keyLength,
+        DirectBuffer value, int valueOffset, int valueLength,
+        long createRevision, long version,
+        DirectBuffer prevValue, int prevValueOffset, int prevValueLength,
+        long prevCreateRevision, long prevModRevision, long prevVersion);
+
+    /** Finishes the current revision: from here readers can see it. Writer thread. */
+    void endRevision();
+
+    /**
+     * Makes every revision recorded so far durable as the journal's mode promises (forced to disk
+     * in a sync mode; nothing to do in an async one). Writer thread.
+     */
+    void flush();
+
+    /**
+     * Hands recovery the newest index snapshot, one key-value at a time, so that it need not
+     * replay the whole history. Recovery thread, before the writer starts.
+     *
+     * @param into receives each key-value with its metadata.
+     * @return the revision to replay the log from, exclusive: every change after it must be
+     * replayed over the snapshot (replaying a change the snapshot already holds is harmless, since
+     * each change carries the key's whole state); 0 with no snapshot.
+     */
+    long loadSnapshot(SnapshotSink into);
+
+    /**
+     * @return true when {@link #flush} forces revisions to disk, so the writer acknowledges a
+     * batch of writes only after flushing it; false when an append alone is the acknowledgement.
+     * Any thread.
+     */
+    boolean isSync();
+
+    /**
+     * Records the compaction point: watches and reads before it are refused from now on, and the
+     * journal may drop what lies before it. Any thread.
+     *
+     * @param revision the new compaction point.
+     */
+    void compact(long revision);
+
+    /**
+     * @return the compaction point recorded, 0 if none. Any thread.
+     */
+    long compactRevision();
+
+    /** Closes the journal once the writer has stopped. Idempotent. */
+    @Override
+    void close();
+}

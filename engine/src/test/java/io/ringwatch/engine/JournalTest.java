@@ -1,0 +1,250 @@
+package io.ringwatch.engine;
+
+import io.ringwatch.engine.history.InMemoryJournal;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.watch.Event;
+import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.engine.watch.WatchResponse;
+import io.ringwatch.engine.watch.Watcher;
+import io.ringwatch.ringbuffer.EventType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An engine over a journal: every revision is recorded, a sync journal is flushed before a write
+ * is acknowledged, a restart recovers the state, and watchers the window cannot serve catch up
+ * from the journal and rejoin the window with no gap and no duplicate.
+ */
+class JournalTest
+{
+    private static final RingWatchConfig TINY_WINDOW = RingWatchConfig.builder()
+        .windowCapacity(16, 16)
+        .windowFreshness(Duration.ofNanos(1))
+        .build();
+
+    private RingWatch engine;
+
+    @AfterEach
+    void close()
+    {
+        if (engine != null)
+        {
+            engine.close();
+        }
+    }
+
+    @Test
+    void aWatchFromBeforeTheWindowCatchesUpFromTheJournalThenFollowsLiveWrites()
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
+        engine = RingWatch.open(TINY_WINDOW, journal);
+        for (int i = 0; i < 200; i++)
+        {
+            engine.put("k" + (i % 7), "v" + i);
+        }
+        final RecordingListener listener = new RecordingListener();
+        final Watcher watcher = engine.watch(WatchRequest.of(KeyRange.all()).startRevision(1).withPrevKv(), listener);
+        for (int i = 200; i < 500; i++)
+        {
+            engine.put("k" + (i % 7), "v" + i);
+        }
+
+        final List<Event> events = listener.awaitEvents(500);
+        assertEquals(500, events.size());
+        for (int i = 0; i < 500; i++)
+        {
+            final Event event = events.get(i);
+            assertEquals(i + 1, event.revision(), "revision of event " + i);
+            assertEquals("k" + (i % 7), event.kv().keyAsString());
+            assertEquals("v" + i, new String(event.kv().value()));
+            assertEquals(i / 7 + 1, event.kv().version(), "version of event " + i);
+            assertEquals(i % 7 + 1, event.kv().createRevision());
+            if (i >= 7)
+            {
+                assertEquals("v" + (i - 7), new String(event.prevKv().value()), "prevKv of event " + i);
+            }
+            else
+            {
+                assertNull(event.prevKv());
+            }
+        }
+        assertFalse(watcher.isCancelled());
+    }
+
+    @Test
+    void aBlockedListenerIsLappedButCatchesUpWithoutLosingOrRepeatingAnEvent() throws Exception
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
+        engine = RingWatch.open(TINY_WINDOW, journal);
+        final CountDownLatch release = new CountDownLatch(1);
+        final List<Long> revisions = new ArrayList<>();
+        final CountDownLatch all = new CountDownLatch(1);
+        engine.watch(WatchRequest.of(KeyRange.prefix("k")), new io.ringwatch.engine.watch.WatchListener()
+        {
+            @Override
+            public void onEvents(final EventBatch batch)
+            {
+                awaitQuietly(release);
+                for (int i = 0; i < batch.size(); i++)
+                {
+                    revisions.add(batch.get(i).revision());
+                }
+                if (!revisions.isEmpty() && revisions.get(revisions.size() - 1) == 1000)
+                {
+                    all.countDown();
+                }
+            }
+        });
+        for (int i = 0; i < 1000; i++)
+        {
+            engine.put("k" + i, "v");
+        }
+        release.countDown();
+
+        assertTrue(all.await(30, TimeUnit.SECONDS), "received " + revisions.size() + " events");
+        assertEquals(1000, revisions.size());
+        for (int i = 0; i < 1000; i++)
+        {
+            assertEquals(i + 1, revisions.get(i));
+        }
+    }
+
+    @Test
+    void aPullWatcherFarBehindTheWindowCatchesUp() throws Exception
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
+        engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).windowFreshness(Duration.ofNanos(1))
+            .maxPendingEvents(16).build(), journal);
+        final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.all()));
+        for (int i = 0; i < 300; i++)
+        {
+            engine.put("k", "v" + i);
+        }
+        final List<Event> events = new ArrayList<>();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (events.size() < 300 && System.nanoTime() < deadline)
+        {
+            final WatchResponse response = watcher.next(Duration.ofMillis(100));
+            assertNull(response.cancellation());
+            events.addAll(response.events());
+        }
+        assertEquals(300, events.size());
+        for (int i = 0; i < 300; i++)
+        {
+            assertEquals(i + 1, events.get(i).revision());
+            assertEquals("v" + i, new String(events.get(i).kv().value()));
+        }
+    }
+
+    @Test
+    void aWatchFromARevisionTheJournalNoLongerHoldsIsCancelledWithItsFirstRevision()
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
+        engine = RingWatch.open(TINY_WINDOW, journal);
+        for (int i = 0; i < 100; i++)
+        {
+            engine.put("k", "v" + i);
+        }
+        journal.dropBefore(40);
+        final RecordingListener listener = new RecordingListener();
+        engine.watch(WatchRequest.of(KeyRange.all()).startRevision(10), listener);
+
+        assertEquals(io.ringwatch.engine.watch.CancelReason.REVISION_UNAVAILABLE, listener.awaitCancellation().reason());
+        assertEquals(40, listener.cancellation().compactRevision());
+        assertTrue(listener.events().isEmpty());
+    }
+
+    @Test
+    void aSyncJournalIsFlushedBeforeAWriteIsAcknowledged()
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, true);
+        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        for (int i = 0; i < 100; i++)
+        {
+            final WriteResult result = engine.put(("k" + i).getBytes(), "v".getBytes());
+            assertTrue(journal.durableRevision() >= result.revision(),
+                "revision " + result.revision() + " acknowledged with only " + journal.durableRevision() + " durable");
+        }
+        assertTrue(journal.flushes() >= 1);
+    }
+
+    @Test
+    void anAsyncJournalIsNeverFlushed()
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
+        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine.put("k", "v");
+        assertEquals(1, journal.lastRevision());
+        assertEquals(0, journal.flushes());
+    }
+
+    @Test
+    void aRestartRecoversTheStateAndContinuesTheRevisions()
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
+        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine.put("a", "1");
+        engine.put("b", "2");
+        engine.put("a", "3");
+        engine.delete(KeyRange.key("b".getBytes()));
+        engine.put("c", "4");
+        final List<KeyValue> before = engine.range(KeyRange.all(), 0).kvs();
+        engine.compact(2);
+        engine.close();
+
+        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        assertEquals(5, engine.currentRevision());
+        assertEquals(2, engine.compactRevision());
+        assertEquals(before, engine.range(KeyRange.all(), 0).kvs());
+        assertEquals(6, engine.put("a", "5").revision());
+        assertEquals(3, engine.get("a").orElseThrow().version());
+
+        final RecordingListener listener = new RecordingListener();
+        engine.watch(WatchRequest.of(KeyRange.all()).startRevision(2), listener);
+        final List<Event> events = listener.awaitEvents(5);
+        assertEquals(List.of(2L, 3L, 4L, 5L, 6L), events.stream().map(Event::revision).toList());
+        assertEquals(EventType.DELETE, events.get(2).type());
+    }
+
+    @Test
+    void aJournalFailureFailsThatWriteAndEveryLaterOneButReadsGoOn()
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, true);
+        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine.put("a", "1");
+        journal.failAppends();
+
+        assertThrows(JournalFailedException.class, () -> engine.put("b", "2"));
+        assertThrows(JournalFailedException.class, () -> engine.put("c", "3"));
+        assertEquals("1", new String(engine.get("a").orElseThrow().value()));
+        assertEquals(1, journal.lastRevision());
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await(30, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,257 @@
+package io.ringwatch.engine.history;
+
+import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.EventType;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A journal in memory for tests: a fixed array of changes, published to readers revision by
+ * revision. Counts flushes and remembers the revision a sync journal last made "durable", and can
+ * be told to fail, so tests can see what the writer does with a journal. Can be reopened by a new
+ * engine (what a restart would read back from disk).
+ */
+public final class InMemoryJournal implements Journal
+{
+    private final Change[] changes;
+    private final boolean sync;
+    private final AtomicInteger flushes = new AtomicInteger();
+    private volatile int published;
+    private volatile long lastRevision;
+    private volatile long durableRevision;
+    private volatile long compactRevision;
+    private volatile long firstRevision = 1;
+    private volatile boolean failAppends;
+    private int appended;
+    private long currentRevision;
+    private long currentTimestamp;
+
+    /**
+     * @param capacity the most changes it holds.
+     * @param sync     whether flush is what makes revisions durable.
+     */
+    public InMemoryJournal(final int capacity, final boolean sync)
+    {
+        changes = new Change[capacity];
+        this.sync = sync;
+    }
+
+    /** From now on every append throws, as a full disk would. */
+    public void failAppends()
+    {
+        failAppends = true;
+    }
+
+    /**
+     * @return how many times the writer flushed.
+     */
+    public int flushes()
+    {
+        return flushes.get();
+    }
+
+    /**
+     * @return the last revision a flush covered.
+     */
+    public long durableRevision()
+    {
+        return durableRevision;
+    }
+
+    /**
+     * Pretends retention dropped every revision before {@code revision}.
+     *
+     * @param revision the new first revision.
+     */
+    public void dropBefore(final long revision)
+    {
+        firstRevision = revision;
+    }
+
+    @Override
+    public long lastRevision()
+    {
+        return lastRevision;
+    }
+
+    @Override
+    public long firstRevision()
+    {
+        return firstRevision;
+    }
+
+    @Override
+    public void beginRevision(final long revision, final long timestampMillis)
+    {
+        if (revision != lastRevision + 1)
+        {
+            throw new IllegalStateException("revision " + revision + " after " + lastRevision);
+        }
+        currentRevision = revision;
+        currentTimestamp = timestampMillis;
+    }
+
+    @Override
+    public void appendChange(
+        final EventType type,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long version,
+        final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
+        final long prevCreateRevision, final long prevModRevision, final long prevVersion)
+    {
+        if (failAppends)
+        {
+            throw new IllegalStateException("no space left on device (simulated)");
+        }
+        changes[appended++] = new Change(currentRevision, currentTimestamp, type, copy(key, keyOffset, keyLength),
+            value == null ? new byte[0] : copy(value, valueOffset, valueLength), createRevision, version,
+            prevValue == null ? new byte[0] : copy(prevValue, prevValueOffset, prevValueLength),
+            prevCreateRevision, prevModRevision, prevVersion);
+    }
+
+    @Override
+    public void endRevision()
+    {
+        lastRevision = currentRevision;
+        published = appended;
+    }
+
+    @Override
+    public void flush()
+    {
+        flushes.incrementAndGet();
+        durableRevision = lastRevision;
+    }
+
+    @Override
+    public boolean isSync()
+    {
+        return sync;
+    }
+
+    @Override
+    public long loadSnapshot(final SnapshotSink into)
+    {
+        return 0;
+    }
+
+    @Override
+    public void compact(final long revision)
+    {
+        compactRevision = revision;
+    }
+
+    @Override
+    public long compactRevision()
+    {
+        return compactRevision;
+    }
+
+    @Override
+    public HistoryReader newReader()
+    {
+        return new Reader();
+    }
+
+    @Override
+    public void close()
+    {
+    }
+
+    private static byte[] copy(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        return bytes;
+    }
+
+    private final class Reader implements HistoryReader
+    {
+        private final UnsafeBuffer key = new UnsafeBuffer(new byte[0]);
+        private final UnsafeBuffer value = new UnsafeBuffer(new byte[0]);
+        private final UnsafeBuffer prevValue = new UnsafeBuffer(new byte[0]);
+        private int position;
+        private long last;
+
+        @Override
+        public boolean seek(final long revision)
+        {
+            if (revision < firstRevision)
+            {
+                return false;
+            }
+            final int end = published;
+            position = 0;
+            while (position < end && changes[position].revision < revision)
+            {
+                position++;
+            }
+            return true;
+        }
+
+        @Override
+        public boolean next(final EventRecord into)
+        {
+            if (position >= published)
+            {
+                return false;
+            }
+            final Change change = changes[position++];
+            key.wrap(change.key);
+            value.wrap(change.value);
+            prevValue.wrap(change.prevValue);
+            into.set(change.revision, change.type, key, 0, change.key.length, value, 0, change.value.length,
+                change.createRevision, change.version, prevValue, 0, change.prevValue.length,
+                change.prevCreateRevision, change.prevModRevision, change.prevVersion, change.timestampMillis);
+            last = change.revision;
+            return true;
+        }
+
+        @Override
+        public long lastRevision()
+        {
+            return last;
+        }
+
+        @Override
+        public void close()
+        {
+        }
+    }
+
+    private static final class Change
+    {
+        final long revision;
+        final long timestampMillis;
+        final EventType type;
+        final byte[] key;
+        final byte[] value;
+        final long createRevision;
+        final long version;
+        final byte[] prevValue;
+        final long prevCreateRevision;
+        final long prevModRevision;
+        final long prevVersion;
+
+        Change(
+            final long revision, final long timestampMillis, final EventType type, final byte[] key, final byte[] value,
+            final long createRevision, final long version, final byte[] prevValue,
+            final long prevCreateRevision, final long prevModRevision, final long prevVersion)
+        {
+            this.revision = revision;
+            this.timestampMillis = timestampMillis;
+            this.type = type;
+            this.key = key;
+            this.value = value;
+            this.createRevision = createRevision;
+            this.version = version;
+            this.prevValue = prevValue;
+            this.prevCreateRevision = prevCreateRevision;
+            this.prevModRevision = prevModRevision;
+            this.prevVersion = prevVersion;
+        }
+    }
+}
