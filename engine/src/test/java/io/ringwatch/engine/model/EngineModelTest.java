@@ -2,6 +2,7 @@ package io.ringwatch.engine.model;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.history.InMemoryJournal;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -22,6 +23,7 @@ import io.ringwatch.engine.watch.Watcher;
 import io.ringwatch.ringbuffer.EventType;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,6 +32,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -63,24 +66,47 @@ class EngineModelTest
     @Test
     void everyWriteWatcherAndReadMatchesTheSequentialModel() throws Exception
     {
-        final long firstSeed = Long.getLong("ringwatch.seed", System.nanoTime());
-        for (int round = 0; round < ROUNDS; round++)
-        {
-            seed = firstSeed + round;
-            System.out.println("EngineModelTest seed=" + seed + " (rerun with -Dringwatch.seed=" + seed + ")");
-            runRound();
-        }
-    }
-
-    private void runRound() throws Exception
-    {
         final RingWatchConfig config = RingWatchConfig.builder()
             .windowCapacity(1024, 1 << 20)
             .maxPendingEvents(1 << 22)
             .dispatcherThreads(2)
             .deliveryThreads(2)
             .build();
-        try (RingWatch engine = RingWatch.open(config))
+        runRounds("window", () -> RingWatch.open(config));
+    }
+
+    /**
+     * A window far too small and pending queues far too short for the load, over a journal: watchers
+     * fall out of the window, overflow and lag all the time, and must still see exactly the model's
+     * history, caught up from the journal and rejoined to the window as often as it takes.
+     */
+    @Test
+    void everyWatcherCatchesUpThroughTheJournalWhenTheWindowCannotKeepUp() throws Exception
+    {
+        final RingWatchConfig config = RingWatchConfig.builder()
+            .windowCapacity(16, 64)
+            .windowFreshness(Duration.ofNanos(1))
+            .maxPendingEvents(32)
+            .dispatcherThreads(2)
+            .deliveryThreads(2)
+            .build();
+        runRounds("journal", () -> RingWatch.open(config, new InMemoryJournal(1 << 21, false)));
+    }
+
+    private void runRounds(final String variant, final Supplier<RingWatch> engines) throws Exception
+    {
+        final long firstSeed = Long.getLong("ringwatch.seed", System.nanoTime());
+        for (int round = 0; round < ROUNDS; round++)
+        {
+            seed = firstSeed + round;
+            System.out.println("EngineModelTest " + variant + " seed=" + seed + " (rerun with -Dringwatch.seed=" + seed + ")");
+            runRound(engines);
+        }
+    }
+
+    private void runRound(final Supplier<RingWatch> engines) throws Exception
+    {
+        try (RingWatch engine = engines.get())
         {
             final List<Applied> applied = Collections.synchronizedList(new ArrayList<>());
             final List<WatchUnderTest> watchers = new CopyOnWriteArrayList<>();
