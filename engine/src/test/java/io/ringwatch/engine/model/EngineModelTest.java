@@ -54,12 +54,12 @@ class EngineModelTest
 {
     private static final boolean LONG = Boolean.getBoolean("ringwatch.long");
     private static final int PRODUCERS = LONG ? 4 : 3;
-    private static final int OPS_PER_PRODUCER = LONG ? 12_000 : 1_200;
-    private static final int WATCHERS = LONG ? 60 : 40;
+    private static final int OPS_PER_PRODUCER = LONG ? 8_000 : 1_200;
+    private static final int WATCHERS = 40;
     /** The long run repeats rounds on fresh engines: watchers' recorded streams stay within the heap. */
     private static final int ROUNDS = LONG ? 25 : 1;
     private static final int KEYS = 40;
-    private static final int MAX_READS = LONG ? 20_000 : 2_000;
+    private static final int MAX_READS = LONG ? 5_000 : 2_000;
 
     private long seed;
 
