@@ -3,6 +3,7 @@ package io.ringwatch.engine.dispatch;
 import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
@@ -15,6 +16,7 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,6 +35,7 @@ public final class WatchHub implements AutoCloseable
     private final WatchWindow window;
     private final LongSupplier appliedRevision;
     private final LongSupplier compactRevision;
+    private final Function<String, IndexFunction> indexFunctions;
     private final int maxPendingEvents;
     private final long slowListenerNanos;
     private final Dispatcher[] dispatchers;
@@ -50,13 +53,17 @@ public final class WatchHub implements AutoCloseable
      * @param window          the window the dispatchers follow.
      * @param appliedRevision the engine's current revision, to resolve "watch from now".
      * @param compactRevision the engine's compaction point.
+     * @param indexFunctions  resolves a secondary index's name to its function for watches by
+     *                        index; throws a typed error for an unknown name.
      */
     public WatchHub(
         final RingWatchConfig config,
         final WatchWindow window,
         final LongSupplier appliedRevision,
-        final LongSupplier compactRevision)
+        final LongSupplier compactRevision,
+        final Function<String, IndexFunction> indexFunctions)
     {
+        this.indexFunctions = indexFunctions;
         this.window = window;
         this.appliedRevision = appliedRevision;
         this.compactRevision = compactRevision;
@@ -101,7 +108,7 @@ public final class WatchHub implements AutoCloseable
      * @param listener receives events, progress and the cancellation.
      * @return the watcher; already cancelled (with {@link CancelReason#COMPACTED}) when its start
      * revision is before the compaction point.
-     * @throws InvalidRequestException if an argument is null.
+     * @throws InvalidRequestException if an argument is null or the watched index is unknown.
      * @throws EngineClosedException   after close.
      */
     public Watcher watch(final WatchRequest request, final WatchListener listener)
@@ -111,11 +118,12 @@ public final class WatchHub implements AutoCloseable
         {
             throw new InvalidRequestException("listener must not be null");
         }
+        final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
             newPendingQueue(), slowListenerNanos, listener, workers[(int)(id % workers.length)]);
-        return admit(watcher);
+        return admit(watcher, indexFunction);
     }
 
     /**
@@ -123,17 +131,18 @@ public final class WatchHub implements AutoCloseable
      *
      * @param request what to watch.
      * @return the watcher; already cancelled when its start revision is compacted.
-     * @throws InvalidRequestException if the request is null.
+     * @throws InvalidRequestException if the request is null or the watched index is unknown.
      * @throws EngineClosedException   after close.
      */
     public PullWatcher watchPull(final WatchRequest request)
     {
         requireOpen(request);
+        final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), dispatcher, window,
             newPendingQueue(), slowListenerNanos, pollBatches);
-        return admit(watcher);
+        return admit(watcher, indexFunction);
     }
 
     /**
@@ -174,8 +183,12 @@ public final class WatchHub implements AutoCloseable
         housekeeper.interrupt();
     }
 
-    private <W extends WatcherState> W admit(final W watcher)
+    private <W extends WatcherState> W admit(final W watcher, final IndexFunction indexFunction)
     {
+        if (indexFunction != null)
+        {
+            watcher.watchIndex(indexFunction);
+        }
         final long compacted = compactRevision.getAsLong();
         if (watcher.startRevision() < compacted)
         {
@@ -190,6 +203,11 @@ public final class WatchHub implements AutoCloseable
             throw new EngineClosedException("the engine is closed: watch refused");
         }
         return watcher;
+    }
+
+    private IndexFunction resolveIndex(final WatchRequest request)
+    {
+        return request.isIndexWatch() ? indexFunctions.apply(request.indexName()) : null;
     }
 
     private long resolveStart(final WatchRequest request)

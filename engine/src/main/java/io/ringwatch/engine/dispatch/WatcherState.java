@@ -1,5 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
@@ -29,6 +31,8 @@ abstract class WatcherState implements Watcher
 {
     private static final VarHandle CANCELLATION;
     private static final LongConsumer DISCARD = entry -> { };
+    private static final int MATCH_SHIFT = 61;
+    private static final long SEQUENCE_MASK = (1L << MATCH_SHIFT) - 1;
 
     static
     {
@@ -61,6 +65,13 @@ abstract class WatcherState implements Watcher
     int registryIndex = -1;
     /** Dispatcher-owned: position in the dispatcher's progress list, -1 when not in it. */
     int progressIndex = -1;
+    /**
+     * For a watch by index, the index's function, resolved when the watch is created and set
+     * before the watcher is registered (the registration command publishes it); else null.
+     */
+    IndexFunction indexFunction;
+    /** For a watch by index, the index value watched; else null. Set with {@link #indexFunction}. */
+    byte[] indexValue;
 
     WatcherState(
         final long id,
@@ -98,6 +109,18 @@ abstract class WatcherState implements Watcher
     public WatchRequest request()
     {
         return request;
+    }
+
+    /**
+     * Makes this a watcher of its request's index value under {@code function}. Call before
+     * registering it with the dispatcher.
+     *
+     * @param function the index's function.
+     */
+    void watchIndex(final IndexFunction function)
+    {
+        indexFunction = function;
+        indexValue = request.indexValue();
     }
 
     /**
@@ -202,6 +225,17 @@ abstract class WatcherState implements Watcher
     }
 
     /**
+     * @param sequence   an event's window sequence.
+     * @param indexMatch how a watcher by index sees it ({@link IndexMatch}; AS_IS for key watchers).
+     * @return the queue entry that carries both: the mode sits in bits 61-62, which no window
+     * sequence reaches, and keeps the entry positive.
+     */
+    static long eventEntry(final long sequence, final int indexMatch)
+    {
+        return sequence | ((long)indexMatch << MATCH_SHIFT);
+    }
+
+    /**
      * @param revision a revision the watcher is complete up to.
      * @return the queue entry that carries it.
      */
@@ -236,14 +270,14 @@ abstract class WatcherState implements Watcher
                 delivered += flush(listener, batch);
                 continue;
             }
-            if (window.read(entry, batch.nextSlot().record) != WatchWindow.READ_OK)
+            if (window.read(entry & SEQUENCE_MASK, batch.nextSlot().record) != WatchWindow.READ_OK)
             {
                 terminate(CancelReason.LAPPED, window.oldestRevision(), null,
                     "the watch window overwrote events this watcher had not consumed");
                 break;
             }
             pending.poll();
-            batch.commit(request.prevKv());
+            batch.commit(request.prevKv(), (int)(entry >>> MATCH_SHIFT));
         }
         delivered += flush(listener, batch);
         if (!eventsStillFlow())

@@ -17,6 +17,7 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.secondary.IndexMaintainer;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
 
@@ -54,8 +55,11 @@ public final class WritePipeline implements AutoCloseable
      * @param index  the index the writer owns from now on.
      * @param window the window the writer owns from now on.
      * @param cursor the writer's published progress.
+     * @param secondary keeps the secondary indexes current on the writer thread.
      */
-    public WritePipeline(final RingWatchConfig config, final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor)
+    public WritePipeline(
+        final RingWatchConfig config, final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor,
+        final IndexMaintainer secondary)
     {
         this.maxKeyBytes = config.maxKeyBytes();
         this.maxValueBytes = config.maxValueBytes();
@@ -66,7 +70,7 @@ public final class WritePipeline implements AutoCloseable
             writerThread = thread;
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
-        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor));
+        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor, secondary));
         disruptor.setDefaultExceptionHandler(new FailingHandler());
         ring = disruptor.start();
     }
