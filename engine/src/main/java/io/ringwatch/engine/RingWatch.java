@@ -14,6 +14,11 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.read.RangeReader;
+import io.ringwatch.engine.secondary.DuplicateIndexException;
+import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.secondary.IndexFunctionException;
+import io.ringwatch.engine.secondary.SecondaryIndexes;
+import io.ringwatch.engine.secondary.UnknownIndexException;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
@@ -28,7 +33,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -50,6 +57,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class RingWatch implements AutoCloseable
 {
+    private static final Txn NOTHING = Txn.of(List.of(), List.of(), List.of());
+
     private final OffHeapIndex index;
     private final RevisionCursor cursor;
     private final WritePipeline writes;
@@ -57,6 +66,7 @@ public final class RingWatch implements AutoCloseable
     private final WatchHub watches;
     private final WatchWindow window;
     private final Journal journal;
+    private final SecondaryIndexes secondary;
     private final LongAdder activeReads = new LongAdder();
     private volatile long compactRevision;
     private volatile boolean closed;
@@ -85,8 +95,9 @@ public final class RingWatch implements AutoCloseable
             .dataBytesPerEvent(config.windowBytesPerEvent())
             .build(), SystemNanoClock.INSTANCE, recovered);
         reader = new RangeReader(index, window, cursor);
-        watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal);
-        writes = new WritePipeline(config, index, window, cursor, journal);
+        secondary = new SecondaryIndexes(index, window, cursor, this::passThroughWriter);
+        watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal, secondary::function);
+        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal);
     }
 
     /**
@@ -475,6 +486,109 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * Adds a secondary index (client-go's AddIndexers): built from the current state while
+     * writes continue, then kept current by the writer. Returns once the writer maintains it.
+     *
+     * @param name     the index's name.
+     * @param function derives index values from a value; thread-safe and deterministic.
+     * @throws InvalidRequestException  for a null or empty name or a null function.
+     * @throws DuplicateIndexException  if an index has that name.
+     * @throws IndexFunctionException   if the function throws on a current value; nothing added.
+     */
+    public void addIndex(final String name, final IndexFunction function)
+    {
+        enterRead();
+        try
+        {
+            secondary.addIndex(name, function);
+        }
+        finally
+        {
+            activeReads.decrement();
+        }
+    }
+
+    /**
+     * Removes a secondary index and frees its memory once reads of it end. Watchers by index of
+     * it keep running.
+     *
+     * @param name the index's name.
+     * @throws UnknownIndexException if no index has that name.
+     */
+    public void removeIndex(final String name)
+    {
+        requireOpen();
+        secondary.removeIndex(name);
+    }
+
+    /**
+     * Reads the key-values whose value has {@code indexValue} under index {@code name},
+     * consistent at one revision (client-go's ByIndex), without stopping the writer.
+     *
+     * @param name       the index's name.
+     * @param indexValue the index value.
+     * @return the key-values in key order and their revision.
+     * @throws UnknownIndexException if no index has that name.
+     */
+    public RangeResult byIndex(final String name, final byte[] indexValue)
+    {
+        enterRead();
+        try
+        {
+            return secondary.byIndex(name, indexValue);
+        }
+        finally
+        {
+            activeReads.decrement();
+        }
+    }
+
+    /**
+     * {@link #byIndex(String, byte[])} with a UTF-8 index value.
+     *
+     * @param name       the index's name.
+     * @param indexValue the index value.
+     * @return the key-values in key order and their revision.
+     */
+    public RangeResult byIndex(final String name, final String indexValue)
+    {
+        if (indexValue == null)
+        {
+            throw new InvalidRequestException("index value must not be null");
+        }
+        return byIndex(name, Keys.utf8(indexValue));
+    }
+
+    /**
+     * Lists the distinct values an index holds (client-go's ListIndexFuncValues); not a
+     * snapshot, see {@link SecondaryIndexes#indexValues(String)}.
+     *
+     * @param name the index's name.
+     * @return the index values, ordered by length then bytes.
+     * @throws UnknownIndexException if no index has that name.
+     */
+    public List<byte[]> indexValues(final String name)
+    {
+        enterRead();
+        try
+        {
+            return secondary.indexValues(name);
+        }
+        finally
+        {
+            activeReads.decrement();
+        }
+    }
+
+    /**
+     * @return the names of the secondary indexes, sorted.
+     */
+    public Set<String> indexNames()
+    {
+        return secondary.indexNames();
+    }
+
+    /**
      * @return the number of keys currently stored.
      */
     public long size()
@@ -524,6 +638,7 @@ public final class RingWatch implements AutoCloseable
         {
             Thread.onSpinWait();
         }
+        secondary.close();
         index.close();
     }
 
@@ -537,7 +652,13 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("list-then-watch starts after its snapshot: start revision must be 0");
         }
-        return range(request.range(), 0);
+        return request.isIndexWatch() ? byIndex(request.indexName(), request.indexValue()) : range(request.range(), 0);
+    }
+
+    /** Runs one empty command through the writer: it adopts published index changes first. */
+    private void passThroughWriter()
+    {
+        writes.txn(NOTHING);
     }
 
     private void enterRead()

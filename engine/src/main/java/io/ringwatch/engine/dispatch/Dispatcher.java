@@ -1,8 +1,13 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.secondary.IndexFunctionException;
+import io.ringwatch.engine.secondary.IndexMatch;
+import io.ringwatch.engine.secondary.IndexRouteVisitor;
+import io.ringwatch.engine.secondary.IndexRoutes;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.PaddedSequence;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.concurrent.Agent;
@@ -17,7 +22,9 @@ import java.util.ArrayList;
  * sequence (never gating the writer: if it falls a whole window behind it is lapped) and
  * routes each event through {@link WatchRoutes} to the watchers that match it, appending the
  * event's window sequence to each one's pending queue. Cost per event: O(log n + matches), not
- * O(watchers).
+ * O(watchers). Watchers by index go through {@link IndexRoutes} instead; only while some exist
+ * does the dispatcher read events with their values, and each then costs one call of each of
+ * their index functions on the old and the new value, plus the matches.
  *
  * <p>Registration, removal and progress requests arrive from any thread through a command
  * queue and are applied on the agent thread, so the routes need no lock. A watcher that starts
@@ -29,6 +36,7 @@ import java.util.ArrayList;
 final class Dispatcher implements Agent
 {
     private static final int EVENTS_PER_DUTY_CYCLE = 4096;
+    private static final long REPLAY_FAILED = -2;
 
     private final String name;
     private final WatchWindow window;
@@ -46,6 +54,21 @@ final class Dispatcher implements Agent
     private final RouteVisitor<WatcherState> offerToMatch = this::offerCurrentEvent;
     /** Watchers that overflowed while an event was being routed: unrouted once routing is done. */
     private final ArrayList<WatcherState> overflowed = new ArrayList<>();
+    private final IndexRoutes<WatcherState> indexRoutes = new IndexRoutes<>();
+    private final IndexRouteVisitor<WatcherState> offerToIndexMatch = new IndexRouteVisitor<>()
+    {
+        @Override
+        public void onMatch(final WatcherState watcher, final int mode)
+        {
+            offerIndexEvent(watcher, mode);
+        }
+
+        @Override
+        public void onFunctionFailed(final WatcherState watcher, final IndexFunctionException failure)
+        {
+            failIndexWatcher(watcher, failure);
+        }
+    };
     private long batch;
     private long currentSequence;
     private long lastRevision;
@@ -235,14 +258,21 @@ final class Dispatcher implements Agent
             return false;
         }
         final long end = nextSequence.getPlain();
+        final boolean byIndex = watcher.indexFunction != null;
         for (long sequence = first; sequence < end; sequence++)
         {
-            if (window.readKey(sequence, replayRecord) != WatchWindow.READ_OK)
+            final int status = byIndex ? window.read(sequence, replayRecord) : window.readKey(sequence, replayRecord);
+            if (status != WatchWindow.READ_OK)
             {
                 fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "events from revision " + from + " were overwritten during replay");
                 return false;
             }
-            if (watcher.wants(replayRecord, from) && !watcher.pending.offer(sequence))
+            final long entry = byIndex ? replayEntry(watcher, sequence, from) : watcher.wants(replayRecord, from) ? sequence : -1;
+            if (entry == REPLAY_FAILED)
+            {
+                return false;
+            }
+            if (entry >= 0 && !watcher.pending.offer(entry))
             {
                 fallBehind(watcher, CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
                 return false;
@@ -283,6 +313,30 @@ final class Dispatcher implements Agent
         watcher.routed(false);
     }
 
+    /** The queue entry of a replayed event for a watcher by index: -1 if unwanted, REPLAY_FAILED if its function threw. */
+    private long replayEntry(final WatcherState watcher, final long sequence, final long from)
+    {
+        if (replayRecord.revision() < from)
+        {
+            return -1;
+        }
+        final int mode;
+        try
+        {
+            mode = indexRoutes.match(watcher.request().indexName(), watcher.indexFunction, watcher.indexValue, replayRecord);
+        }
+        catch (final IndexFunctionException e)
+        {
+            failIndexWatcher(watcher, e);
+            return REPLAY_FAILED;
+        }
+        if (mode == IndexMatch.NONE || !watcher.passesFilters(typeSeen(replayRecord, mode)))
+        {
+            return -1;
+        }
+        return WatcherState.eventEntry(sequence, mode);
+    }
+
     private void evict(final WatcherState watcher)
     {
         final int index = watcher.registryIndex;
@@ -307,7 +361,8 @@ final class Dispatcher implements Agent
         final long first = sequence;
         while (sequence <= limit)
         {
-            if (window.readKey(sequence, record) != WatchWindow.READ_OK)
+            final int status = indexRoutes.isEmpty() ? window.readKey(sequence, record) : window.read(sequence, record);
+            if (status != WatchWindow.READ_OK)
             {
                 lapEveryWatcher();
                 sequence = Math.max(sequence + 1, window.oldestSequence());
@@ -316,6 +371,10 @@ final class Dispatcher implements Agent
             currentSequence = sequence;
             lastRevision = record.revision();
             routes.route(record.key(), 0, record.keyLength(), offerToMatch);
+            if (!indexRoutes.isEmpty())
+            {
+                indexRoutes.route(record, offerToIndexMatch);
+            }
             unrouteOverflowed();
             sequence++;
         }
@@ -352,6 +411,37 @@ final class Dispatcher implements Agent
             fallBehind(overflowed.get(i), CancelReason.OVERFLOWED, "more than the allowed number of events are pending");
         }
         overflowed.clear();
+    }
+
+    private void offerIndexEvent(final WatcherState watcher, final int mode)
+    {
+        if (watcher.isCancelled() || record.revision() < watcher.routedFrom || !watcher.passesFilters(typeSeen(record, mode)))
+        {
+            return;
+        }
+        if (watcher.pending.offer(WatcherState.eventEntry(currentSequence, mode)))
+        {
+            touch(watcher);
+        }
+        else
+        {
+            watcher.terminate(CancelReason.OVERFLOWED, window.oldestRevision(), null,
+                "more than the allowed number of events are pending for this watcher");
+        }
+    }
+
+    private static EventType typeSeen(final EventRecord event, final int mode)
+    {
+        if (mode == IndexMatch.AS_DELETE)
+        {
+            return EventType.DELETE;
+        }
+        return mode == IndexMatch.AS_ADD ? EventType.PUT : event.type();
+    }
+
+    private void failIndexWatcher(final WatcherState watcher, final IndexFunctionException failure)
+    {
+        watcher.terminate(CancelReason.INDEX_FUNCTION_FAILED, 0, failure, failure.getMessage());
     }
 
     private int notifyProgressIfDue()
@@ -422,6 +512,11 @@ final class Dispatcher implements Agent
 
     private void addRoute(final WatcherState watcher)
     {
+        if (watcher.indexFunction != null)
+        {
+            indexRoutes.add(watcher.request().indexName(), watcher.indexFunction, watcher.indexValue, watcher);
+            return;
+        }
         final KeyRange range = watcher.request().range();
         if (range.isSingleKey())
         {
@@ -439,6 +534,11 @@ final class Dispatcher implements Agent
 
     private void removeRoute(final WatcherState watcher)
     {
+        if (watcher.indexFunction != null)
+        {
+            indexRoutes.remove(watcher.indexFunction, watcher.indexValue, watcher);
+            return;
+        }
         final KeyRange range = watcher.request().range();
         if (range.isSingleKey())
         {

@@ -53,10 +53,10 @@ final class EventBatchView implements EventBatch
         return slots[size];
     }
 
-    void commit(final boolean showPrevKv)
+    void commit(final boolean showPrevKv, final int indexMatch)
     {
         final EventView view = slots[size++];
-        view.showPrevKv(showPrevKv);
+        view.show(showPrevKv, indexMatch);
         bytes += view.record.keyLength() + view.record.valueLength() + view.record.prevValueLength();
     }
 

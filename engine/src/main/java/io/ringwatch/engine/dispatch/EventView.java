@@ -1,6 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.ringbuffer.EventRecord;
@@ -9,23 +10,26 @@ import org.agrona.DirectBuffer;
 
 /**
  * A {@link WatchEvent} over an {@link EventRecord} copied out of the window, hiding the previous
- * key-value from watchers that did not ask for it. Reused slot of an {@link EventBatchView};
- * used by one consumer thread at a time.
+ * key-value from watchers that did not ask for it, and showing a watcher by index the event as
+ * its {@link IndexMatch} mode says (a delete-like event, an add, or as it is). Reused slot of an
+ * {@link EventBatchView}; used by one consumer thread at a time.
  */
 final class EventView implements WatchEvent
 {
     final EventRecord record = new EventRecord();
     private boolean showPrevKv;
+    private int mode = IndexMatch.AS_IS;
 
-    void showPrevKv(final boolean show)
+    void show(final boolean prevKv, final int indexMatch)
     {
-        showPrevKv = show;
+        showPrevKv = prevKv;
+        mode = indexMatch;
     }
 
     @Override
     public EventType type()
     {
-        return record.type();
+        return mode == IndexMatch.AS_DELETE ? EventType.DELETE : record.type();
     }
 
     @Override
@@ -55,31 +59,32 @@ final class EventView implements WatchEvent
     @Override
     public int valueLength()
     {
-        return record.valueLength();
+        return mode == IndexMatch.AS_DELETE ? 0 : record.valueLength();
     }
 
     @Override
     public long createRevision()
     {
-        return record.createRevision();
+        return mode == IndexMatch.AS_DELETE ? 0 : record.createRevision();
     }
 
     @Override
     public long modRevision()
     {
-        return record.modRevision();
+        // A delete's key-value carries only its revision (etcd), whatever the event really was.
+        return mode == IndexMatch.AS_DELETE ? record.revision() : record.modRevision();
     }
 
     @Override
     public long version()
     {
-        return record.version();
+        return mode == IndexMatch.AS_DELETE ? 0 : record.version();
     }
 
     @Override
     public boolean hasPrevKv()
     {
-        return showPrevKv && record.hasPrev();
+        return showPrevKv && mode != IndexMatch.AS_ADD && record.hasPrev();
     }
 
     @Override
@@ -116,13 +121,12 @@ final class EventView implements WatchEvent
     public Event toEvent()
     {
         final byte[] key = bytes(record.key(), record.keyLength());
-        final KeyValue kv = new KeyValue(key, bytes(record.value(), record.valueLength()),
-            record.createRevision(), record.modRevision(), record.version());
+        final KeyValue kv = new KeyValue(key, bytes(record.value(), valueLength()), createRevision(), modRevision(), version());
         final KeyValue prev = hasPrevKv() ?
             new KeyValue(key.clone(), bytes(record.prevValue(), record.prevValueLength()),
                 record.prevCreateRevision(), record.prevModRevision(), record.prevVersion()) :
             null;
-        return new Event(record.type(), kv, prev);
+        return new Event(type(), kv, prev);
     }
 
     @Override

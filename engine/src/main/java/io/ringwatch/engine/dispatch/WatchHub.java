@@ -4,6 +4,7 @@ import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.history.History;
+import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
@@ -16,6 +17,7 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -35,6 +37,7 @@ public final class WatchHub implements AutoCloseable
     private final LongSupplier appliedRevision;
     private final LongSupplier compactRevision;
     private final History history;
+    private final Function<String, IndexFunction> indexFunctions;
     private final int maxPendingEvents;
     private final long slowListenerNanos;
     private final Dispatcher[] dispatchers;
@@ -54,14 +57,18 @@ public final class WatchHub implements AutoCloseable
      * @param compactRevision the engine's compaction point.
      * @param history         where watchers the window cannot serve catch up; null when the
      *                        engine keeps no log, and such watchers are cancelled.
+     * @param indexFunctions  resolves a secondary index's name to its function for watches by
+     *                        index; throws a typed error for an unknown name.
      */
     public WatchHub(
         final RingWatchConfig config,
         final WatchWindow window,
         final LongSupplier appliedRevision,
         final LongSupplier compactRevision,
-        final History history)
+        final History history,
+        final Function<String, IndexFunction> indexFunctions)
     {
+        this.indexFunctions = indexFunctions;
         this.window = window;
         this.history = history;
         this.appliedRevision = appliedRevision;
@@ -107,7 +114,7 @@ public final class WatchHub implements AutoCloseable
      * @param listener receives events, progress and the cancellation.
      * @return the watcher; already cancelled (with {@link CancelReason#COMPACTED}) when its start
      * revision is before the compaction point.
-     * @throws InvalidRequestException if an argument is null.
+     * @throws InvalidRequestException if an argument is null or the watched index is unknown.
      * @throws EngineClosedException   after close.
      */
     public Watcher watch(final WatchRequest request, final WatchListener listener)
@@ -117,11 +124,12 @@ public final class WatchHub implements AutoCloseable
         {
             throw new InvalidRequestException("listener must not be null");
         }
+        final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
             newPendingQueue(), slowListenerNanos, history, listener, workers[(int)(id % workers.length)]);
-        return admit(watcher);
+        return admit(watcher, indexFunction);
     }
 
     /**
@@ -129,17 +137,18 @@ public final class WatchHub implements AutoCloseable
      *
      * @param request what to watch.
      * @return the watcher; already cancelled when its start revision is compacted.
-     * @throws InvalidRequestException if the request is null.
+     * @throws InvalidRequestException if the request is null or the watched index is unknown.
      * @throws EngineClosedException   after close.
      */
     public PullWatcher watchPull(final WatchRequest request)
     {
         requireOpen(request);
+        final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), dispatcher, window,
             newPendingQueue(), slowListenerNanos, history, pollBatches);
-        return admit(watcher);
+        return admit(watcher, indexFunction);
     }
 
     /**
@@ -180,8 +189,12 @@ public final class WatchHub implements AutoCloseable
         housekeeper.interrupt();
     }
 
-    private <W extends WatcherState> W admit(final W watcher)
+    private <W extends WatcherState> W admit(final W watcher, final IndexFunction indexFunction)
     {
+        if (indexFunction != null)
+        {
+            watcher.watchIndex(indexFunction);
+        }
         final long compacted = compactRevision.getAsLong();
         if (watcher.startRevision() < compacted)
         {
@@ -196,6 +209,11 @@ public final class WatchHub implements AutoCloseable
             throw new EngineClosedException("the engine is closed: watch refused");
         }
         return watcher;
+    }
+
+    private IndexFunction resolveIndex(final WatchRequest request)
+    {
+        return request.isIndexWatch() ? indexFunctions.apply(request.indexName()) : null;
     }
 
     private long resolveStart(final WatchRequest request)

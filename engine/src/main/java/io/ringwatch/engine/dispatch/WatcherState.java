@@ -2,6 +2,8 @@ package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.history.HistoryReader;
+import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
@@ -39,6 +41,8 @@ abstract class WatcherState implements Watcher
 {
     private static final VarHandle CANCELLATION;
     private static final LongConsumer DISCARD = entry -> { };
+    private static final int MATCH_SHIFT = 61;
+    private static final long SEQUENCE_MASK = (1L << MATCH_SHIFT) - 1;
 
     static
     {
@@ -100,6 +104,13 @@ abstract class WatcherState implements Watcher
     private static final int SYNCED = 0;
     private static final int CATCHING_UP = 1;
     private static final int REJOINING = 2;
+    /**
+     * For a watch by index, the index's function, resolved when the watch is created and set
+     * before the watcher is registered (the registration command publishes it); else null.
+     */
+    IndexFunction indexFunction;
+    /** For a watch by index, the index value watched; else null. Set with {@link #indexFunction}. */
+    byte[] indexValue;
 
     WatcherState(
         final long id,
@@ -141,6 +152,18 @@ abstract class WatcherState implements Watcher
     public WatchRequest request()
     {
         return request;
+    }
+
+    /**
+     * Makes this a watcher of its request's index value under {@code function}. Call before
+     * registering it with the dispatcher.
+     *
+     * @param function the index's function.
+     */
+    void watchIndex(final IndexFunction function)
+    {
+        indexFunction = function;
+        indexValue = request.indexValue();
     }
 
     /**
@@ -212,7 +235,8 @@ abstract class WatcherState implements Watcher
      */
     boolean canCatchUp()
     {
-        return history != null;
+        // A watch by index needs its function's verdict per event, which only the dispatcher has.
+        return history != null && indexFunction == null;
     }
 
     /**
@@ -302,6 +326,17 @@ abstract class WatcherState implements Watcher
     }
 
     /**
+     * @param sequence   an event's window sequence.
+     * @param indexMatch how a watcher by index sees it ({@link IndexMatch}; AS_IS for key watchers).
+     * @return the queue entry that carries both: the mode sits in bits 61-62, which no window
+     * sequence reaches, and keeps the entry positive.
+     */
+    static long eventEntry(final long sequence, final int indexMatch)
+    {
+        return sequence | ((long)indexMatch << MATCH_SHIFT);
+    }
+
+    /**
      * @param revision a revision the watcher is complete up to.
      * @return the queue entry that carries it.
      */
@@ -350,7 +385,7 @@ abstract class WatcherState implements Watcher
                 continue;
             }
             final EventRecord record = batch.nextSlot().record;
-            if (window.read(entry, record) != WatchWindow.READ_OK)
+            if (window.read(entry & SEQUENCE_MASK, record) != WatchWindow.READ_OK)
             {
                 if (history == null)
                 {
@@ -365,7 +400,7 @@ abstract class WatcherState implements Watcher
                 break;
             }
             pending.poll();
-            commit(batch, record);
+            commit(batch, record, (int)(entry >>> MATCH_SHIFT));
         }
         delivered += flush(listener, batch);
         if (!eventsStillFlow() || (cancellation != null && mode != SYNCED))
@@ -390,9 +425,9 @@ abstract class WatcherState implements Watcher
         return delivered;
     }
 
-    private void commit(final EventBatchView batch, final EventRecord record)
+    private void commit(final EventBatchView batch, final EventRecord record, final int indexMatch)
     {
-        batch.commit(request.prevKv());
+        batch.commit(request.prevKv(), indexMatch);
         final long revision = record.revision();
         if (revision == resumeRevision)
         {
@@ -456,7 +491,7 @@ abstract class WatcherState implements Watcher
                     historySkip--;
                     continue;
                 }
-                commit(batch, record);
+                commit(batch, record, IndexMatch.AS_IS);
             }
         }
         catch (final RuntimeException e)

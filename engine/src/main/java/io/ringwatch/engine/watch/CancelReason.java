@@ -21,6 +21,8 @@ public enum CancelReason
     SLOW_LISTENER,
     /** A push listener threw; the exception is the cancellation's cause. */
     LISTENER_FAILED,
+    /** The index function of a watch by index threw on an event; the exception is the cause. */
+    INDEX_FUNCTION_FAILED,
     /** The engine closed. */
     ENGINE_CLOSED
 }

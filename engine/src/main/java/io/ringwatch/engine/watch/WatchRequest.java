@@ -3,6 +3,8 @@ package io.ringwatch.engine.watch;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.kv.KeyRange;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * What a watcher asks for (etcd's WatchCreateRequest): the keys, the revision to start from, and
  * options. Immutable: each {@code with} method returns a new request. Thread-safe.
@@ -18,6 +20,8 @@ public final class WatchRequest
     private final boolean noPut;
     private final boolean noDelete;
     private final boolean progressNotify;
+    private final String indexName;
+    private final byte[] indexValue;
 
     private WatchRequest(
         final KeyRange range,
@@ -25,8 +29,12 @@ public final class WatchRequest
         final boolean prevKv,
         final boolean noPut,
         final boolean noDelete,
-        final boolean progressNotify)
+        final boolean progressNotify,
+        final String indexName,
+        final byte[] indexValue)
     {
+        this.indexName = indexName;
+        this.indexValue = indexValue;
         this.range = range;
         this.startRevision = startRevision;
         this.prevKv = prevKv;
@@ -46,7 +54,46 @@ public final class WatchRequest
         {
             throw new InvalidRequestException("watch range must not be null");
         }
-        return new WatchRequest(range, 0, false, false, false, false);
+        return new WatchRequest(range, 0, false, false, false, false, null, null);
+    }
+
+    /**
+     * A watch by secondary index (Kubernetes field-selector semantics): every event whose old or
+     * new value has {@code indexValue} under index {@code indexName}. An event whose old value
+     * matches and new value does not reaches the watcher as a DELETE (the key left its view;
+     * the old value is its previous key-value); one whose new value matches and old value does
+     * not, as a PUT without a previous key-value (an add). The index must exist when the watch
+     * starts; its range is every key.
+     *
+     * @param indexName  the secondary index's name.
+     * @param indexValue the index value; copied.
+     * @return a request for those events from now on.
+     * @throws InvalidRequestException if the name is null or empty or the value is null.
+     */
+    public static WatchRequest byIndex(final String indexName, final byte[] indexValue)
+    {
+        if (indexName == null || indexName.isEmpty() || indexValue == null)
+        {
+            throw new InvalidRequestException("index name must not be null or empty, nor the index value null");
+        }
+        return new WatchRequest(KeyRange.all(), 0, false, false, false, false, indexName, indexValue.clone());
+    }
+
+    /**
+     * {@link #byIndex(String, byte[])} with a UTF-8 index value.
+     *
+     * @param indexName  the secondary index's name.
+     * @param indexValue the index value.
+     * @return a request for those events from now on.
+     * @throws InvalidRequestException if an argument is null or the name empty.
+     */
+    public static WatchRequest byIndex(final String indexName, final String indexValue)
+    {
+        if (indexValue == null)
+        {
+            throw new InvalidRequestException("index value must not be null");
+        }
+        return byIndex(indexName, indexValue.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -60,7 +107,7 @@ public final class WatchRequest
         {
             throw new InvalidRequestException("start revision must not be negative: " + revision);
         }
-        return new WatchRequest(range, revision, prevKv, noPut, noDelete, progressNotify);
+        return new WatchRequest(range, revision, prevKv, noPut, noDelete, progressNotify, indexName, indexValue);
     }
 
     /**
@@ -68,7 +115,7 @@ public final class WatchRequest
      */
     public WatchRequest withPrevKv()
     {
-        return new WatchRequest(range, startRevision, true, noPut, noDelete, progressNotify);
+        return new WatchRequest(range, startRevision, true, noPut, noDelete, progressNotify, indexName, indexValue);
     }
 
     /**
@@ -76,7 +123,7 @@ public final class WatchRequest
      */
     public WatchRequest noPut()
     {
-        return new WatchRequest(range, startRevision, prevKv, true, noDelete, progressNotify);
+        return new WatchRequest(range, startRevision, prevKv, true, noDelete, progressNotify, indexName, indexValue);
     }
 
     /**
@@ -84,7 +131,7 @@ public final class WatchRequest
      */
     public WatchRequest noDelete()
     {
-        return new WatchRequest(range, startRevision, prevKv, noPut, true, progressNotify);
+        return new WatchRequest(range, startRevision, prevKv, noPut, true, progressNotify, indexName, indexValue);
     }
 
     /**
@@ -93,7 +140,7 @@ public final class WatchRequest
      */
     public WatchRequest withProgressNotify()
     {
-        return new WatchRequest(range, startRevision, prevKv, noPut, noDelete, true);
+        return new WatchRequest(range, startRevision, prevKv, noPut, noDelete, true, indexName, indexValue);
     }
 
     /**
@@ -144,10 +191,35 @@ public final class WatchRequest
         return progressNotify;
     }
 
+    /**
+     * @return whether this is a watch by secondary index.
+     */
+    public boolean isIndexWatch()
+    {
+        return indexName != null;
+    }
+
+    /**
+     * @return the secondary index watched, or null for a key watch.
+     */
+    public String indexName()
+    {
+        return indexName;
+    }
+
+    /**
+     * @return a copy of the index value watched, or null for a key watch.
+     */
+    public byte[] indexValue()
+    {
+        return indexValue == null ? null : indexValue.clone();
+    }
+
     @Override
     public String toString()
     {
-        return "WatchRequest(" + range + ", start=" + startRevision + (prevKv ? ", prevKv" : "") +
+        return "WatchRequest(" + (indexName != null ? "index " + indexName + "=" +
+            new String(indexValue, StandardCharsets.UTF_8) : range) + ", start=" + startRevision + (prevKv ? ", prevKv" : "") +
             (noPut ? ", noPut" : "") + (noDelete ? ", noDelete" : "") + (progressNotify ? ", progressNotify" : "") + ")";
     }
 }

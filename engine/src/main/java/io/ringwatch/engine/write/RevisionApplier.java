@@ -13,6 +13,7 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.secondary.IndexMaintainer;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
@@ -28,8 +29,9 @@ import java.util.List;
  * assigns the next revision if it changes anything, applies it to the off-heap index (which
  * yields the previous key-value), appends its events to the watch window, publishes them, and
  * completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
- * and the window. Puts and deletes allocate nothing in steady state; transactions and
- * {@code prevKv} results allocate their result objects.
+ * and the window, and keeps the secondary indexes current through {@link IndexMaintainer}
+ * (whose functions check every new value before the first mutation). Puts and deletes allocate
+ * nothing in steady state; transactions and {@code prevKv} results allocate their result objects.
  *
  * <p>With a journal, every change is also recorded there as it is applied. A sync journal is
  * flushed once per Disruptor batch, and the batch's writes are acknowledged only after that
@@ -41,6 +43,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final OffHeapIndex index;
     private final WatchWindow window;
     private final RevisionCursor cursor;
+    private final IndexMaintainer secondary;
     private final IndexEntry prev = new IndexEntry();
     private final IndexEntry probe = new IndexEntry();
     private final ExpandableArrayBuffer doomedKeys = new ExpandableArrayBuffer(1024);
@@ -57,11 +60,17 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private boolean mutating;
 
     RevisionApplier(
-        final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor, final Journal journal, final int ringSize)
+        final OffHeapIndex index,
+        final WatchWindow window,
+        final RevisionCursor cursor,
+        final IndexMaintainer secondary,
+        final Journal journal,
+        final int ringSize)
     {
         this.index = index;
         this.window = window;
         this.cursor = cursor;
+        this.secondary = secondary;
         this.revision = cursor.applied();
         this.journal = journal == null ? null : new JournalRecorder(journal);
         this.unacknowledged = this.journal != null && this.journal.flushBeforeAcknowledge() ? new WriteCommand[ringSize] : null;
@@ -117,6 +126,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         try
         {
+            secondary.beginCommand(revision);
             switch (command.kind)
             {
                 case WriteCommand.PUT:
@@ -162,6 +172,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
                 return;
             }
         }
+        secondary.checkPut(command.value, command.valueLength);
         put(command.key, command.keyLength, command.value, command.valueLength);
         command.resultRevision = revision + 1;
         command.resultSucceeded = true;
@@ -206,6 +217,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             }
         }
         final List<Op> ops = holds ? txn.then() : txn.orElse();
+        secondary.checkTxn(ops);
         final long[] deleted = new long[ops.size()];
         final List<List<KeyValue>> prevKvs = new ArrayList<>(ops.size());
         final ExpandableArrayBuffer key = command.key;
@@ -264,6 +276,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     {
         final long next = beginMutation();
         index.put(key, 0, keyLength, value, 0, valueLength, next, prev);
+        secondary.onChange(next, key, keyLength, prev, value, valueLength);
         final boolean existed = prev.found();
         final long createRevision = existed ? prev.createRevision() : next;
         final long version = existed ? prev.version() + 1 : 1;
@@ -323,6 +336,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
 
     private void appendDelete(final long next, final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
     {
+        secondary.onChange(next, key, keyLength, prev, null, 0);
         window.append(next, EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0,
             prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
         if (journal != null)

@@ -18,6 +18,7 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.secondary.IndexMaintainer;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
 
@@ -55,6 +56,7 @@ public final class WritePipeline implements AutoCloseable
      * @param index  the index the writer owns from now on.
      * @param window the window the writer owns from now on.
      * @param cursor the writer's published progress.
+     * @param secondary keeps the secondary indexes current on the writer thread.
      * @param journal the revision log the writer records to, or null for an in-memory engine.
      */
     public WritePipeline(
@@ -62,6 +64,7 @@ public final class WritePipeline implements AutoCloseable
         final OffHeapIndex index,
         final WatchWindow window,
         final RevisionCursor cursor,
+        final IndexMaintainer secondary,
         final Journal journal)
     {
         this.maxKeyBytes = config.maxKeyBytes();
@@ -73,7 +76,7 @@ public final class WritePipeline implements AutoCloseable
             writerThread = thread;
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
-        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor, journal, config.writeRingSize()));
+        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor, secondary, journal, config.writeRingSize()));
         disruptor.setDefaultExceptionHandler(new FailingHandler());
         ring = disruptor.start();
     }
