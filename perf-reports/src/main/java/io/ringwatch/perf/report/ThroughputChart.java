@@ -32,7 +32,8 @@ public final class ThroughputChart
         {
             max = Math.max(max, Math.max(r.targetRate(), Math.max(r.ackRate(), r.deliveryRate())));
         }
-        max *= 1.15;
+        final double step = niceStep(max * 1.1 / 4);
+        max = step * 4;
         final double plotBottom = HEIGHT - BOTTOM;
         final double plotWidth = WIDTH - LEFT - 260;
         final double groupWidth = plotWidth / Math.max(1, results.size());
@@ -46,7 +47,7 @@ public final class ThroughputChart
             .append("Throughput (measured phase)</text>\n");
         for (int i = 0; i <= 4; i++)
         {
-            final double value = max * i / 4;
+            final double value = step * i;
             final double y = plotBottom - (plotBottom - TOP) * i / 4;
             svg.append(PercentilePlot.line(LEFT, y, LEFT + plotWidth, y, "#ddd"));
             svg.append(PercentilePlot.text(LEFT - 8, y + 4, "end", Markup.rate(value)));
@@ -80,5 +81,22 @@ public final class ThroughputChart
         }
         svg.append("</svg>\n");
         return svg.toString();
+    }
+
+    /**
+     * @param rough a positive step.
+     * @return the smallest 1, 2 or 5 times a power of ten at or above it, so ticks read well.
+     */
+    static double niceStep(final double rough)
+    {
+        final double magnitude = Math.pow(10, Math.floor(Math.log10(rough)));
+        for (final double multiple : new double[] {1, 2, 5})
+        {
+            if (multiple * magnitude >= rough)
+            {
+                return multiple * magnitude;
+            }
+        }
+        return 10 * magnitude;
     }
 }
