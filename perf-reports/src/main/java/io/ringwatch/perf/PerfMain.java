@@ -1,5 +1,6 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.perf.load.ProducerWait;
 import io.ringwatch.perf.peer.Persistence;
 import io.ringwatch.perf.peer.ThreadIdle;
@@ -45,7 +46,7 @@ public final class PerfMain
         commandLine.registerConverter(Persistence.class, new DashedEnumConverter<>(Persistence.class));
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) ->
         {
-            if (e instanceof IllegalArgumentException)
+            if (e instanceof IllegalArgumentException || e instanceof InvalidRequestException)
             {
                 cmd.getErr().println("error: " + e.getMessage());
                 return CommandLine.ExitCode.USAGE;

@@ -40,6 +40,19 @@ class CommandLineTest
     }
 
     @Test
+    void settingsTheEngineRefusesAreAUsageError()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--key-size", "70000", "--keys", "10", "--watchers", "1");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("max key bytes"), err.toString());
+    }
+
+    @Test
     void anUnknownStrategyListsTheKnownOnes()
     {
         final StringWriter err = new StringWriter();

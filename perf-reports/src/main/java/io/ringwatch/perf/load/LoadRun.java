@@ -1,6 +1,7 @@
 package io.ringwatch.perf.load;
 
 import io.ringwatch.perf.report.PeerResult;
+import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Drives one peer through one run: preload, start the watchers, send writes at a fixed rate from
@@ -68,7 +70,6 @@ public final class LoadRun
         final long measureFrom = schedule.startNanos() + warmupNanos;
         final long totalWrites = schedule.writesBefore(warmupNanos + durationNanos);
         final long measuredWrites = totalWrites - schedule.writesBefore(warmupNanos);
-        final long expectedDeliveries = totalWrites * workload.watchersPerWrite();
         deliveries.measureFrom(measureFrom);
         acks.measureFrom(measureFrom);
         sendLag.measureFrom(measureFrom);
@@ -77,29 +78,42 @@ public final class LoadRun
 
         final AtomicLong lastSendNanos = new AtomicLong();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final List<Thread> producers = startProducers(schedule, totalWrites, acks, sendLag, lastSendNanos, failure);
-        final Completion completion = monitor(producers, totalWrites, expectedDeliveries, acks, deliveries, failure);
+        final Sent sent = new Sent(measureFrom, warmupNanos + durationNanos);
+        final List<Thread> producers = startProducers(schedule, totalWrites, acks, sendLag, lastSendNanos, failure, sent);
+        final Completion completion = monitor(producers, totalWrites, sent, acks, deliveries, failure);
         if (failure.get() != null)
         {
             throw new IllegalStateException(peer.name() + ": a producer failed", failure.get());
         }
+        final long sentWrites = sent.all.sum();
+        final long sentMeasured = sent.measured.sum();
+        final long expectedDeliveries = sentWrites * workload.watchersPerWrite();
 
         final long writesAcked = acks.count();
         final long delivered = deliveries.count();
         final List<String> notes = new ArrayList<>();
+        if (sentWrites < totalWrites)
+        {
+            notes.add(String.format("gave up: the producers fell more than %d s behind schedule and stopped after %d of %d " +
+                "planned writes (%d of %d measured); the peer could not sustain the rate", (warmupNanos + durationNanos) / 1_000_000_000L,
+                sentWrites, totalWrites, sentMeasured, measuredWrites));
+        }
         if (!completion.drained)
         {
             notes.add(String.format("not drained after %d s: %d of %d writes acknowledged, %d of %d events delivered",
-                settings.drainTimeout().toSeconds(), writesAcked, totalWrites, delivered, expectedDeliveries));
+                settings.drainTimeout().toSeconds(), writesAcked, sentWrites, delivered, expectedDeliveries));
         }
+        final Histogram deliveryLatency = deliveries.drain().copy();
+        final Histogram ackLatency = acks.drain().copy();
+        // Rates count what actually completed in the measured phase, so a peer that lost events
+        // or acknowledgements is not credited with them.
         final PeerResult result = new PeerResult(
-            peer.name(), peer.description(), settings.rate(), totalWrites, measuredWrites, workload.watchers(),
-            workload.watchersPerWrite(),
-            expectedDeliveries, delivered,
-            deliveries.drain().copy(), acks.drain().copy(), sendLag.drain().copy(),
-            perSecond(measuredWrites, lastSendNanos.get() - measureFrom),
-            perSecond(measuredWrites, completion.acksDoneNanos - measureFrom),
-            perSecond(measuredWrites * workload.watchersPerWrite(), completion.deliveriesDoneNanos - measureFrom),
+            peer.name(), peer.description(), settings.rate(), sentWrites, sentMeasured, workload.watchers(),
+            workload.watchersPerWrite(), expectedDeliveries, delivered,
+            deliveryLatency, ackLatency, sendLag.drain().copy(),
+            perSecond(sentMeasured, lastSendNanos.get() - measureFrom),
+            perSecond(ackLatency.getTotalCount(), completion.acksDoneNanos - measureFrom),
+            perSecond(deliveryLatency.getTotalCount(), completion.deliveriesDoneNanos - measureFrom),
             completion.drained, peer.failedWrites(), cancellations.snapshot(), notes);
         log.printf("%s: done: acked %.0f writes/s, delivered %.0f events/s, %s%n", peer.name(), result.ackRate(),
             result.deliveryRate(), completion.drained ? "drained" : "NOT drained");
@@ -108,7 +122,7 @@ public final class LoadRun
 
     private List<Thread> startProducers(
         final SendSchedule schedule, final long totalWrites, final LatencyRecorder acks, final LatencyRecorder sendLag,
-        final AtomicLong lastSendNanos, final AtomicReference<Throwable> failure)
+        final AtomicLong lastSendNanos, final AtomicReference<Throwable> failure, final Sent sent)
     {
         final int producerCount = settings.producers();
         final List<Thread> producers = new ArrayList<>(producerCount);
@@ -119,7 +133,7 @@ public final class LoadRun
             {
                 try
                 {
-                    produce(first, producerCount, schedule, totalWrites, acks, sendLag, lastSendNanos);
+                    produce(first, producerCount, schedule, totalWrites, acks, sendLag, lastSendNanos, sent);
                 }
                 catch (final Throwable t)
                 {
@@ -135,7 +149,7 @@ public final class LoadRun
 
     private void produce(
         final int first, final int stride, final SendSchedule schedule, final long totalWrites,
-        final LatencyRecorder acks, final LatencyRecorder sendLag, final AtomicLong lastSendNanos)
+        final LatencyRecorder acks, final LatencyRecorder sendLag, final AtomicLong lastSendNanos, final Sent sent)
         throws InterruptedException
     {
         final PeerWriter writer = peer.newWriter(workload, acks);
@@ -150,15 +164,20 @@ public final class LoadRun
             {
                 wait.idle(intended - now);
             }
+            if (now - intended > sent.giveUpLagNanos)
+            {
+                break;
+            }
             lag.record(intended, now);
             writer.write((int)(i % keyCount), intended);
+            sent.count(intended);
         }
         final long sentAt = now;
         lastSendNanos.accumulateAndGet(sentAt, Math::max);
     }
 
     private Completion monitor(
-        final List<Thread> producers, final long totalWrites, final long expectedDeliveries,
+        final List<Thread> producers, final long plannedWrites, final Sent sent,
         final LatencyRecorder acks, final LatencyRecorder deliveries, final AtomicReference<Throwable> failure)
         throws InterruptedException
     {
@@ -170,6 +189,10 @@ public final class LoadRun
         long nextLog = lastProgress + TimeUnit.SECONDS.toNanos(1);
         while (true)
         {
+            final boolean producing = anyAlive(producers);
+            // Until the producers stop, the plan; after, what they actually sent (they may give up).
+            final long totalWrites = producing ? plannedWrites : sent.all.sum();
+            final long expectedDeliveries = totalWrites * workload.watchersPerWrite();
             final long now = System.nanoTime();
             final long acked = acks.count();
             final long delivered = deliveries.count();
@@ -186,7 +209,6 @@ public final class LoadRun
                 lastSeen = acked + delivered;
                 lastProgress = now;
             }
-            final boolean producing = anyAlive(producers);
             if (acksDone != 0 && deliveriesDone != 0 && !producing)
             {
                 return new Completion(true, acksDone, deliveriesDone);
@@ -220,6 +242,30 @@ public final class LoadRun
     private static double perSecond(final long count, final long nanos)
     {
         return nanos <= 0 ? 0 : count * 1e9 / nanos;
+    }
+
+    /** Writes the producers sent, all and measured; and how far behind schedule they give up. */
+    private static final class Sent
+    {
+        private final LongAdder all = new LongAdder();
+        private final LongAdder measured = new LongAdder();
+        private final long measureFromNanos;
+        private final long giveUpLagNanos;
+
+        Sent(final long measureFromNanos, final long giveUpLagNanos)
+        {
+            this.measureFromNanos = measureFromNanos;
+            this.giveUpLagNanos = giveUpLagNanos;
+        }
+
+        void count(final long intendedNanos)
+        {
+            all.increment();
+            if (intendedNanos >= measureFromNanos)
+            {
+                measured.increment();
+            }
+        }
     }
 
     /** When the last acknowledgement and the last event arrived, and whether all did. */
