@@ -1,0 +1,250 @@
+package io.ringwatch.perf;
+
+import io.ringwatch.perf.load.LoadRun;
+import io.ringwatch.perf.load.LoadSettings;
+import io.ringwatch.perf.load.Peer;
+import io.ringwatch.perf.load.ProducerWait;
+import io.ringwatch.perf.load.Workload;
+import io.ringwatch.perf.peer.EngineSettings;
+import io.ringwatch.perf.peer.EtcdPeer;
+import io.ringwatch.perf.peer.LockedBroadcastPeer;
+import io.ringwatch.perf.peer.Persistence;
+import io.ringwatch.perf.peer.RingWatchPeer;
+import io.ringwatch.perf.peer.ThreadIdle;
+import io.ringwatch.perf.peer.WriteMode;
+import io.ringwatch.perf.peer.WriterWait;
+import io.ringwatch.perf.report.MachineInfo;
+import io.ringwatch.perf.report.PeerResult;
+import io.ringwatch.perf.report.ReportIndex;
+import io.ringwatch.perf.report.ReportWriter;
+import io.ringwatch.perf.report.RunReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/**
+ * The default command: drives each {@code --engine} in turn with the same fixed-rate workload and
+ * writes one report directory holding all of them, then rewrites the reports index.
+ */
+@Command(name = "ringwatch-perf", mixinStandardHelpOptions = true, sortOptions = false,
+    subcommands = IndexCommand.class,
+    description = {"End-to-end latency harness: fixed-rate writes, watchers on prefixes, coordinated-omission-correct",
+        "write-to-listener and write-ack latency in HdrHistogram, an HTML/text report per run."})
+final class RunCommand implements Callable<Integer>
+{
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+
+    @Option(names = "--engine", split = ",", paramLabel = "ringwatch|juc|etcd",
+        description = "peers to drive, one after another (comma list). Default: ${DEFAULT-VALUE}")
+    private List<PeerKind> engines = new ArrayList<>(List.of(PeerKind.RINGWATCH));
+
+    @Option(names = "--rate", description = "writes per second (all producers). Default: ${DEFAULT-VALUE}")
+    private long rate = 200_000;
+
+    @Option(names = "--duration", description = "measured time, e.g. 40s. Default: ${DEFAULT-VALUE}")
+    private Duration duration = Duration.ofSeconds(40);
+
+    @Option(names = "--warmup", description = "unmeasured time first. Default: ${DEFAULT-VALUE}")
+    private Duration warmup = Duration.ofSeconds(10);
+
+    @Option(names = "--keys", description = "distinct keys, written round-robin. Default: ${DEFAULT-VALUE}")
+    private int keys = 10_000;
+
+    @Option(names = "--key-size", description = "bytes per key. Default: ${DEFAULT-VALUE}")
+    private int keySize = 32;
+
+    @Option(names = "--value-size", description = "bytes per value (>= 8: the intended send time). Default: ${DEFAULT-VALUE}")
+    private int valueSize = 64;
+
+    @Option(names = "--watchers", description = "watchers, on watchers/fanout prefixes. Default: ${DEFAULT-VALUE}")
+    private int watchers = 1_000;
+
+    @Option(names = "--fanout", description = "watchers each write reaches. Default: ${DEFAULT-VALUE}")
+    private int fanout = 1;
+
+    @Option(names = "--pull-watchers", description = "how many of the watchers pull (ringwatch only). Default: ${DEFAULT-VALUE}")
+    private int pullWatchers = 0;
+
+    @Option(names = "--pollers", description = "threads draining pull watchers. Default: ${DEFAULT-VALUE}")
+    private int pollers = 1;
+
+    @Option(names = "--producers", description = "producer threads. Default: ${DEFAULT-VALUE}")
+    private int producers = 1;
+
+    @Option(names = "--producer-wait", description = "spin | yield | park. Default: ${DEFAULT-VALUE}")
+    private ProducerWait producerWait = ProducerWait.YIELD;
+
+    @Option(names = "--write-mode", description = "ringwatch puts: async | sync. Default: ${DEFAULT-VALUE}")
+    private WriteMode writeMode = WriteMode.ASYNC;
+
+    @Option(names = "--writer-wait", description = "ringwatch writer: blocking | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
+    private WriterWait writerWait = WriterWait.BLOCKING;
+
+    @Option(names = "--dispatcher-idle", description = "ringwatch dispatchers: backoff | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
+    private ThreadIdle dispatcherIdle = ThreadIdle.BACKOFF;
+
+    @Option(names = "--delivery-idle", description = "ringwatch delivery threads and pull pollers: backoff | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
+    private ThreadIdle deliveryIdle = ThreadIdle.BACKOFF;
+
+    @Option(names = "--dispatchers", description = "ringwatch dispatcher threads. Default: ${DEFAULT-VALUE}")
+    private int dispatchers = 1;
+
+    @Option(names = "--delivery-threads", description = "ringwatch delivery threads. Default: ${DEFAULT-VALUE}")
+    private int deliveryThreads = 1;
+
+    @Option(names = "--persistence", description = "ringwatch durability: none | async | sync. Default: ${DEFAULT-VALUE}")
+    private Persistence persistence = Persistence.NONE;
+
+    @Option(names = "--data-dir", description = "ringwatch revision log directory (with --persistence async|sync)")
+    private Path dataDir;
+
+    @Option(names = "--etcd-endpoint", description = "etcd server. Default: ${DEFAULT-VALUE}")
+    private String etcdEndpoint = "http://127.0.0.1:2379";
+
+    @Option(names = "--etcd-rate", description = "writes per second for etcd; 0: --rate. Default: ${DEFAULT-VALUE}")
+    private long etcdRate = 0;
+
+    @Option(names = "--etcd-max-in-flight", description = "etcd puts outstanding per producer. Default: ${DEFAULT-VALUE}")
+    private int etcdMaxInFlight = 256;
+
+    @Option(names = "--drain-timeout", description = "wait this long for events that stopped coming. Default: ${DEFAULT-VALUE}")
+    private Duration drainTimeout = Duration.ofSeconds(10);
+
+    @Option(names = "--reports-dir", description = "where run directories and index.html go. Default: ${DEFAULT-VALUE}")
+    private Path reportsDir = Path.of("target", "perf-reports");
+
+    @Option(names = "--name", description = "suffix of the run directory. Default: the engines")
+    private String name;
+
+    @Option(names = "--title", description = "report title")
+    private String title;
+
+    @Option(names = "--note", description = "free text shown at the top of the report")
+    private String note = "";
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final Workload workload = new Workload(keys, keySize, valueSize, watchers, fanout, pullWatchers);
+        final LoadSettings settings = new LoadSettings(rate, warmup, duration, producers, producerWait, drainTimeout);
+        final EngineSettings engine = new EngineSettings(writerWait, dispatcherIdle, deliveryIdle, dispatchers,
+            deliveryThreads, pollers, writeMode, persistence, dataDir);
+        check(workload, engine);
+
+        final Instant startedAt = Instant.now();
+        final MachineInfo machine = MachineInfo.capture();
+        final List<PeerResult> results = new ArrayList<>();
+        for (final PeerKind kind : engines)
+        {
+            final LoadSettings peerSettings = kind == PeerKind.ETCD && etcdRate > 0 ? settings.withRate(etcdRate) : settings;
+            try (Peer peer = open(kind, engine, workload))
+            {
+                results.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
+            }
+            // Leave the next peer a clean heap; the runs share one JVM.
+            System.gc();
+        }
+
+        final String engineNames = engines.stream().map(DashedEnumConverter::name).collect(Collectors.joining("-"));
+        final String runName = STAMP.format(startedAt) + "-" + (name == null ? engineNames : name);
+        final String reportTitle = title != null ? title : String.format("%s: %,d writes/s, %d watchers (%d per write)",
+            engineNames.replace('-', ' '), rate, watchers, workload.watchersPerWrite());
+        final RunReport report = new RunReport(reportTitle, note, startedAt, machine, options(), results);
+        final Path runDir = reportsDir.resolve(runName);
+        ReportWriter.write(report, runDir);
+        ReportIndex.write(reportsDir);
+        System.out.println();
+        System.out.print(ReportWriter.summary(report));
+        System.out.println("report: " + runDir.resolve(ReportWriter.PAGE).toAbsolutePath());
+        return 0;
+    }
+
+    /** Refuses bad combinations before any peer runs, so a long run does not fail half-way. */
+    private void check(final Workload workload, final EngineSettings engine)
+    {
+        if (engines.isEmpty())
+        {
+            throw new IllegalArgumentException("--engine needs at least one of " + DashedEnumConverter.names(PeerKind.class));
+        }
+        if (persistence != Persistence.NONE && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
+        {
+            throw new IllegalArgumentException("--persistence applies to --engine ringwatch only " +
+                "(etcd always persists; the j.u.c. baseline never does)");
+        }
+        if (pullWatchers > 0 && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
+        {
+            throw new IllegalArgumentException("--pull-watchers needs --engine ringwatch only");
+        }
+        if (pollers < 1)
+        {
+            throw new IllegalArgumentException("--pollers must be at least 1: " + pollers);
+        }
+        if (etcdRate < 0)
+        {
+            throw new IllegalArgumentException("--etcd-rate must not be negative: " + etcdRate);
+        }
+        if (engines.contains(PeerKind.RINGWATCH))
+        {
+            RingWatchPeer.config(engine, workload);
+        }
+    }
+
+    private Peer open(final PeerKind kind, final EngineSettings engine, final Workload workload)
+    {
+        switch (kind)
+        {
+            case RINGWATCH:
+                return new RingWatchPeer(engine, workload);
+            case JUC:
+                return new LockedBroadcastPeer();
+            default:
+                return new EtcdPeer(etcdEndpoint, etcdMaxInFlight);
+        }
+    }
+
+    private Map<String, String> options()
+    {
+        final Map<String, String> options = new LinkedHashMap<>();
+        options.put("engine", engines.stream().map(DashedEnumConverter::name).collect(Collectors.joining(",")));
+        options.put("rate", Long.toString(rate));
+        options.put("duration", duration.toString());
+        options.put("warmup", warmup.toString());
+        options.put("keys", Integer.toString(keys));
+        options.put("key-size", Integer.toString(keySize));
+        options.put("value-size", Integer.toString(valueSize));
+        options.put("watchers", Integer.toString(watchers));
+        options.put("fanout", Integer.toString(fanout));
+        options.put("pull-watchers", Integer.toString(pullWatchers));
+        options.put("pollers", Integer.toString(pollers));
+        options.put("producers", Integer.toString(producers));
+        options.put("producer-wait", DashedEnumConverter.name(producerWait));
+        options.put("write-mode", DashedEnumConverter.name(writeMode));
+        options.put("writer-wait", DashedEnumConverter.name(writerWait));
+        options.put("dispatcher-idle", DashedEnumConverter.name(dispatcherIdle));
+        options.put("delivery-idle", DashedEnumConverter.name(deliveryIdle));
+        options.put("dispatchers", Integer.toString(dispatchers));
+        options.put("delivery-threads", Integer.toString(deliveryThreads));
+        options.put("persistence", DashedEnumConverter.name(persistence));
+        options.put("data-dir", dataDir == null ? "" : dataDir.toString());
+        if (engines.contains(PeerKind.ETCD))
+        {
+            options.put("etcd-endpoint", etcdEndpoint);
+            options.put("etcd-rate", Long.toString(etcdRate));
+            options.put("etcd-max-in-flight", Integer.toString(etcdMaxInFlight));
+        }
+        options.put("drain-timeout", drainTimeout.toString());
+        return options;
+    }
+}

@@ -1,0 +1,43 @@
+package io.ringwatch.perf.peer;
+
+import java.nio.file.Path;
+
+/**
+ * How the RingWatch peer is configured. Immutable; thread-safe.
+ *
+ * @param writerWait       the writer thread's wait strategy.
+ * @param dispatcherIdle   the dispatcher threads' idle strategy.
+ * @param deliveryIdle     the delivery threads' (and pull pollers') idle strategy.
+ * @param dispatchers      dispatcher threads.
+ * @param deliveryThreads  delivery threads for push watchers.
+ * @param pollers          harness threads that drain pull watchers.
+ * @param writeMode        async or blocking puts.
+ * @param persistence      the durability asked for.
+ * @param dataDir          where a persistent engine keeps its log; null when none is given.
+ */
+public record EngineSettings(
+    WriterWait writerWait,
+    ThreadIdle dispatcherIdle,
+    ThreadIdle deliveryIdle,
+    int dispatchers,
+    int deliveryThreads,
+    int pollers,
+    WriteMode writeMode,
+    Persistence persistence,
+    Path dataDir)
+{
+    /**
+     * @return a one-line description for reports.
+     */
+    public String describe()
+    {
+        return "writer " + name(writerWait) + ", " + dispatchers + " dispatcher(s) " + name(dispatcherIdle) + ", " +
+            deliveryThreads + " delivery thread(s) " + name(deliveryIdle) + ", " + name(writeMode) + " puts, persistence " +
+            name(persistence);
+    }
+
+    private static String name(final Enum<?> value)
+    {
+        return value.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+}

@@ -1,0 +1,77 @@
+package io.ringwatch.perf.report;
+
+import java.util.Locale;
+
+/**
+ * Text helpers for the HTML, SVG and text reports: escaping and number formats. Stateless.
+ */
+final class Markup
+{
+    private Markup()
+    {
+    }
+
+    static String escape(final String text)
+    {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** A latency in microseconds, in the unit that reads best. */
+    static String latency(final double micros)
+    {
+        if (Double.isNaN(micros))
+        {
+            return "-";
+        }
+        if (micros < 1_000)
+        {
+            return String.format(Locale.ROOT, "%.1f µs", micros);
+        }
+        if (micros < 1_000_000)
+        {
+            return String.format(Locale.ROOT, "%.2f ms", micros / 1_000);
+        }
+        return String.format(Locale.ROOT, "%.2f s", micros / 1_000_000);
+    }
+
+    /** A rate, rounded, with thousands separators. */
+    static String rate(final double perSecond)
+    {
+        return String.format(Locale.ROOT, "%,.0f", perSecond);
+    }
+
+    /** A coordinate for SVG. */
+    static String px(final double value)
+    {
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    /** The axis label of a power of ten of microseconds. */
+    static String decadeOfMicros(final int decade)
+    {
+        final String[] units = {"µs", "ms", "s"};
+        if (decade < 0)
+        {
+            return String.format(Locale.ROOT, "%s µs", Double.toString(Math.pow(10, decade)));
+        }
+        final int unit = Math.min(decade / 3, units.length - 1);
+        return String.format(Locale.ROOT, "%d %s", (long)Math.pow(10, decade - 3 * unit), units[unit]);
+    }
+
+    /** The colour of a peer in every plot. */
+    static String colour(final String peer, final int index)
+    {
+        switch (peer)
+        {
+            case "ringwatch":
+                return "#1f77b4";
+            case "juc":
+                return "#d62728";
+            case "etcd":
+                return "#2ca02c";
+            default:
+                final String[] palette = {"#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
+                return palette[index % palette.length];
+        }
+    }
+}

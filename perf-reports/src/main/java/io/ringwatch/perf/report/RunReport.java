@@ -1,0 +1,22 @@
+package io.ringwatch.perf.report;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one invocation of the harness measured, ready to be written: the peers' results in
+ * the order they ran, the options, the machine. Immutable; thread-safe.
+ *
+ * @param title     a short title.
+ * @param note      free text for the reader (e.g. "machine shared with other builds"); may be empty.
+ * @param startedAt when the run started.
+ * @param machine   where it ran.
+ * @param options   the harness options, name to value, in display order.
+ * @param results   one per peer, in the order they ran.
+ */
+public record RunReport(
+    String title, String note, Instant startedAt, MachineInfo machine, Map<String, String> options,
+    List<PeerResult> results)
+{
+}

@@ -1,0 +1,79 @@
+package io.ringwatch.perf;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CommandLineTest
+{
+    @Test
+    void asyncPersistenceFailsClearlyBeforeAnythingRuns()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--persistence", "async", "--data-dir", "/tmp/nowhere", "--reports-dir", "/nonexistent");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("persistence not available in this build"), err.toString());
+    }
+
+    @Test
+    void persistenceIsRefusedForPeersThatCannotHonourIt()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--engine", "juc", "--persistence", "sync");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("--persistence applies to --engine ringwatch only"), err.toString());
+    }
+
+    @Test
+    void settingsTheEngineRefusesAreAUsageError()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--key-size", "70000", "--keys", "10", "--watchers", "1");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("max key bytes"), err.toString());
+    }
+
+    @Test
+    void anUnknownStrategyListsTheKnownOnes()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--writer-wait", "fast");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("blocking, sleeping, yielding, busy-spin"), err.toString());
+    }
+
+    @Test
+    void durationsReadShortAndIsoForms()
+    {
+        final DurationConverter converter = new DurationConverter();
+
+        assertEquals(Duration.ofMillis(500), converter.convert("500ms"));
+        assertEquals(Duration.ofSeconds(40), converter.convert("40s"));
+        assertEquals(Duration.ofMinutes(2), converter.convert("2m"));
+        assertEquals(Duration.ofSeconds(90), converter.convert("PT1M30S"));
+        assertThrows(CommandLine.TypeConversionException.class, () -> converter.convert("soon"));
+    }
+}

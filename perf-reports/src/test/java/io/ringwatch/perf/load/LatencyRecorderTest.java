@@ -1,0 +1,96 @@
+package io.ringwatch.perf.load;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class LatencyRecorderTest
+{
+    @Test
+    void mergesEveryThreadsRecordings()
+    throws InterruptedException
+    {
+        final LatencyRecorder recorder = new LatencyRecorder();
+        recorder.measureFrom(0);
+        final List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++)
+        {
+            final long latency = (t + 1) * 1_000L;
+            threads.add(new Thread(() ->
+            {
+                final ThreadLatency mine = recorder.forCurrentThread();
+                for (int i = 0; i < 1_000; i++)
+                {
+                    mine.record(100, 100 + latency);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (final Thread thread : threads)
+        {
+            thread.join();
+        }
+
+        final Histogram merged = recorder.drain();
+
+        assertEquals(4_000, merged.getTotalCount());
+        assertEquals(4_000, recorder.count());
+        assertEquals(1_000, merged.getCountAtValue(1_000));
+        assertEquals(1_000, merged.getCountAtValue(4_000));
+    }
+
+    @Test
+    void countsButDoesNotRecordWarmUp()
+    {
+        final LatencyRecorder recorder = new LatencyRecorder();
+        recorder.measureFrom(10_000);
+        final ThreadLatency mine = recorder.forCurrentThread();
+
+        mine.record(9_999, 20_000);
+        mine.record(10_000, 20_000);
+
+        assertEquals(2, recorder.count());
+        final Histogram merged = recorder.drain();
+        assertEquals(1, merged.getTotalCount());
+        assertEquals(1, merged.getCountAtValue(10_000));
+    }
+
+    @Test
+    void recordsNothingBeforeTheMeasuredPhaseIsSet()
+    {
+        final LatencyRecorder recorder = new LatencyRecorder();
+
+        recorder.forCurrentThread().record(5, 10);
+
+        assertEquals(1, recorder.count());
+        assertEquals(0, recorder.drain().getTotalCount());
+    }
+
+    @Test
+    void drainKeepsEarlierTotals()
+    {
+        final LatencyRecorder recorder = new LatencyRecorder();
+        recorder.measureFrom(0);
+        recorder.forCurrentThread().record(0, 7);
+        recorder.drain();
+
+        recorder.forCurrentThread().record(0, 9);
+
+        assertEquals(2, recorder.drain().getTotalCount());
+    }
+
+    @Test
+    void clampsAClockThatRanBackwardsToZero()
+    {
+        final LatencyRecorder recorder = new LatencyRecorder();
+        recorder.measureFrom(0);
+
+        recorder.forCurrentThread().record(100, 90);
+
+        assertEquals(1, recorder.drain().getCountAtValue(0));
+    }
+}

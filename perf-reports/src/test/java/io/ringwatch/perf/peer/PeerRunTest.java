@@ -1,0 +1,75 @@
+package io.ringwatch.perf.peer;
+
+import io.ringwatch.perf.load.LoadRun;
+import io.ringwatch.perf.load.LoadSettings;
+import io.ringwatch.perf.load.Peer;
+import io.ringwatch.perf.load.ProducerWait;
+import io.ringwatch.perf.load.Workload;
+import io.ringwatch.perf.report.PeerResult;
+import org.junit.jupiter.api.Test;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Short real runs: every write reaches exactly its watchers, and the histograms hold exactly the
+ * measured phase. Counts only; no assertion depends on how fast anything was.
+ */
+class PeerRunTest
+{
+    private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
+    // The drain timeout only bounds a hang; a healthy run drains long before it.
+    private static final LoadSettings SETTINGS =
+        new LoadSettings(2_000, Duration.ofMillis(200), Duration.ofMillis(500), 2, ProducerWait.YIELD, Duration.ofSeconds(20));
+
+    @Test
+    void ringWatchPushAndPullWatchersReceiveEveryWrite() throws InterruptedException
+    {
+        final Workload workload = new Workload(50, 16, 16, 12, 3, 3);
+        final EngineSettings settings = new EngineSettings(WriterWait.BLOCKING, ThreadIdle.BACKOFF, ThreadIdle.BACKOFF,
+            1, 2, 2, WriteMode.ASYNC, Persistence.NONE, null);
+
+        assertDeliveredExactly(new RingWatchPeer(settings, workload), workload);
+    }
+
+    @Test
+    void ringWatchBlockingPutsAreAcknowledgedToo() throws InterruptedException
+    {
+        final Workload workload = new Workload(20, 16, 8, 4, 2, 0);
+        final EngineSettings settings = new EngineSettings(WriterWait.SLEEPING, ThreadIdle.SLEEPING, ThreadIdle.SLEEPING,
+            1, 1, 1, WriteMode.SYNC, Persistence.NONE, null);
+
+        assertDeliveredExactly(new RingWatchPeer(settings, workload), workload);
+    }
+
+    @Test
+    void theLockedBaselineDeliversEveryWriteToItsWatchers() throws InterruptedException
+    {
+        final Workload workload = new Workload(50, 16, 16, 12, 3, 0);
+
+        assertDeliveredExactly(new LockedBroadcastPeer(), workload);
+    }
+
+    private static void assertDeliveredExactly(final Peer peer, final Workload workload) throws InterruptedException
+    {
+        final PeerResult result;
+        try (peer)
+        {
+            result = new LoadRun(peer, SETTINGS, workload, QUIET).execute();
+        }
+
+        assertTrue(result.drained(), result.notes().toString());
+        assertEquals(1_400, result.writes());
+        assertEquals(1_000, result.measuredWrites());
+        assertEquals(result.writes() * workload.watchersPerWrite(), result.deliveries());
+        assertEquals(result.measuredWrites() * workload.watchersPerWrite(), result.deliveryLatency().getTotalCount());
+        assertEquals(result.measuredWrites(), result.ackLatency().getTotalCount());
+        assertEquals(result.measuredWrites(), result.sendLag().getTotalCount());
+        assertEquals(0, result.failedWrites());
+        assertTrue(result.cancellations().isEmpty(), result.cancellations().toString());
+    }
+}
