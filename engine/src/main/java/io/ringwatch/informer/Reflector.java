@@ -172,6 +172,11 @@ final class Reflector implements Runnable, WatchListener
             {
                 h.finish();
             }
+            HandlerProcess waiting;
+            while ((waiting = arrivals.poll()) != null)
+            {
+                waiting.finish();
+            }
         }
     }
 
