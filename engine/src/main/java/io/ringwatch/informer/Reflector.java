@@ -275,12 +275,13 @@ final class Reflector implements Runnable, WatchListener
             retryLater(now);
             return 0;
         }
-        replace(listing);
-        if (synced)
+        final boolean first = !synced;
+        if (!first)
         {
             relists++;
         }
-        else
+        replace(listing);
+        if (first)
         {
             synced = true;
             for (final HandlerProcess h : handlers)
@@ -378,8 +379,8 @@ final class Reflector implements Runnable, WatchListener
 
     private void engineClosed()
     {
-        running = false;
         errors.report(new InformerStoppedException("informer " + name + " stopped: the engine closed"));
+        running = false;
     }
 
     private void changed(final ObjectKey key, final CachedObject before, final CachedObject after)

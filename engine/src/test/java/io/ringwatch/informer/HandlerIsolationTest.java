@@ -93,6 +93,7 @@ class HandlerIsolationTest
         });
         informer.addEventHandler(calm);
         informer.start();
+        assertTrue(Await.until(informer::hasSynced));
 
         engine.put("/k/a", "1");
         engine.put("/k/a", "2");
