@@ -17,4 +17,13 @@ public final class InformerStoppedException extends RingWatchException
     {
         super(message);
     }
+
+    /**
+     * @param message why the informer stopped.
+     * @param cause   the failure that stopped it.
+     */
+    public InformerStoppedException(final String message, final Throwable cause)
+    {
+        super(message, cause);
+    }
 }

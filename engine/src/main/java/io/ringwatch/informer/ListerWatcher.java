@@ -19,7 +19,7 @@ public interface ListerWatcher
     /**
      * Lists every selected object, consistent at one revision. Allocates the result.
      *
-     * @return the objects and the revision they are consistent at; never more-limited.
+     * @return the objects and the revision they are consistent at, not cut short by a limit.
      */
     RangeResult list();
 

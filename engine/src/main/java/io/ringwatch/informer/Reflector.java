@@ -159,7 +159,7 @@ final class Reflector implements Runnable, WatchListener
         }
         catch (final RuntimeException | Error e)
         {
-            errors.report(new InformerStoppedException("informer " + name + " stopped on an unexpected failure: " + e));
+            errors.report(new InformerStoppedException("informer " + name + " stopped on an unexpected failure", e));
             running = false;
         }
         finally

@@ -4,6 +4,7 @@ import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.kv.WriteResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -100,5 +101,33 @@ class RelistTest
         assertEquals(List.of(), handler.violations());
         final WriteResult after = engine.put("/k/c", "1");
         assertTrue(Await.until(() -> informer.lastSyncRevision() >= after.revision()), "the new watch runs");
+    }
+
+    @Test
+    void aListOlderThanTheCacheIsRefusedAndListedAgainSoTheCacheNeverGoesBack() throws InterruptedException
+    {
+        engine.put("/k/a", "1");
+        final RangeResult old = engine.range(KEYS, 0);
+        engine.put("/k/a", "2");
+        engine.put("/k/b", "1");
+        final RecordingHandler handler = new RecordingHandler();
+        informer.addEventHandler(handler);
+        informer.start();
+        assertTrue(Await.until(() -> handler.notifications() == 2));
+
+        listerWatcher.serveOnce(old);
+        listerWatcher.stallAndWait();
+        engine.put("/k/a", "3");
+        for (int i = 0; i < 40; i++)
+        {
+            engine.put("/elsewhere/" + i, "x");
+        }
+        listerWatcher.release();
+
+        assertTrue(Await.until(() -> handler.notifications() == 3));
+        assertEquals(3, listerWatcher.lists(), "first list, the stale one refused, the one applied");
+        assertEquals(List.of("add /k/a=2", "add /k/b=1", "update /k/a=3"), handler.log(), "nothing rolled back to revision 1");
+        assertEquals(List.of(), handler.violations());
+        assertEquals(InformerTestState.engine(engine, KEYS), InformerTestState.of(informer.lister().list()));
     }
 }

@@ -22,6 +22,7 @@ final class StallingListerWatcher implements ListerWatcher
     private boolean stallRequested;
     private boolean stalled;
     private LongConsumer betweenListAndWatch;
+    private RangeResult servedOnce;
     private volatile long lists;
 
     StallingListerWatcher(final ListerWatcher delegate)
@@ -61,6 +62,14 @@ final class StallingListerWatcher implements ListerWatcher
         betweenListAndWatch = action;
     }
 
+    /**
+     * Answers the next list with {@code result} instead of asking the engine.
+     */
+    synchronized void serveOnce(final RangeResult result)
+    {
+        servedOnce = result;
+    }
+
     long lists()
     {
         return lists;
@@ -70,6 +79,15 @@ final class StallingListerWatcher implements ListerWatcher
     public RangeResult list()
     {
         lists++;
+        synchronized (this)
+        {
+            final RangeResult served = servedOnce;
+            servedOnce = null;
+            if (served != null)
+            {
+                return served;
+            }
+        }
         return delegate.list();
     }
 
