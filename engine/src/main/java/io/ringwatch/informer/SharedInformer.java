@@ -86,6 +86,25 @@ public final class SharedInformer implements AutoCloseable
     }
 
     /**
+     * @param engine     the engine.
+     * @param indexName  a secondary index of the engine.
+     * @param indexValue the index value whose objects to cache (a field selector's value).
+     * @param config     the informer's settings.
+     * @return an informer of the objects that {@code indexValue} selects, not started yet.
+     * @throws InvalidRequestException if an argument is null.
+     */
+    public static SharedInformer forIndex(
+        final RingWatch engine, final String indexName, final String indexValue, final InformerConfig config)
+    {
+        if (indexValue == null)
+        {
+            throw new InvalidRequestException("index value must not be null");
+        }
+        return new SharedInformer(
+            new IndexListerWatcher(engine, indexName, indexValue.getBytes(java.nio.charset.StandardCharsets.UTF_8)), config);
+    }
+
+    /**
      * Starts the informer's thread and the threads of the handlers added so far. Returns at once;
      * see {@link #hasSynced()}.
      *
