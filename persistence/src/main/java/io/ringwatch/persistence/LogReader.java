@@ -29,7 +29,8 @@ import org.agrona.ExpandableDirectByteBuffer;
  * sees later revisions on a later call.
  * <p>
  * Allocation: {@link #next(RevisionRecord)} allocates nothing in steady state (it copies the excerpt
- * into the record's buffer); {@link #seek(long)} allocates the small list of cycle files it searches.
+ * into the record's buffer); {@link #seek(long)} allocates only when the set of cycle files changed
+ * (it caches each file's first revision).
  * Errors: a stored excerpt that fails its CRC or layout check throws {@link LogCorruptedException}.
  */
 public final class LogReader implements AutoCloseable
@@ -38,7 +39,13 @@ public final class LogReader implements AutoCloseable
     private final RollCycle rollCycle;
     private final ExcerptTailer tailer;
     private final CRC32C crc = new CRC32C();
-    private long[] cycles = new long[16];
+    private static final long UNKNOWN = -1;
+
+    private long[] cycles = new long[0];
+    private long[] firstRevisions = new long[0];
+    private int cycleCount;
+    private int loadedFirst = Integer.MIN_VALUE;
+    private int loadedLast = Integer.MIN_VALUE;
     private byte peekKind;
     private long peekRevision;
 
@@ -68,15 +75,14 @@ public final class LogReader implements AutoCloseable
         {
             throw new IllegalArgumentException("revision must be positive: " + revision);
         }
-        queue.refreshDirectoryListing();
-        final int count = loadCycles();
+        loadCycles();
         int lo = 0;
-        int hi = count - 1;
+        int hi = cycleCount - 1;
         int candidate = -1;
         while (lo <= hi)
         {
             final int mid = (lo + hi) >>> 1;
-            if (peek(rollCycle.toIndex((int)cycles[mid], 0)) && peekRevision <= revision)
+            if (firstRevisionOf(mid) <= revision)
             {
                 candidate = mid;
                 lo = mid + 1;
@@ -307,24 +313,59 @@ public final class LogReader implements AutoCloseable
         }
     }
 
-    private int loadCycles()
+    /**
+     * The revision field of the first excerpt of cycle number {@code i}; cached, because a cycle's
+     * first excerpt never changes once written and reaching it maps the file.
+     */
+    private long firstRevisionOf(final int i)
+    {
+        if (firstRevisions[i] == UNKNOWN)
+        {
+            if (!peek(rollCycle.toIndex((int)cycles[i], 0)))
+            {
+                return Long.MAX_VALUE;
+            }
+            firstRevisions[i] = peekRevision;
+        }
+        return firstRevisions[i];
+    }
+
+    /**
+     * Refreshes the list of cycle files when the queue's first or last cycle changed, keeping the
+     * cached first revisions of cycles still present.
+     */
+    private void loadCycles()
     {
         final int first = queue.firstCycle();
         final int last = queue.lastCycle();
+        if (first == loadedFirst && last == loadedLast)
+        {
+            return;
+        }
+        loadedFirst = first;
+        loadedLast = last;
         if (first == Integer.MAX_VALUE || last < first)
         {
-            return 0;
+            cycleCount = 0;
+            return;
         }
         final NavigableSet<Long> found = queue.listCyclesBetween(first, last);
-        if (cycles.length < found.size())
-        {
-            cycles = new long[Math.max(found.size(), cycles.length * 2)];
-        }
+        final long[] newCycles = new long[found.size()];
+        final long[] newFirsts = new long[found.size()];
         int count = 0;
+        int old = 0;
         for (final Long cycle : found)
         {
-            cycles[count++] = cycle;
+            while (old < cycleCount && cycles[old] < cycle)
+            {
+                old++;
+            }
+            newCycles[count] = cycle;
+            newFirsts[count] = old < cycleCount && cycles[old] == cycle ? firstRevisions[old] : UNKNOWN;
+            count++;
         }
-        return count;
+        cycles = newCycles;
+        firstRevisions = newFirsts;
+        cycleCount = count;
     }
 }
