@@ -1,0 +1,285 @@
+package io.ringwatch.persistence;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.RollCycles;
+
+/**
+ * How to open a {@link RevisionLog}: the data directory, durability, roll cycle, retention and limits.
+ * Immutable once built; any thread. Build with {@link #builder(Path)}.
+ */
+public final class LogConfig
+{
+    /**
+     * When an append counts as done.
+     */
+    public enum Durability
+    {
+        /**
+         * Acknowledge after the append: the excerpt is in the page cache and survives a process crash,
+         * not a power loss. {@link RevisionLog#flush()} does nothing.
+         */
+        ASYNC,
+
+        /**
+         * Acknowledge only after {@link RevisionLog#flush()} returned: the mapped pages holding the
+         * excerpts are forced to disk with {@code msync(MS_SYNC)}.
+         */
+        SYNC
+    }
+
+    /**
+     * The default cap on one revision's encoded size.
+     */
+    public static final int DEFAULT_MAX_REVISION_BYTES = 4 * 1024 * 1024;
+
+    private static final long MIN_BLOCK_SIZE = 1024 * 1024;
+
+    private final Path directory;
+    private final Durability durability;
+    private final RollCycle rollCycle;
+    private final RetentionPolicy retention;
+    private final LongSupplier clockMillis;
+    private final int maxRevisionBytes;
+    private final int snapshotsToKeep;
+    private final long blockSize;
+
+    private LogConfig(final Builder builder)
+    {
+        directory = builder.directory;
+        durability = builder.durability;
+        rollCycle = builder.rollCycle;
+        retention = builder.retention;
+        clockMillis = builder.clockMillis;
+        maxRevisionBytes = builder.maxRevisionBytes;
+        snapshotsToKeep = builder.snapshotsToKeep;
+        blockSize = builder.blockSize;
+    }
+
+    /**
+     * Starts a configuration for the data directory {@code directory}. Any thread; allocates the builder.
+     *
+     * @param directory the data directory; created on open when absent.
+     * @return a builder with defaults: ASYNC, daily cycles, keep everything, wall clock, 2 snapshots.
+     * @throws IllegalArgumentException if {@code directory} is null.
+     */
+    public static Builder builder(final Path directory)
+    {
+        if (directory == null)
+        {
+            throw new IllegalArgumentException("directory must not be null");
+        }
+        return new Builder(directory);
+    }
+
+    /**
+     * The data directory. Any thread; no allocation.
+     *
+     * @return the directory holding the metadata file, the queue and the snapshots.
+     */
+    public Path directory()
+    {
+        return directory;
+    }
+
+    /**
+     * The durability mode. Any thread; no allocation.
+     *
+     * @return when an append counts as done.
+     */
+    public Durability durability()
+    {
+        return durability;
+    }
+
+    /**
+     * The Chronicle roll cycle: how much time one queue file covers. Any thread; no allocation.
+     *
+     * @return the roll cycle.
+     */
+    public RollCycle rollCycle()
+    {
+        return rollCycle;
+    }
+
+    /**
+     * The retention policy. Any thread; no allocation.
+     *
+     * @return which old files may be deleted.
+     */
+    public RetentionPolicy retention()
+    {
+        return retention;
+    }
+
+    /**
+     * The clock the queue rolls by and retention ages by. Any thread; no allocation.
+     *
+     * @return a supplier of epoch milliseconds.
+     */
+    public LongSupplier clockMillis()
+    {
+        return clockMillis;
+    }
+
+    /**
+     * The cap on one revision's encoded size. Any thread; no allocation.
+     *
+     * @return the cap in bytes.
+     */
+    public int maxRevisionBytes()
+    {
+        return maxRevisionBytes;
+    }
+
+    /**
+     * How many committed snapshots to keep. Any thread; no allocation.
+     *
+     * @return the count, at least 1.
+     */
+    public int snapshotsToKeep()
+    {
+        return snapshotsToKeep;
+    }
+
+    /**
+     * The queue's mapping block size, or 0 for Chronicle's default. Any thread; no allocation.
+     *
+     * @return the block size in bytes.
+     */
+    public long blockSize()
+    {
+        return blockSize;
+    }
+
+    /**
+     * Builds a {@link LogConfig}. Not thread-safe; allocates the config on {@link #build()}.
+     */
+    public static final class Builder
+    {
+        private final Path directory;
+        private Durability durability = Durability.ASYNC;
+        private RollCycle rollCycle = RollCycles.FAST_DAILY;
+        private RetentionPolicy retention = RetentionPolicy.keepAll();
+        private LongSupplier clockMillis = System::currentTimeMillis;
+        private int maxRevisionBytes = DEFAULT_MAX_REVISION_BYTES;
+        private int snapshotsToKeep = 2;
+        private long blockSize;
+
+        private Builder(final Path directory)
+        {
+            this.directory = directory;
+        }
+
+        /**
+         * Sets the durability mode.
+         *
+         * @param durability ASYNC or SYNC.
+         * @return this builder.
+         */
+        public Builder durability(final Durability durability)
+        {
+            this.durability = Objects.requireNonNull(durability, "durability");
+            return this;
+        }
+
+        /**
+         * Sets the roll cycle. It must stay the same for the life of a directory.
+         *
+         * @param rollCycle for example {@code RollCycles.FAST_DAILY} or a test cycle.
+         * @return this builder.
+         */
+        public Builder rollCycle(final RollCycle rollCycle)
+        {
+            this.rollCycle = Objects.requireNonNull(rollCycle, "rollCycle");
+            return this;
+        }
+
+        /**
+         * Sets the retention policy.
+         *
+         * @param retention which old files may be deleted.
+         * @return this builder.
+         */
+        public Builder retention(final RetentionPolicy retention)
+        {
+            this.retention = Objects.requireNonNull(retention, "retention");
+            return this;
+        }
+
+        /**
+         * Sets the clock; tests pass a controllable one.
+         *
+         * @param clockMillis a supplier of epoch milliseconds.
+         * @return this builder.
+         */
+        public Builder clockMillis(final LongSupplier clockMillis)
+        {
+            this.clockMillis = Objects.requireNonNull(clockMillis, "clockMillis");
+            return this;
+        }
+
+        /**
+         * Sets the cap on one revision's encoded size.
+         *
+         * @param bytes at least 1 KiB.
+         * @return this builder.
+         */
+        public Builder maxRevisionBytes(final int bytes)
+        {
+            if (bytes < 1024)
+            {
+                throw new IllegalArgumentException("maxRevisionBytes must be at least 1024: " + bytes);
+            }
+            this.maxRevisionBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sets how many committed snapshots to keep.
+         *
+         * @param count at least 1.
+         * @return this builder.
+         */
+        public Builder snapshotsToKeep(final int count)
+        {
+            if (count < 1)
+            {
+                throw new IllegalArgumentException("snapshotsToKeep must be at least 1: " + count);
+            }
+            this.snapshotsToKeep = count;
+            return this;
+        }
+
+        /**
+         * Sets the queue's mapping block size; small values keep test files small.
+         *
+         * One revision may use at most a quarter of it (Chronicle's overlap between mapped chunks).
+         *
+         * @param bytes a power of two of at least 1 MiB, or 0 for Chronicle's default (64 MiB).
+         * @return this builder.
+         */
+        public Builder blockSize(final long bytes)
+        {
+            if (bytes != 0 && (bytes < MIN_BLOCK_SIZE || Long.bitCount(bytes) != 1))
+            {
+                throw new IllegalArgumentException("blockSize must be 0 or a power of two >= 1 MiB: " + bytes);
+            }
+            this.blockSize = bytes;
+            return this;
+        }
+
+        /**
+         * Builds the configuration.
+         *
+         * @return the immutable configuration.
+         */
+        public LogConfig build()
+        {
+            return new LogConfig(this);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.ringwatch.persistence;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The layout of a data directory and the checks made before anything in it is touched:
+ * <pre>
+ * dir/ringwatch.meta        metadata ({@link MetadataFile})
+ * dir/queue/*.cq4, *.cq4t   the Chronicle queue
+ * dir/snapshots/*.snap      index snapshots
+ * </pre>
+ * Any other entry is foreign and refuses the open. Package-private; called on the opening thread.
+ */
+final class LogDirectory
+{
+    static final String QUEUE = "queue";
+    static final String SNAPSHOTS = "snapshots";
+
+    private LogDirectory()
+    {
+    }
+
+    /**
+     * Checks {@code directory} and reads its metadata without changing anything.
+     *
+     * @param writable whether the caller will write.
+     * @return the metadata, or null for a directory that is absent or empty (a new log).
+     * @throws LogDirectoryException if the path is not a usable data directory.
+     */
+    static MetadataFile inspect(final Path directory, final boolean writable)
+    {
+        if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(directory))
+        {
+            if (!writable)
+            {
+                throw new LogDirectoryException(directory + " does not exist");
+            }
+            final Path parent = directory.toAbsolutePath().getParent();
+            if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent))
+            {
+                throw new LogDirectoryException(directory + " does not exist and its parent is not a writable directory");
+            }
+            return null;
+        }
+        if (!Files.isDirectory(directory))
+        {
+            throw new LogDirectoryException(directory + " is not a directory");
+        }
+        if (writable && !Files.isWritable(directory))
+        {
+            throw new LogDirectoryException(directory + " is not writable");
+        }
+        boolean empty = true;
+        for (final Path entry : list(directory))
+        {
+            empty = false;
+            final String name = entry.getFileName().toString();
+            if (QUEUE.equals(name) && Files.isDirectory(entry))
+            {
+                checkEntries(entry, ".cq4", ".cq4t");
+            }
+            else if (SNAPSHOTS.equals(name) && Files.isDirectory(entry))
+            {
+                checkEntries(entry, SnapshotFiles.SUFFIX, SnapshotFiles.TEMP_SUFFIX);
+            }
+            else if (!MetadataFile.NAME.equals(name) && !MetadataFile.TEMP_NAME.equals(name))
+            {
+                throw new LogDirectoryException(directory + " holds a foreign entry '" + name + "'; refusing to use it");
+            }
+        }
+        final MetadataFile metadata = MetadataFile.read(directory);
+        if (metadata == null && !empty)
+        {
+            throw new LogDirectoryException(directory + " has log files but no " + MetadataFile.NAME);
+        }
+        return metadata;
+    }
+
+    /**
+     * Creates the directory layout and the first metadata file for a new log.
+     *
+     * @throws LogDirectoryException if the directories cannot be created.
+     */
+    static void create(final Path directory)
+    {
+        try
+        {
+            Files.createDirectories(directory.resolve(QUEUE));
+            Files.createDirectories(directory.resolve(SNAPSHOTS));
+        }
+        catch (final IOException ex)
+        {
+            throw new LogDirectoryException("Cannot create the log layout in " + directory + ": " + ex, ex);
+        }
+        new MetadataFile(0, 0).write(directory);
+    }
+
+    private static void checkEntries(final Path directory, final String... suffixes)
+    {
+        for (final Path entry : list(directory))
+        {
+            final String name = entry.getFileName().toString();
+            boolean known = false;
+            for (final String suffix : suffixes)
+            {
+                known |= name.endsWith(suffix) && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS);
+            }
+            if (!known)
+            {
+                throw new LogDirectoryException(directory + " holds a foreign entry '" + name + "'; refusing to use it");
+            }
+        }
+    }
+
+    private static List<Path> list(final Path directory)
+    {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory))
+        {
+            final List<Path> entries = new ArrayList<>();
+            stream.forEach(entries::add);
+            return entries;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogDirectoryException("Cannot list " + directory + ": " + ex, ex);
+        }
+    }
+}

@@ -1,0 +1,371 @@
+package io.ringwatch.persistence;
+
+import static io.ringwatch.persistence.ExcerptLayout.CRC_OFFSET;
+import static io.ringwatch.persistence.ExcerptLayout.FORMAT_VERSION;
+import static io.ringwatch.persistence.ExcerptLayout.HEADER_LENGTH;
+import static io.ringwatch.persistence.ExcerptLayout.KIND_OFFSET;
+import static io.ringwatch.persistence.ExcerptLayout.KIND_REVISION;
+import static io.ringwatch.persistence.ExcerptLayout.KIND_VOID;
+import static io.ringwatch.persistence.ExcerptLayout.REVISION_OFFSET;
+import static io.ringwatch.persistence.ExcerptLayout.VERSION_OFFSET;
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+import java.util.NavigableSet;
+import java.util.zip.CRC32C;
+
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.TailerDirection;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import org.agrona.ExpandableDirectByteBuffer;
+
+/**
+ * Reads revisions from the log in order, from any revision still retained, with its own Chronicle
+ * tailer: many readers may exist, each on one thread at a time, and none ever slows the writer.
+ * A reader that reaches the newest revision returns false from {@link #next(RevisionRecord)} and
+ * sees later revisions on a later call.
+ * <p>
+ * Allocation: {@link #next(RevisionRecord)} allocates nothing in steady state (it copies the excerpt
+ * into the record's buffer); {@link #seek(long)} allocates only when the set of cycle files changed
+ * (it caches each file's first revision).
+ * Errors: a stored excerpt that fails its CRC or layout check throws {@link LogCorruptedException}.
+ */
+public final class LogReader implements AutoCloseable
+{
+    private final SingleChronicleQueue queue;
+    private final RollCycle rollCycle;
+    private final ExcerptTailer tailer;
+    private final CRC32C crc = new CRC32C();
+    private static final long UNKNOWN = -1;
+
+    private long[] cycles = new long[0];
+    private long[] firstRevisions = new long[0];
+    private int cycleCount;
+    private int loadedFirst = Integer.MIN_VALUE;
+    private int loadedLast = Integer.MIN_VALUE;
+    private byte peekKind;
+    private long peekRevision;
+
+    LogReader(final SingleChronicleQueue queue)
+    {
+        this.queue = queue;
+        this.rollCycle = queue.rollCycle();
+        this.tailer = queue.createTailer();
+        // A reader may be created on one thread and handed to another; it is still used by one at a time.
+        this.tailer.singleThreadedCheckDisabled(true);
+    }
+
+    /**
+     * Positions the reader so that the next {@link #next(RevisionRecord)} returns {@code revision}.
+     * Cost: a binary search over the cycle files, then O(1) inside the file (revisions are contiguous,
+     * one excerpt each), falling back to a binary search where a dropped excerpt breaks the arithmetic.
+     * The reader's thread only.
+     *
+     * @param revision the revision to read next.
+     * @return true if positioned; false if the log does not hold it (compacted away or not yet written),
+     *         in which case the position is unspecified.
+     * @throws IllegalArgumentException if {@code revision} is not positive.
+     */
+    public boolean seek(final long revision)
+    {
+        if (revision <= 0)
+        {
+            throw new IllegalArgumentException("revision must be positive: " + revision);
+        }
+        loadCycles();
+        int lo = 0;
+        int hi = cycleCount - 1;
+        int candidate = -1;
+        while (lo <= hi)
+        {
+            final int mid = (lo + hi) >>> 1;
+            if (firstRevisionOf(mid) <= revision)
+            {
+                candidate = mid;
+                lo = mid + 1;
+            }
+            else
+            {
+                hi = mid - 1;
+            }
+        }
+        if (candidate < 0)
+        {
+            return false;
+        }
+        return seekInCycle((int)cycles[candidate], revision) ||
+            (candidate > 0 && seekInCycle((int)cycles[candidate - 1], revision));
+    }
+
+    /**
+     * Reads the next revision into {@code into}, skipping excerpts dropped as torn at open.
+     * The reader's thread only; no allocation in steady state.
+     *
+     * @param into the record to fill; valid until the next call with it.
+     * @return true if a revision was read, false if the reader is at the end of the log.
+     * @throws LogCorruptedException if the excerpt fails its CRC or layout check.
+     * @throws LogFormatException    if the excerpt was written by a newer format version.
+     */
+    public boolean next(final RevisionRecord into)
+    {
+        final ExpandableDirectByteBuffer buffer = into.buffer();
+        while (true)
+        {
+            final int length;
+            final long index;
+            try (DocumentContext dc = tailer.readingDocument())
+            {
+                if (!dc.isPresent())
+                {
+                    return false;
+                }
+                final Bytes<?> bytes = dc.wire().bytes();
+                final long remaining = bytes.readRemaining();
+                index = dc.index();
+                if (remaining < HEADER_LENGTH || remaining > Integer.MAX_VALUE)
+                {
+                    throw new LogCorruptedException("Excerpt at queue index 0x" + Long.toHexString(index) +
+                        " has impossible length " + remaining);
+                }
+                length = (int)remaining;
+                buffer.checkLimit(length);
+                bytes.unsafeRead(buffer.addressOffset(), length);
+            }
+            final byte kind = check(buffer, length, index);
+            if (kind == KIND_REVISION)
+            {
+                into.index(length, index);
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Checks version, CRC and kind of the excerpt copied into {@code buffer}.
+     *
+     * @return the excerpt's kind.
+     */
+    private byte check(final ExpandableDirectByteBuffer buffer, final int length, final long index)
+    {
+        final byte version = buffer.getByte(VERSION_OFFSET);
+        if (version > FORMAT_VERSION)
+        {
+            throw new LogFormatException("Excerpt at queue index 0x" + Long.toHexString(index) + " has format version " +
+                version + "; this code reads up to " + FORMAT_VERSION);
+        }
+        final int stored = buffer.getInt(CRC_OFFSET, LITTLE_ENDIAN);
+        if (version < 1 || stored != ExcerptLayout.crc(crc, buffer, length))
+        {
+            throw new LogCorruptedException("Excerpt at queue index 0x" + Long.toHexString(index) +
+                " fails its CRC check (revision field " + buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN) + ")");
+        }
+        final byte kind = buffer.getByte(KIND_OFFSET);
+        if (kind != KIND_REVISION && kind != KIND_VOID)
+        {
+            throw new LogCorruptedException("Excerpt at queue index 0x" + Long.toHexString(index) + " has unknown kind " + kind);
+        }
+        return kind;
+    }
+
+    /**
+     * The queue index the next read would return, for tools and diagnostics. The reader's thread only.
+     *
+     * @return the Chronicle index of the next excerpt.
+     */
+    public long queueIndex()
+    {
+        return tailer.index();
+    }
+
+    /**
+     * Moves to the start of the retained log. The reader's thread only; no allocation.
+     */
+    public void toStart()
+    {
+        tailer.toStart();
+    }
+
+    /**
+     * Releases the tailer. The reader's thread; idempotent.
+     */
+    @Override
+    public void close()
+    {
+        tailer.close();
+    }
+
+    /**
+     * The revision field of the newest excerpt of {@code cycle}, or -1 if it holds none.
+     */
+    long lastRevisionInCycle(final int cycle)
+    {
+        final long excerpts = tailer.excerptsInCycle(cycle);
+        if (excerpts <= 0 || !peek(rollCycle.toIndex(cycle, excerpts - 1)))
+        {
+            return -1;
+        }
+        return peekRevision;
+    }
+
+    /**
+     * The revision field of the newest excerpt in the log (for a dropped excerpt: the valid revision
+     * before it), or -1 if the log is empty. Leaves the reader at the end.
+     */
+    long lastRevisionField()
+    {
+        tailer.direction(TailerDirection.BACKWARD).toEnd();
+        try (DocumentContext dc = tailer.readingDocument())
+        {
+            if (!dc.isPresent())
+            {
+                return -1;
+            }
+            final Bytes<?> bytes = dc.wire().bytes();
+            if (bytes.readRemaining() < HEADER_LENGTH)
+            {
+                throw new LogCorruptedException("The last excerpt, at queue index 0x" + Long.toHexString(dc.index()) +
+                    ", is too short");
+            }
+            return bytes.readLong(bytes.readPosition() + REVISION_OFFSET);
+        }
+        finally
+        {
+            tailer.direction(TailerDirection.FORWARD).toEnd();
+        }
+    }
+
+    private boolean seekInCycle(final int cycle, final long revision)
+    {
+        final long excerpts = tailer.excerptsInCycle(cycle);
+        if (excerpts <= 0 || !peek(rollCycle.toIndex(cycle, 0)))
+        {
+            return false;
+        }
+        final long guess = revision - peekRevision;
+        if (guess >= 0 && guess < excerpts && isRevisionAt(rollCycle.toIndex(cycle, guess), revision))
+        {
+            return tailer.moveToIndex(rollCycle.toIndex(cycle, guess));
+        }
+        long lo = 0;
+        long hi = excerpts - 1;
+        long first = excerpts;
+        while (lo <= hi)
+        {
+            final long mid = (lo + hi) >>> 1;
+            if (peek(rollCycle.toIndex(cycle, mid)) && peekRevision >= revision)
+            {
+                first = mid;
+                hi = mid - 1;
+            }
+            else
+            {
+                lo = mid + 1;
+            }
+        }
+        for (long seq = first; seq < excerpts; seq++)
+        {
+            final long index = rollCycle.toIndex(cycle, seq);
+            if (!peek(index) || peekRevision > revision)
+            {
+                return false;
+            }
+            if (peekKind == KIND_REVISION && peekRevision == revision)
+            {
+                return tailer.moveToIndex(index);
+            }
+        }
+        return false;
+    }
+
+    private boolean isRevisionAt(final long index, final long revision)
+    {
+        return peek(index) && peekKind == KIND_REVISION && peekRevision == revision;
+    }
+
+    /**
+     * Reads the kind and revision of the excerpt at {@code index} without consuming it.
+     */
+    private boolean peek(final long index)
+    {
+        if (!tailer.moveToIndex(index))
+        {
+            return false;
+        }
+        try (DocumentContext dc = tailer.readingDocument())
+        {
+            if (!dc.isPresent())
+            {
+                return false;
+            }
+            final Bytes<?> bytes = dc.wire().bytes();
+            if (bytes.readRemaining() < HEADER_LENGTH)
+            {
+                throw new LogCorruptedException("Excerpt at queue index 0x" + Long.toHexString(index) + " is too short");
+            }
+            final long start = bytes.readPosition();
+            peekKind = bytes.readByte(start + KIND_OFFSET);
+            peekRevision = bytes.readLong(start + REVISION_OFFSET);
+            dc.rollbackOnClose();
+            return true;
+        }
+    }
+
+    /**
+     * The revision field of the first excerpt of cycle number {@code i}; cached, because a cycle's
+     * first excerpt never changes once written and reaching it maps the file.
+     */
+    private long firstRevisionOf(final int i)
+    {
+        if (firstRevisions[i] == UNKNOWN)
+        {
+            if (!peek(rollCycle.toIndex((int)cycles[i], 0)))
+            {
+                return Long.MAX_VALUE;
+            }
+            firstRevisions[i] = peekRevision;
+        }
+        return firstRevisions[i];
+    }
+
+    /**
+     * Refreshes the list of cycle files when the queue's first or last cycle changed, keeping the
+     * cached first revisions of cycles still present.
+     */
+    private void loadCycles()
+    {
+        final int first = queue.firstCycle();
+        final int last = queue.lastCycle();
+        if (first == loadedFirst && last == loadedLast)
+        {
+            return;
+        }
+        loadedFirst = first;
+        loadedLast = last;
+        if (first == Integer.MAX_VALUE || last < first)
+        {
+            cycleCount = 0;
+            return;
+        }
+        final NavigableSet<Long> found = queue.listCyclesBetween(first, last);
+        final long[] newCycles = new long[found.size()];
+        final long[] newFirsts = new long[found.size()];
+        int count = 0;
+        int old = 0;
+        for (final Long cycle : found)
+        {
+            while (old < cycleCount && cycles[old] < cycle)
+            {
+                old++;
+            }
+            newCycles[count] = cycle;
+            newFirsts[count] = old < cycleCount && cycles[old] == cycle ? firstRevisions[old] : UNKNOWN;
+            count++;
+        }
+        cycles = newCycles;
+        firstRevisions = newFirsts;
+        cycleCount = count;
+    }
+}

@@ -1,0 +1,153 @@
+package io.ringwatch.persistence;
+
+import static java.nio.ByteOrder.LITTLE_ENDIAN;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * The data directory's metadata file, little-endian:
+ * <pre>
+ *  0 int  magic "RWMD"
+ *  4 int  format version
+ *  8 long compact revision
+ * 16 long newest snapshot revision (0: none)
+ * 24 int  CRC32C of bytes [0, 24)
+ * </pre>
+ * Written atomically: a temp file, forced, renamed over the old one, then the directory forced.
+ * Not on the hot path: callers serialise writes through the owning {@link RevisionLog}.
+ */
+final class MetadataFile
+{
+    static final String NAME = "ringwatch.meta";
+    static final String TEMP_NAME = "ringwatch.meta.tmp";
+    static final int MAGIC = 0x444D5752;
+    static final int FORMAT_VERSION = 1;
+    private static final int LENGTH = 28;
+
+    private final long compactRevision;
+    private final long snapshotRevision;
+
+    MetadataFile(final long compactRevision, final long snapshotRevision)
+    {
+        this.compactRevision = compactRevision;
+        this.snapshotRevision = snapshotRevision;
+    }
+
+    long compactRevision()
+    {
+        return compactRevision;
+    }
+
+    long snapshotRevision()
+    {
+        return snapshotRevision;
+    }
+
+    MetadataFile withCompactRevision(final long revision)
+    {
+        return new MetadataFile(revision, snapshotRevision);
+    }
+
+    MetadataFile withSnapshotRevision(final long revision)
+    {
+        return new MetadataFile(compactRevision, revision);
+    }
+
+    /**
+     * Reads the metadata file of {@code directory}.
+     *
+     * @return the contents, or null when the file does not exist.
+     * @throws LogFormatException    if a newer format version wrote it.
+     * @throws LogCorruptedException if the magic, length or CRC is wrong.
+     */
+    static MetadataFile read(final Path directory)
+    {
+        final Path file = directory.resolve(NAME);
+        final byte[] bytes;
+        try
+        {
+            bytes = Files.readAllBytes(file);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogDirectoryException("Cannot read " + file + ": " + ex, ex);
+        }
+        final ByteBuffer buffer = ByteBuffer.wrap(bytes).order(LITTLE_ENDIAN);
+        if (bytes.length < 8 || buffer.getInt(0) != MAGIC)
+        {
+            throw new LogCorruptedException(file + " is not a RingWatch metadata file (bad magic or length " + bytes.length + ")");
+        }
+        final int version = buffer.getInt(4);
+        if (version > FORMAT_VERSION)
+        {
+            throw new LogFormatException(file + " has format version " + version + "; this code reads up to " + FORMAT_VERSION);
+        }
+        if (bytes.length != LENGTH)
+        {
+            throw new LogCorruptedException(file + " has length " + bytes.length + ", expected " + LENGTH);
+        }
+        final CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, LENGTH - 4);
+        if ((int)crc.getValue() != buffer.getInt(LENGTH - 4))
+        {
+            throw new LogCorruptedException(file + " fails its CRC check");
+        }
+        return new MetadataFile(buffer.getLong(8), buffer.getLong(16));
+    }
+
+    /**
+     * Replaces the metadata file of {@code directory} atomically and durably.
+     *
+     * @throws LogWriteException if the storage fails.
+     */
+    void write(final Path directory)
+    {
+        final ByteBuffer buffer = ByteBuffer.allocate(LENGTH).order(LITTLE_ENDIAN);
+        buffer.putInt(MAGIC).putInt(FORMAT_VERSION).putLong(compactRevision).putLong(snapshotRevision);
+        final CRC32C crc = new CRC32C();
+        crc.update(buffer.array(), 0, LENGTH - 4);
+        buffer.putInt((int)crc.getValue()).flip();
+        final Path temp = directory.resolve(TEMP_NAME);
+        try
+        {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING))
+            {
+                while (buffer.hasRemaining())
+                {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            Files.move(temp, directory.resolve(NAME), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            forceDirectory(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new LogWriteException("Cannot write " + directory.resolve(NAME) + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * Forces a directory's entries (a rename, a new or deleted file) to disk.
+     */
+    static void forceDirectory(final Path directory) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ))
+        {
+            channel.force(true);
+        }
+    }
+}

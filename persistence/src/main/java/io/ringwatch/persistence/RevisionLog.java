@@ -1,0 +1,594 @@
+package io.ringwatch.persistence;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import net.openhft.chronicle.bytes.SyncMode;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * The revision log: every applied revision as ONE Chronicle Queue excerpt (layout in
+ * {@link ExcerptLayout}), with compaction, retention, snapshots and verification.
+ * <p>
+ * Threading: ONE writer thread calls {@link #beginRevision}, {@link #appendChange},
+ * {@link #endRevision}, {@link #flush}, {@link #compact}, {@link #enforceRetention} and
+ * {@link #close}; a snapshot thread may use {@link #snapshotWriter(long)}; any thread may call
+ * {@link #reader()}, {@link #lastRevision()}, {@link #firstRevision()}, {@link #compactRevision()}
+ * and {@link #retainFrom(long)}. Each {@link LogReader} is used by one thread at a time.
+ * <p>
+ * Allocation: begin/append/end/flush allocate nothing in steady state (the excerpt is built in a
+ * reusable buffer that grows only for a revision larger than any before). Retention runs when the
+ * queue rolls to a new cycle file and allocates while it lists and deletes files.
+ * <p>
+ * Durability: {@link LogConfig.Durability#SYNC} builds the queue with {@link SyncMode#SYNC} and makes
+ * {@link #flush()} call the appender's {@code sync()}, which {@code msync(MS_SYNC)}s the mapped
+ * store up to the write position (released chunks are msync'd by Chronicle as they are unmapped).
+ * One flush per batch is a group commit. {@code ASYNC} leaves the pages to the OS.
+ * <p>
+ * Open: the directory is checked (not a directory, not writable, foreign files, bad or newer
+ * metadata: typed exceptions, nothing changed), then a torn last excerpt is dropped
+ * ({@link TornTailRepair}) before the first append.
+ */
+public final class RevisionLog implements AutoCloseable
+{
+    private final LogConfig config;
+    private final Path directory;
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final RevisionEncoder encoder;
+    private final LogReader maintenance;
+    private final RevisionRecord scratch = new RevisionRecord();
+    private final Object metadataLock = new Object();
+    private final boolean sync;
+    private final int droppedAtOpen;
+    private MetadataFile metadata;
+    private int lastCycle = Integer.MIN_VALUE;
+    private boolean closed;
+    private volatile long lastRevision;
+    private volatile long firstRevision;
+    private volatile long compactRevision;
+    private volatile long snapshotRevision;
+    private volatile long retainFrom = Long.MAX_VALUE;
+
+    private RevisionLog(final LogConfig config, final MetadataFile metadata, final boolean writable)
+    {
+        this.config = config;
+        this.directory = config.directory();
+        this.metadata = metadata;
+        this.compactRevision = metadata.compactRevision();
+        this.snapshotRevision = metadata.snapshotRevision();
+        this.sync = writable && config.durability() == LogConfig.Durability.SYNC;
+        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder
+            .binary(directory.resolve(LogDirectory.QUEUE))
+            .rollCycle(config.rollCycle())
+            .timeProvider(config.clockMillis()::getAsLong)
+            .readOnly(!writable)
+            .syncMode(sync ? SyncMode.SYNC : SyncMode.NONE);
+        if (config.blockSize() > 0)
+        {
+            builder.blockSize(config.blockSize());
+        }
+        SingleChronicleQueue opened = null;
+        try
+        {
+            opened = builder.build();
+            final int maxBytes = (int)Math.min(config.maxRevisionBytes(), opened.overlapSize());
+            droppedAtOpen = writable ? TornTailRepair.repair(opened, maxBytes) : 0;
+            queue = opened;
+            maintenance = new LogReader(opened);
+            encoder = new RevisionEncoder(maxBytes);
+            lastRevision = scanLastRevision();
+            firstRevision = scanFirstRevision();
+            appender = writable ? opened.createAppender() : null;
+            if (appender != null)
+            {
+                // Opened on one thread, then used by the engine's writer thread only.
+                appender.singleThreadedCheckDisabled(true);
+            }
+        }
+        catch (final RevisionLogException ex)
+        {
+            closeQuietly(opened);
+            throw ex;
+        }
+        catch (final RuntimeException ex)
+        {
+            closeQuietly(opened);
+            throw new LogCorruptedException("Cannot open the queue in " + directory + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * Opens (or creates) the log for writing. The calling thread; allocates the log and its buffers.
+     *
+     * @param config where and how.
+     * @return the open log.
+     * @throws LogDirectoryException if the directory cannot be used (nothing changed).
+     * @throws LogFormatException    if a newer format version wrote it (nothing changed).
+     * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
+     */
+    public static RevisionLog open(final LogConfig config)
+    {
+        if (config == null)
+        {
+            throw new IllegalArgumentException("config must not be null");
+        }
+        MetadataFile metadata = LogDirectory.inspect(config.directory(), true);
+        if (metadata == null)
+        {
+            LogDirectory.create(config.directory());
+            metadata = new MetadataFile(0, 0);
+        }
+        return new RevisionLog(config, metadata, true);
+    }
+
+    /**
+     * Opens an existing log for reading only, for the replay tool: appends throw, nothing on disk is
+     * changed (a torn tail is skipped by readers rather than repaired). The calling thread.
+     *
+     * @param directory the data directory.
+     * @return the open, read-only log.
+     * @throws LogDirectoryException if the directory is not an existing log.
+     * @throws LogFormatException    if a newer format version wrote it.
+     * @throws LogCorruptedException if the metadata or queue is corrupt.
+     */
+    public static RevisionLog openReadOnly(final Path directory)
+    {
+        final LogConfig config = LogConfig.builder(directory).build();
+        final MetadataFile metadata = LogDirectory.inspect(directory, false);
+        if (metadata == null)
+        {
+            throw new LogDirectoryException(directory + " holds no revision log");
+        }
+        return new RevisionLog(config, metadata, false);
+    }
+
+    /**
+     * Starts revision {@code revision}. Writer thread; no allocation.
+     *
+     * @param revision       must be {@link #lastRevision()} + 1, or any positive value for an empty log.
+     * @param timestampNanos when the writer applied it.
+     * @throws IllegalArgumentException if the revision is out of sequence.
+     * @throws IllegalStateException    if a revision is already begun, or the log is read-only or closed.
+     */
+    public void beginRevision(final long revision, final long timestampNanos)
+    {
+        checkWritable();
+        if (encoder.isOpen())
+        {
+            throw new IllegalStateException("revision " + encoder.revision() + " is still open; end it first");
+        }
+        final long last = lastRevision;
+        if (revision <= 0 || (last != 0 && revision != last + 1))
+        {
+            throw new IllegalArgumentException("revision " + revision + " is out of sequence: the log ends at " + last);
+        }
+        encoder.begin(revision, timestampNanos);
+    }
+
+    /**
+     * Adds one change to the open revision. Writer thread; no allocation in steady state.
+     *
+     * @param type               {@link ChangeType#PUT} or {@link ChangeType#DELETE}.
+     * @param key                buffer holding the key.
+     * @param keyOffset          key start.
+     * @param keyLength          key length, at least 1.
+     * @param value              buffer holding the new value (ignored when valueLength is 0).
+     * @param valueOffset        value start.
+     * @param valueLength        value length; 0 for a delete.
+     * @param createRevision     post-state create revision (0 for a delete).
+     * @param modRevision        post-state mod revision (0 for a delete).
+     * @param version            post-state version (0 for a delete).
+     * @param prevValue          buffer holding the previous value, or null.
+     * @param prevOffset         previous value start.
+     * @param prevLength         previous value length; 0 when absent.
+     * @param prevCreateRevision previous create revision (0 when absent).
+     * @param prevModRevision    previous mod revision (0 when absent).
+     * @param prevVersion        previous version (0 when absent).
+     * @throws IllegalArgumentException if an argument is invalid or the revision grows over the size
+     *                                  cap; the change is not added.
+     * @throws IllegalStateException    if no revision is open.
+     */
+    public void appendChange(
+        final byte type,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version,
+        final DirectBuffer prevValue, final int prevOffset, final int prevLength,
+        final long prevCreateRevision, final long prevModRevision, final long prevVersion)
+    {
+        if (!encoder.isOpen())
+        {
+            throw new IllegalStateException("no revision is open; call beginRevision first");
+        }
+        if (!ChangeType.isValid(type))
+        {
+            throw new IllegalArgumentException("unknown change type " + type);
+        }
+        if (type == ChangeType.DELETE && valueLength != 0)
+        {
+            throw new IllegalArgumentException("a DELETE carries no value, got length " + valueLength);
+        }
+        checkRange("key", key, keyOffset, keyLength, 1);
+        checkRange("value", value, valueOffset, valueLength, 0);
+        checkRange("prevValue", prevValue, prevOffset, prevLength, 0);
+        encoder.change(type, key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision,
+            version, prevValue, prevOffset, prevLength, prevCreateRevision, prevModRevision, prevVersion);
+    }
+
+    /**
+     * Writes the open revision as one excerpt. Writer thread; no allocation in steady state. When
+     * the queue has rolled to a new cycle file, runs retention first (allocates, touches the disk).
+     *
+     * @throws IllegalStateException if no revision is open or it holds no change.
+     * @throws LogWriteException     if the queue cannot take the excerpt (for example a full disk); the
+     *                               revision is not in the log and the next begin must repeat it.
+     */
+    public void endRevision()
+    {
+        if (!encoder.isOpen())
+        {
+            throw new IllegalStateException("no revision is open; call beginRevision first");
+        }
+        final long revision = encoder.revision();
+        final int length = encoder.finish();
+        if (length == ExcerptLayout.HEADER_LENGTH)
+        {
+            throw new IllegalStateException("revision " + revision + " holds no change; it was discarded");
+        }
+        try (DocumentContext dc = appender.writingDocument())
+        {
+            try
+            {
+                dc.wire().bytes().unsafeWrite(encoder.address(), length);
+            }
+            catch (final RuntimeException | InternalError ex)
+            {
+                dc.rollbackOnClose();
+                throw ex;
+            }
+        }
+        catch (final RuntimeException | InternalError ex)
+        {
+            // InternalError: the JVM's report of a fault on a mapped page (SIGBUS), e.g. a full tmpfs.
+            throw new LogWriteException("Cannot append revision " + revision + " to " + queue.file() + ": " + ex, ex);
+        }
+        lastRevision = revision;
+        if (firstRevision == 0)
+        {
+            firstRevision = revision;
+        }
+        final int cycle = appender.cycle();
+        if (cycle != lastCycle)
+        {
+            final boolean rolled = lastCycle != Integer.MIN_VALUE;
+            lastCycle = cycle;
+            if (rolled)
+            {
+                enforceRetention();
+            }
+        }
+    }
+
+    /**
+     * SYNC: forces every excerpt appended so far to disk ({@code msync}) before returning; call once
+     * per batch, then acknowledge the batch. ASYNC: does nothing. Writer thread; no allocation.
+     *
+     * @throws LogWriteException if the sync fails.
+     */
+    public void flush()
+    {
+        checkWritable();
+        if (!sync)
+        {
+            return;
+        }
+        try
+        {
+            appender.sync();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new LogWriteException("Cannot sync " + queue.file() + ": " + ex, ex);
+        }
+    }
+
+    /**
+     * The newest revision in the log. Any thread; no allocation.
+     *
+     * @return the newest revision, 0 if the log is empty.
+     */
+    public long lastRevision()
+    {
+        return lastRevision;
+    }
+
+    /**
+     * The oldest revision still retained. Any thread; no allocation.
+     *
+     * @return the oldest revision, 0 if the log is empty.
+     */
+    public long firstRevision()
+    {
+        return firstRevision;
+    }
+
+    /**
+     * The compaction point recorded by {@link #compact(long)}. Any thread; no allocation.
+     *
+     * @return the compact revision, 0 if never compacted.
+     */
+    public long compactRevision()
+    {
+        return compactRevision;
+    }
+
+    /**
+     * The revision of the newest committed snapshot. Any thread; no allocation.
+     *
+     * @return the snapshot revision, 0 if none.
+     */
+    public long snapshotRevision()
+    {
+        return snapshotRevision;
+    }
+
+    /**
+     * How many torn excerpts the open dropped. Any thread; no allocation.
+     *
+     * @return 0 after a clean shutdown.
+     */
+    public int droppedAtOpen()
+    {
+        return droppedAtOpen;
+    }
+
+    /**
+     * Records that history before {@code revision} is no longer needed by watchers (etcd's compact),
+     * durably in the metadata file. Files become deletable once retention also allows it. Writer
+     * thread; allocates and writes the metadata file.
+     *
+     * @param revision the new compact revision.
+     * @throws IllegalArgumentException if it is below the current compact revision or above the newest
+     *                                  revision.
+     * @throws LogWriteException        if the metadata cannot be written.
+     */
+    public void compact(final long revision)
+    {
+        checkWritable();
+        if (revision < compactRevision || revision > lastRevision)
+        {
+            throw new IllegalArgumentException("compact revision " + revision + " must lie in [" + compactRevision +
+                ", " + lastRevision + "]");
+        }
+        synchronized (metadataLock)
+        {
+            final MetadataFile updated = metadata.withCompactRevision(revision);
+            updated.write(directory);
+            metadata = updated;
+            compactRevision = revision;
+        }
+    }
+
+    /**
+     * Tells retention the oldest revision the engine still needs (for example the oldest revision an
+     * unsynced watcher is reading). Any thread; no allocation; not persisted.
+     *
+     * @param revision the oldest revision to keep; {@code Long.MAX_VALUE} lifts the limit.
+     */
+    public void retainFrom(final long revision)
+    {
+        retainFrom = revision;
+    }
+
+    /**
+     * Deletes whole old cycle files that the retention policy calls surplus and that lie entirely
+     * below the safety bound min(compact revision, newest snapshot revision + 1, retainFrom). The
+     * cycle being written is never deleted; readers inside a deleted file keep their mapping. Writer
+     * thread; allocates.
+     *
+     * @return how many files were deleted.
+     * @throws LogWriteException if a file cannot be deleted.
+     */
+    public int enforceRetention()
+    {
+        checkWritable();
+        final RetentionPolicy policy = config.retention();
+        if (!policy.deletesAnything())
+        {
+            return 0;
+        }
+        final long bound = Math.min(compactRevision, Math.min(snapshotRevision + 1, retainFrom));
+        final int deleted = new RetentionSweep(queue, maintenance, policy, config.clockMillis().getAsLong())
+            .run(bound, lastRevision);
+        if (deleted > 0)
+        {
+            firstRevision = scanFirstRevision();
+        }
+        return deleted;
+    }
+
+    /**
+     * Creates a reader with its own tailer, positioned at the start of the retained log. Any thread;
+     * allocates the reader.
+     *
+     * @return the reader; close it when done.
+     * @throws IllegalStateException if the log is closed.
+     */
+    public LogReader reader()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("the log is closed");
+        }
+        return new LogReader(queue);
+    }
+
+    /**
+     * Starts a snapshot of the index taken at {@code snapshotRevision}. On commit it becomes the
+     * newest snapshot and older ones beyond the configured count are deleted. One snapshot at a time;
+     * the snapshot thread; allocates the writer and its buffer.
+     *
+     * @param snapshotRevision the revision the scan starts at; at most {@link #lastRevision()}.
+     * @return the writer.
+     * @throws IllegalArgumentException if the revision is not positive, is above the newest revision
+     *                                  or is not newer than the newest snapshot.
+     */
+    public SnapshotWriter snapshotWriter(final long snapshotRevision)
+    {
+        checkWritable();
+        if (snapshotRevision <= 0 || snapshotRevision > lastRevision || snapshotRevision <= this.snapshotRevision)
+        {
+            throw new IllegalArgumentException("snapshot revision " + snapshotRevision + " must be positive, at most " +
+                lastRevision + " and newer than " + this.snapshotRevision);
+        }
+        return new SnapshotWriter(directory.resolve(LogDirectory.SNAPSHOTS), snapshotRevision, this::snapshotCommitted);
+    }
+
+    /**
+     * Opens the newest committed snapshot. Any thread; allocates the reader.
+     *
+     * @return the reader, or null if there is no snapshot.
+     * @throws SnapshotCorruptedException if the newest snapshot fails its checks.
+     */
+    public SnapshotReader openLatestSnapshot()
+    {
+        final List<Long> revisions = SnapshotFiles.revisions(directory.resolve(LogDirectory.SNAPSHOTS));
+        return revisions.isEmpty() ? null :
+            SnapshotReader.open(SnapshotFiles.committed(directory.resolve(LogDirectory.SNAPSHOTS), revisions.get(0)));
+    }
+
+    /**
+     * Walks the whole retained log checking CRCs, layouts and that revisions are contiguous. For the
+     * replay tool; any thread (own tailer); allocates little, reads everything.
+     *
+     * @return the report, with the first problem if any.
+     */
+    public VerifyReport verify()
+    {
+        long first = 0;
+        long last = 0;
+        long count = 0;
+        final RevisionRecord record = new RevisionRecord();
+        try (LogReader reader = reader())
+        {
+            while (reader.next(record))
+            {
+                final long revision = record.revision();
+                if (last != 0 && revision != last + 1)
+                {
+                    return new VerifyReport(first, last, count, droppedAtOpen,
+                        "revision " + revision + " follows " + last + " at queue index 0x" + Long.toHexString(reader.queueIndex() - 1));
+                }
+                if (first == 0)
+                {
+                    first = revision;
+                }
+                last = revision;
+                count++;
+            }
+        }
+        catch (final RevisionLogException ex)
+        {
+            return new VerifyReport(first, last, count, droppedAtOpen, ex.getMessage());
+        }
+        return new VerifyReport(first, last, count, droppedAtOpen, null);
+    }
+
+    /**
+     * Closes the queue; readers created from this log must be closed first. An open revision is
+     * discarded. Writer thread; idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        maintenance.close();
+        if (appender != null)
+        {
+            appender.close();
+        }
+        queue.close();
+    }
+
+    SingleChronicleQueue queue()
+    {
+        return queue;
+    }
+
+    static void checkRange(final String name, final DirectBuffer buffer, final int offset, final int length, final int min)
+    {
+        if (length < min)
+        {
+            throw new IllegalArgumentException(name + " length " + length + " is below " + min);
+        }
+        if (length == 0)
+        {
+            return;
+        }
+        if (buffer == null)
+        {
+            throw new IllegalArgumentException(name + " buffer is null but length is " + length);
+        }
+        if (offset < 0 || (long)offset + length > buffer.capacity())
+        {
+            throw new IllegalArgumentException(name + " range [" + offset + ", " + ((long)offset + length) +
+                ") is outside its buffer of capacity " + buffer.capacity());
+        }
+    }
+
+    private void snapshotCommitted(final long revision)
+    {
+        synchronized (metadataLock)
+        {
+            if (revision > metadata.snapshotRevision())
+            {
+                final MetadataFile updated = metadata.withSnapshotRevision(revision);
+                updated.write(directory);
+                metadata = updated;
+                snapshotRevision = revision;
+            }
+            SnapshotFiles.prune(directory.resolve(LogDirectory.SNAPSHOTS), config.snapshotsToKeep());
+        }
+    }
+
+    private void checkWritable()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("the log is closed");
+        }
+        if (appender == null)
+        {
+            throw new IllegalStateException("the log was opened read-only");
+        }
+    }
+
+    private long scanLastRevision()
+    {
+        return Math.max(0, maintenance.lastRevisionField());
+    }
+
+    private long scanFirstRevision()
+    {
+        maintenance.toStart();
+        return maintenance.next(scratch) ? scratch.revision() : 0;
+    }
+
+    private static void closeQuietly(final SingleChronicleQueue queue)
+    {
+        if (queue != null)
+        {
+            queue.close();
+        }
+    }
+}
