@@ -1,6 +1,8 @@
 package io.ringwatch.engine;
 
 import io.ringwatch.engine.dispatch.WatchHub;
+import io.ringwatch.engine.durable.ChronicleJournal;
+import io.ringwatch.engine.durable.Snapshotter;
 import io.ringwatch.engine.history.Journal;
 import io.ringwatch.engine.history.Recovery;
 import io.ringwatch.engine.index.IndexEntry;
@@ -29,6 +31,7 @@ import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.engine.write.WritePipeline;
 import io.ringwatch.ringbuffer.WatchWindow;
 import io.ringwatch.ringbuffer.WindowConfig;
+import io.ringwatch.persistence.LogConfig;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -66,6 +69,7 @@ public final class RingWatch implements AutoCloseable
     private final WatchHub watches;
     private final WatchWindow window;
     private final Journal journal;
+    private final Snapshotter snapshotter;
     private final SecondaryIndexes secondary;
     private final LongAdder activeReads = new LongAdder();
     private volatile long compactRevision;
@@ -98,10 +102,13 @@ public final class RingWatch implements AutoCloseable
         secondary = new SecondaryIndexes(index, window, cursor, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal, secondary::function);
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal);
+        snapshotter = journal instanceof ChronicleJournal ?
+            new Snapshotter(((ChronicleJournal)journal).log(), index, cursor::applied, config.snapshotEveryRevisions()) : null;
     }
 
     /**
-     * Starts an in-memory engine.
+     * Starts an engine: in memory, or over the revision log of {@link RingWatchConfig#persistence()},
+     * recovering its state first.
      *
      * @param config sizes, limits and thread strategies.
      * @return the running engine; close it to stop its threads.
@@ -112,7 +119,21 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("config must not be null");
         }
-        return new RingWatch(config, null);
+        final LogConfig log = config.persistence();
+        if (log == null)
+        {
+            return new RingWatch(config, null);
+        }
+        final ChronicleJournal journal = ChronicleJournal.open(log);
+        try
+        {
+            return new RingWatch(config, journal);
+        }
+        catch (final RuntimeException e)
+        {
+            journal.close();
+            throw e;
+        }
     }
 
     /**
@@ -630,9 +651,19 @@ public final class RingWatch implements AutoCloseable
         }
         writes.close();
         watches.close();
-        if (journal != null)
+        try
         {
-            journal.close();
+            if (snapshotter != null)
+            {
+                snapshotter.close();
+            }
+        }
+        finally
+        {
+            if (journal != null)
+            {
+                journal.close();
+            }
         }
         while (activeReads.sum() != 0)
         {

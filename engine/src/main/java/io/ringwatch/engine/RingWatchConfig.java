@@ -2,6 +2,7 @@ package io.ringwatch.engine;
 
 import com.lmax.disruptor.BlockingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
+import io.ringwatch.persistence.LogConfig;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -32,9 +33,13 @@ public final class RingWatchConfig
     private final Supplier<WaitStrategy> writerWaitStrategy;
     private final Supplier<IdleStrategy> dispatcherIdleStrategy;
     private final Supplier<IdleStrategy> deliveryIdleStrategy;
+    private final LogConfig persistence;
+    private final long snapshotEveryRevisions;
 
     private RingWatchConfig(final Builder b)
     {
+        persistence = b.persistence;
+        snapshotEveryRevisions = b.snapshotEveryRevisions;
         writeRingSize = b.writeRingSize;
         maxKeyBytes = b.maxKeyBytes;
         maxValueBytes = b.maxValueBytes;
@@ -52,6 +57,24 @@ public final class RingWatchConfig
         writerWaitStrategy = b.writerWaitStrategy;
         dispatcherIdleStrategy = b.dispatcherIdleStrategy;
         deliveryIdleStrategy = b.deliveryIdleStrategy;
+    }
+
+    /**
+     * @return the revision log's settings (directory, durability, roll cycle, retention), or null
+     * for a purely in-memory engine.
+     */
+    public LogConfig persistence()
+    {
+        return persistence;
+    }
+
+    /**
+     * @return how many revisions the engine lets pass between index snapshots of a persistent
+     * engine (which bound the log a restart replays); 0 for none, not even at close.
+     */
+    public long snapshotEveryRevisions()
+    {
+        return snapshotEveryRevisions;
     }
 
     /**
@@ -197,9 +220,40 @@ public final class RingWatchConfig
             () -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000);
         private Supplier<IdleStrategy> deliveryIdleStrategy =
             () -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000);
+        private LogConfig persistence;
+        private long snapshotEveryRevisions = 1_000_000;
 
         private Builder()
         {
+        }
+
+        /**
+         * Makes the engine durable: every revision is appended to a Chronicle Queue revision log in
+         * {@code log}'s directory (ASYNC durability acknowledges after the append, SYNC after it is
+         * forced to disk), a restart recovers from it, and watchers that fall out of the watch window
+         * catch up from it. Null (the default) keeps the engine in memory.
+         *
+         * @param log the revision log's settings, or null.
+         * @return this builder.
+         */
+        public Builder persistence(final LogConfig log)
+        {
+            this.persistence = log;
+            return this;
+        }
+
+        /**
+         * @param revisions revisions between index snapshots of a persistent engine, 0 for none.
+         * @return this builder.
+         */
+        public Builder snapshotEveryRevisions(final long revisions)
+        {
+            if (revisions < 0)
+            {
+                throw new InvalidRequestException("snapshot interval must not be negative: " + revisions);
+            }
+            this.snapshotEveryRevisions = revisions;
+            return this;
         }
 
         /**

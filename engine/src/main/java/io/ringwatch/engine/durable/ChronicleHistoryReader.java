@@ -1,0 +1,97 @@
+package io.ringwatch.engine.durable;
+
+import io.ringwatch.engine.history.HistoryReader;
+import io.ringwatch.persistence.ChangeType;
+import io.ringwatch.persistence.ChangeView;
+import io.ringwatch.persistence.LogReader;
+import io.ringwatch.persistence.RevisionLog;
+import io.ringwatch.persistence.RevisionRecord;
+import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.EventType;
+import org.agrona.DirectBuffer;
+
+/**
+ * Reads the revision log one change at a time for a catching-up watcher or recovery: a tailer
+ * over whole revision excerpts, handing out their changes in order. A seek past the log's end
+ * waits there until the log reaches it. One thread at a time; no allocation per change.
+ */
+final class ChronicleHistoryReader implements HistoryReader
+{
+    private final RevisionLog log;
+    private final LogReader reader;
+    private final RevisionRecord record = new RevisionRecord();
+    private int nextChange;
+    private int changeCount;
+    private long pendingSeek;
+    private long lastRevision;
+
+    ChronicleHistoryReader(final RevisionLog log)
+    {
+        this.log = log;
+        this.reader = log.reader();
+    }
+
+    @Override
+    public boolean seek(final long revision)
+    {
+        nextChange = 0;
+        changeCount = 0;
+        pendingSeek = 0;
+        if (revision < log.firstRevision())
+        {
+            return false;
+        }
+        if (revision > log.lastRevision())
+        {
+            pendingSeek = revision;
+            return true;
+        }
+        return reader.seek(revision);
+    }
+
+    @Override
+    public boolean next(final EventRecord into)
+    {
+        while (nextChange >= changeCount)
+        {
+            if (pendingSeek != 0)
+            {
+                if (pendingSeek > log.lastRevision() || !reader.seek(pendingSeek))
+                {
+                    return false;
+                }
+                pendingSeek = 0;
+            }
+            if (!reader.next(record))
+            {
+                return false;
+            }
+            nextChange = 0;
+            changeCount = record.changeCount();
+        }
+        final ChangeView change = record.change(nextChange++);
+        final DirectBuffer bytes = change.buffer();
+        final EventType type = change.type() == ChangeType.PUT ? EventType.PUT : EventType.DELETE;
+        into.set(record.revision(), type,
+            bytes, change.keyOffset(), change.keyLength(),
+            bytes, change.valueOffset(), change.valueLength(),
+            change.createRevision(), change.version(),
+            bytes, change.prevValueOffset(), change.prevValueLength(),
+            change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(),
+            record.timestampNanos());
+        lastRevision = record.revision();
+        return true;
+    }
+
+    @Override
+    public long lastRevision()
+    {
+        return lastRevision;
+    }
+
+    @Override
+    public void close()
+    {
+        reader.close();
+    }
+}
