@@ -4,6 +4,8 @@ import io.ringwatch.engine.dispatch.WatchHub;
 import io.ringwatch.engine.durable.ChronicleJournal;
 import io.ringwatch.engine.durable.Snapshotter;
 import io.ringwatch.engine.history.Journal;
+import io.ringwatch.engine.history.WindowHistory;
+import io.ringwatch.engine.read.HistoricalReader;
 import io.ringwatch.engine.history.Recovery;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
@@ -66,6 +68,7 @@ public final class RingWatch implements AutoCloseable
     private final RevisionCursor cursor;
     private final WritePipeline writes;
     private final RangeReader reader;
+    private final HistoricalReader historical;
     private final WatchHub watches;
     private final WatchWindow window;
     private final Journal journal;
@@ -99,6 +102,7 @@ public final class RingWatch implements AutoCloseable
             .dataBytesPerEvent(config.windowBytesPerEvent())
             .build(), SystemNanoClock.INSTANCE, recovered);
         reader = new RangeReader(index, window, cursor);
+        historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
         secondary = new SecondaryIndexes(index, window, cursor, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal, secondary::function);
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal);
@@ -357,6 +361,53 @@ public final class RingWatch implements AutoCloseable
         try
         {
             return reader.range(range, limit);
+        }
+        finally
+        {
+            activeReads.decrement();
+        }
+    }
+
+    /**
+     * Reads a range as it was at a past revision (etcd's range with a revision): the present,
+     * consistent at the current revision, with every change since {@code atRevision} undone from
+     * the history (the revision log of a persistent engine, the watch window of an in-memory one).
+     * Costs O(revisions since {@code atRevision}); allocates the result.
+     *
+     * @param range      the keys.
+     * @param limit      the most key-values to return; 0 for all.
+     * @param atRevision the revision to read at; 0 for the current one.
+     * @return the key-values at that revision, in key order; {@link RangeResult#revision()} is
+     * {@code atRevision} (or the current revision for 0).
+     * @throws InvalidRequestException if an argument is invalid.
+     * @throws CompactedException      if {@code atRevision} is before the compaction point or no
+     *                                 longer in the history.
+     * @throws FutureRevisionException if {@code atRevision} is beyond the current revision.
+     */
+    public RangeResult range(final KeyRange range, final int limit, final long atRevision)
+    {
+        requireRange(range);
+        if (limit < 0 || atRevision < 0)
+        {
+            throw new InvalidRequestException("limit and revision must not be negative: " + limit + ", " + atRevision);
+        }
+        if (atRevision == 0)
+        {
+            return range(range, limit);
+        }
+        final long current = cursor.applied();
+        if (atRevision > current)
+        {
+            throw new FutureRevisionException(atRevision, current);
+        }
+        if (atRevision < compactRevision)
+        {
+            throw new CompactedException(atRevision, compactRevision);
+        }
+        enterRead();
+        try
+        {
+            return historical.range(range, limit, atRevision);
         }
         finally
         {

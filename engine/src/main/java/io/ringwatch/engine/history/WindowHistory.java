@@ -1,0 +1,79 @@
+package io.ringwatch.engine.history;
+
+import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.WatchWindow;
+
+/**
+ * The watch window seen as a {@link History}: what an engine without a journal can still replay.
+ * A reader fails with {@link IllegalStateException} if the window overwrites an event it has not
+ * read yet. Readers allocate nothing per event.
+ */
+public final class WindowHistory implements History
+{
+    private final WatchWindow window;
+
+    /**
+     * @param window the window to read.
+     */
+    public WindowHistory(final WatchWindow window)
+    {
+        this.window = window;
+    }
+
+    @Override
+    public long firstRevision()
+    {
+        return Math.max(1, window.oldestRevision());
+    }
+
+    @Override
+    public HistoryReader newReader()
+    {
+        return new Reader();
+    }
+
+    private final class Reader implements HistoryReader
+    {
+        private long sequence = -1;
+        private long lastRevision;
+
+        @Override
+        public boolean seek(final long revision)
+        {
+            final long found = window.firstSequenceAtOrAfter(revision);
+            if (found == WatchWindow.REVISION_EVICTED)
+            {
+                return false;
+            }
+            sequence = found;
+            return true;
+        }
+
+        @Override
+        public boolean next(final EventRecord into)
+        {
+            if (sequence < 0 || sequence > window.publishedSequence())
+            {
+                return false;
+            }
+            if (window.read(sequence, into) != WatchWindow.READ_OK)
+            {
+                throw new IllegalStateException("the watch window overwrote revision history being read");
+            }
+            sequence++;
+            lastRevision = into.revision();
+            return true;
+        }
+
+        @Override
+        public long lastRevision()
+        {
+            return lastRevision;
+        }
+
+        @Override
+        public void close()
+        {
+        }
+    }
+}

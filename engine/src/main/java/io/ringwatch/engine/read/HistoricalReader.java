@@ -1,0 +1,107 @@
+package io.ringwatch.engine.read;
+
+import io.ringwatch.engine.CompactedException;
+import io.ringwatch.engine.history.History;
+import io.ringwatch.engine.history.HistoryReader;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.RangeResult;
+import io.ringwatch.ringbuffer.EventRecord;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Reads a range as it was at a past revision A: a consistent read of the present at revision R,
+ * then the history from A + 1 to R, in which the first change of each key in the range carries
+ * that key's state at A (its previous key-value, or none if the change created it). Costs
+ * O(R - A) history reads and allocates the result and a map of the keys changed since A. Any
+ * thread.
+ */
+public final class HistoricalReader
+{
+    private static final KeyValue ABSENT = new KeyValue(new byte[] {0}, new byte[0], 1, 1, 1);
+
+    private final RangeReader present;
+    private final History history;
+
+    /**
+     * @param present reads the present consistently.
+     * @param history the revisions the reader can go back through.
+     */
+    public HistoricalReader(final RangeReader present, final History history)
+    {
+        this.present = present;
+        this.history = history;
+    }
+
+    /**
+     * @param range      the keys.
+     * @param limit      the most key-values to return; 0 for all.
+     * @param atRevision the revision to read at, at most the present one.
+     * @return the key-values at {@code atRevision}, in key order, with that revision.
+     * @throws CompactedException if the history no longer reaches back to {@code atRevision}.
+     */
+    public RangeResult range(final KeyRange range, final int limit, final long atRevision)
+    {
+        final RangeResult now = present.range(range, 0);
+        if (atRevision >= now.revision())
+        {
+            return limit(now.kvs(), limit, now.revision());
+        }
+        final TreeMap<byte[], KeyValue> stateAt = new TreeMap<>(Keys::compare);
+        for (final KeyValue kv : now.kvs())
+        {
+            stateAt.put(kv.key(), kv);
+        }
+        final TreeMap<byte[], KeyValue> firstChange = new TreeMap<>(Keys::compare);
+        final EventRecord change = new EventRecord();
+        try (HistoryReader reader = history.newReader())
+        {
+            if (!reader.seek(atRevision + 1))
+            {
+                throw new CompactedException(atRevision, history.firstRevision() - 1);
+            }
+            while (reader.next(change) && change.revision() <= now.revision())
+            {
+                if (!range.contains(change.key(), change.keyLength()))
+                {
+                    continue;
+                }
+                final byte[] key = new byte[change.keyLength()];
+                change.key().getBytes(0, key);
+                firstChange.putIfAbsent(key, change.hasPrev() ? previous(key, change) : ABSENT);
+            }
+        }
+        firstChange.forEach((key, before) ->
+        {
+            if (before == ABSENT)
+            {
+                stateAt.remove(key);
+            }
+            else
+            {
+                stateAt.put(key, before);
+            }
+        });
+        return limit(new ArrayList<>(stateAt.values()), limit, atRevision);
+    }
+
+    private static KeyValue previous(final byte[] key, final EventRecord change)
+    {
+        final byte[] value = new byte[change.prevValueLength()];
+        change.prevValue().getBytes(0, value);
+        return new KeyValue(key, value, change.prevCreateRevision(), change.prevModRevision(), change.prevVersion());
+    }
+
+    private static RangeResult limit(final List<KeyValue> kvs, final int limit, final long revision)
+    {
+        if (limit > 0 && kvs.size() > limit)
+        {
+            return new RangeResult(revision, List.copyOf(kvs.subList(0, limit)), true);
+        }
+        return new RangeResult(revision, kvs, false);
+    }
+}
