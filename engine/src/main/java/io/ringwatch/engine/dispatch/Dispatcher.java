@@ -226,6 +226,13 @@ final class Dispatcher implements Agent
      */
     private void join(final WatcherState watcher, final long from, final int ticket)
     {
+        if (watcher.isRouted())
+        {
+            // Never expected: a second route would offer every event twice. A fresh catch-up from
+            // what the consumer has delivered is always correct, so fall back to that.
+            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "rejoin requested while routed");
+            return;
+        }
         watcher.routedFrom = from;
         // Checked before the dispatcher's own position: a dispatcher that is behind would
         // otherwise route the watcher and then report the loss as its own lapping.
@@ -287,13 +294,17 @@ final class Dispatcher implements Agent
      */
     private void fallBehind(final WatcherState watcher, final CancelReason reason, final String message)
     {
-        unroute(watcher);
         if (watcher.canCatchUp())
         {
+            // Requested before the watcher reads as unrouted: a consumer that sees it unrouted and
+            // asks to rejoin has seen, and cleared, this request with it, so the request never
+            // outlives the routing it was about.
             watcher.requestCatchUp();
+            unroute(watcher);
         }
         else
         {
+            unroute(watcher);
             watcher.terminate(reason, window.oldestRevision(), null, message);
         }
         touch(watcher);

@@ -540,6 +540,9 @@ abstract class WatcherState implements Watcher
         closeHistory();
         mode = REJOINING;
         rejoinTicket++;
+        // Any catch-up request still set belongs to the routing this rejoin replaces (the
+        // dispatcher requests before it unroutes); only requests made from here on are news.
+        catchUpRequested = false;
         dispatcher.requestRejoin(this, resumeRevision, rejoinTicket);
     }
 
