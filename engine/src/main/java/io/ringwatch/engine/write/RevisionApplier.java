@@ -21,6 +21,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * The single writer: consumes the write ring and, for each command, checks its conditions,
@@ -42,6 +43,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
     private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
     private final IndexVisitor collectDoomed = this::collectDoomed;
+    private final CountDownLatch running = new CountDownLatch(1);
     private int doomedBytes;
     private long revision;
     private boolean mutating;
@@ -52,6 +54,41 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.window = window;
         this.cursor = cursor;
         this.revision = cursor.applied();
+    }
+
+    /**
+     * Called by the Disruptor on the writer thread once its processor is running, before the
+     * first event.
+     */
+    @Override
+    public void onStart()
+    {
+        running.countDown();
+    }
+
+    /**
+     * Waits until the writer thread runs. Until then the Disruptor counts no consumer, so a
+     * shutdown would see no backlog, halt the processor before it starts, and strand every write
+     * already published. Any thread; allocates nothing.
+     */
+    void awaitRunning()
+    {
+        boolean interrupted = false;
+        while (running.getCount() != 0)
+        {
+            try
+            {
+                running.await();
+            }
+            catch (final InterruptedException e)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
