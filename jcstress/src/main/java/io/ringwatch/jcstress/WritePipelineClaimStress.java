@@ -23,8 +23,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Each instance puts two fresh keys of the {@link SharedEngine}, one per producer (blocking puts: each
  * producer claims a slot of the write ring, fills it, publishes it and waits for the writer thread). The
  * arbiter reads both keys back. r1: which producer got the lower revision ("P1" or "P2"; "SAME" if they got
- * one revision); r2: "NEXT" if the two revisions are consecutive (the puts met in the ring), "APART" if other
- * instances' puts came between them; r3: "APPLIED" if each key holds its producer's value at the revision its
+ * one revision); r2: "NEXT" if the two revisions are consecutive (no other claim came between the two
+ * producers'), "APART" if other instances' puts came between them; r3: "APPLIED" if each key holds its producer's value at the revision its
  * put returned, otherwise "LOST".
  * <p>
  * Every jcstress instance is used from the jcstress threads only. Allocates two keys, the puts' requests and
@@ -36,7 +36,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @Outcome(
     id = "(P1|P2), NEXT, APPLIED",
     expect = ACCEPTABLE_INTERESTING,
-    desc = "The two producers' puts met in the ring: consecutive revisions, in either order.")
+    desc = "Nothing came between the two producers' claims: consecutive revisions, in either order.")
 @Outcome(
     expect = FORBIDDEN,
     desc = "SAME: one revision for two puts (a slot claimed twice); LOST: a put not applied, applied at another "
