@@ -23,6 +23,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * The single writer: consumes the write ring and, for each command, checks its conditions,
@@ -55,6 +56,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     /** Writes applied but not yet acknowledged, waiting for the batch's flush. */
     private final WriteCommand[] unacknowledged;
     private int unacknowledgedCount;
+    private final CountDownLatch running = new CountDownLatch(1);
     private int doomedBytes;
     private long revision;
     private boolean mutating;
@@ -74,6 +76,41 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.revision = cursor.applied();
         this.journal = journal == null ? null : new JournalRecorder(journal);
         this.unacknowledged = this.journal != null && this.journal.flushBeforeAcknowledge() ? new WriteCommand[ringSize] : null;
+    }
+
+    /**
+     * Called by the Disruptor on the writer thread once its processor is running, before the
+     * first event.
+     */
+    @Override
+    public void onStart()
+    {
+        running.countDown();
+    }
+
+    /**
+     * Waits until the writer thread runs. Until then the Disruptor counts no consumer, so a
+     * shutdown would see no backlog, halt the processor before it starts, and strand every write
+     * already published. Any thread; allocates nothing.
+     */
+    void awaitRunning()
+    {
+        boolean interrupted = false;
+        while (running.getCount() != 0)
+        {
+            try
+            {
+                running.await();
+            }
+            catch (final InterruptedException e)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -50,7 +50,8 @@ public final class WritePipeline implements AutoCloseable
     private volatile Thread writerThread;
 
     /**
-     * Starts the writer thread.
+     * Starts the writer thread and returns once it runs, so that a {@link #close()} right after
+     * construction still completes every write admitted before it.
      *
      * @param config sizes, limits and the writer's wait strategy.
      * @param index  the index the writer owns from now on.
@@ -76,9 +77,11 @@ public final class WritePipeline implements AutoCloseable
             writerThread = thread;
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
-        disruptor.handleEventsWith(new RevisionApplier(index, window, cursor, secondary, journal, config.writeRingSize()));
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, config.writeRingSize());
+        disruptor.handleEventsWith(applier);
         disruptor.setDefaultExceptionHandler(new FailingHandler());
         ring = disruptor.start();
+        applier.awaitRunning();
     }
 
     /**
