@@ -39,7 +39,7 @@ public final class RingWatchPeer implements Peer
      *
      * @param settings the engine's strategies and threads.
      * @param workload the keys, to size the index and limits.
-     * @throws PersistenceUnavailableException if persistence is asked for.
+     * @throws IllegalArgumentException if persistence is asked for without a data directory.
      */
     public RingWatchPeer(final EngineSettings settings, final Workload workload)
     {
@@ -53,7 +53,7 @@ public final class RingWatchPeer implements Peer
      * @param settings the engine's strategies and threads.
      * @param workload the keys.
      * @return the configuration.
-     * @throws PersistenceUnavailableException if persistence is asked for.
+     * @throws IllegalArgumentException if persistence is asked for without a data directory.
      * @throws io.ringwatch.engine.InvalidRequestException for settings the engine refuses.
      */
     public static RingWatchConfig config(final EngineSettings settings, final Workload workload)

@@ -1,12 +1,15 @@
 package io.ringwatch.perf.peer;
 
 import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.persistence.LogConfig;
 import io.ringwatch.perf.load.Workload;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,23 +22,27 @@ class PersistenceTest
     }
 
     @Test
-    void asyncAndSyncSayThisBuildHasNoPersistence()
+    void asyncAndSyncConfigureTheRevisionLogWithTheirDurability()
     {
-        for (final Persistence mode : new Persistence[] {Persistence.ASYNC, Persistence.SYNC})
-        {
-            final PersistenceUnavailableException e = assertThrows(PersistenceUnavailableException.class,
-                () -> mode.applyTo(RingWatchConfig.builder(), Path.of("/tmp/data")));
-            assertTrue(e.getMessage().startsWith("persistence not available in this build"), e.getMessage());
-        }
+        final RingWatchConfig.Builder async = RingWatchConfig.builder();
+        Persistence.ASYNC.applyTo(async, Path.of("/tmp/data-a"));
+        assertEquals(LogConfig.Durability.ASYNC, async.build().persistence().durability());
+        assertEquals(Path.of("/tmp/data-a"), async.build().persistence().directory());
+
+        final RingWatchConfig.Builder sync = RingWatchConfig.builder();
+        Persistence.SYNC.applyTo(sync, Path.of("/tmp/data-s"));
+        assertEquals(LogConfig.Durability.SYNC, sync.build().persistence().durability());
+        assertNull(RingWatchConfig.builder().build().persistence());
     }
 
     @Test
-    void theEngineConfigurationGoesThroughTheSeam()
+    void persistenceWithoutADataDirectoryIsRefused()
     {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> Persistence.SYNC.applyTo(RingWatchConfig.builder(), null));
+        assertTrue(e.getMessage().contains("--data-dir"), e.getMessage());
         final EngineSettings settings = new EngineSettings(WriterWait.YIELDING, ThreadIdle.BACKOFF, ThreadIdle.BACKOFF,
-            1, 1, 1, WriteMode.ASYNC, Persistence.SYNC, Path.of("/tmp/data"));
-
-        assertThrows(PersistenceUnavailableException.class,
-            () -> RingWatchPeer.config(settings, new Workload(10, 16, 8, 2, 1, 0)));
+            1, 1, 1, WriteMode.ASYNC, Persistence.ASYNC, null);
+        assertThrows(IllegalArgumentException.class, () -> RingWatchPeer.config(settings, new Workload(10, 16, 8, 2, 1, 0)));
     }
 }
