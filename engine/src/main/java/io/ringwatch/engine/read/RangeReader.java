@@ -87,7 +87,7 @@ public final class RangeReader
             final int scanned = scan(range, scanLimit, found);
             final boolean truncated = scanLimit > 0 && scanned >= scanLimit;
             final byte[] lastScanned = truncated ? found.lastKey() : null;
-            final long revision = awaitApplying();
+            final long revision = cursor.awaitApplying();
             if (!repair(range, before, revision, lastScanned, found))
             {
                 continue;
@@ -129,17 +129,6 @@ public final class RangeReader
                 found.put(entry.keyBytes(), kv);
                 return true;
             });
-    }
-
-    /** Waits until everything the scan may have seen is applied; returns that revision. */
-    private long awaitApplying()
-    {
-        final long applying = cursor.applying();
-        while (cursor.applied() < applying)
-        {
-            Thread.onSpinWait();
-        }
-        return applying;
     }
 
     private boolean repair(

@@ -50,7 +50,7 @@ final class ByIndexReader
             final long before = cursor.applied();
             final TreeMap<byte[], KeyValue> found = new TreeMap<>(Arrays::compareUnsigned);
             scan(index, indexValue, found);
-            final long revision = awaitApplying();
+            final long revision = cursor.awaitApplying();
             if (repair(index, indexValue, before, revision, found))
             {
                 return new RangeResult(revision, new ArrayList<>(found.values()), false);
@@ -75,16 +75,6 @@ final class ByIndexReader
             }
             return true;
         });
-    }
-
-    private long awaitApplying()
-    {
-        final long applying = cursor.applying();
-        while (cursor.applied() < applying)
-        {
-            Thread.onSpinWait();
-        }
-        return applying;
     }
 
     private boolean repair(

@@ -42,6 +42,23 @@ public final class RevisionCursor
         return applying.get();
     }
 
+    /**
+     * Waits, spinning, until every revision the writer had begun when called is applied: what a
+     * reader does after a fuzzy scan, so that everything the scan may have seen is complete. Any
+     * thread; no allocation; the wait is as long as one revision's application.
+     *
+     * @return that revision, an upper bound of every change the caller saw before the call.
+     */
+    public long awaitApplying()
+    {
+        final long bound = applying.get();
+        while (applied.get() < bound)
+        {
+            Thread.onSpinWait();
+        }
+        return bound;
+    }
+
     void beginApplying(final long revision)
     {
         applying.setVolatile(revision);
