@@ -53,7 +53,7 @@ final class SourceLog implements AutoCloseable
         }
         catch (final LogDirectoryException ex)
         {
-            throw new LogUnavailableException(directory + " is not a RingWatch log: " + ex.getMessage(), ex);
+            throw new LogUnavailableException("not a RingWatch log: " + ex.getMessage(), ex);
         }
         catch (final LogFormatException ex)
         {

@@ -69,6 +69,21 @@ class RepublishCommandTest
     }
 
     @Test
+    void aPacedRepublishKeepsTheHistoryAndReportsItsPace()
+    {
+        final Path target = temp.resolve("paced");
+
+        final HistoryFixture.Run run = HistoryFixture.run("republish", history.directory.toString(), "--into", target.toString(),
+            "--to", "12", "--pace", "200x", "--progress");
+
+        assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+        assertTrue(run.out().contains("pace 200x: "), run.out());
+        assertTrue(run.err().contains("republish [" + "#".repeat(30) + "] 100%  12/12 revisions"), run.err());
+        assertEquals(withoutTimes(HistoryFixture.run("print", history.directory.toString(), "--to", "12").lines()),
+            withoutTimes(HistoryFixture.run("print", target.toString()).lines()));
+    }
+
+    @Test
     void theTargetMustBeMissingOrEmpty() throws IOException
     {
         final Path busy = Files.createDirectories(temp.resolve("busy"));
