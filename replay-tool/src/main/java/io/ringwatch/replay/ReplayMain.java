@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
         "2:bad command line, or --into not empty",
         "3:the directory is missing or holds no RingWatch log",
         "4:a revision is out of the log's reach",
-        "5:the re-publishing engine refused a revision"})
+        "5:the re-publishing engine refused a revision"},
+    footer = {"%n<dir> is an engine data directory (ringwatch.meta, queue/, snapshots/); nothing in it is changed.%n"})
 public final class ReplayMain implements Callable<Integer>
 {
     @Spec

@@ -97,7 +97,7 @@ final class RepublishCommand implements Callable<Integer>
             out.printf("republished revisions %d..%d of %s (%d revisions, %d changes) into %s%n",
                 span.from(), span.to(), directory, republisher.revisions(), republisher.changes(), into);
             out.printf("target revisions: 1..%d (base state: %s)%n", targetLast, base.isEmpty() ? "none" :
-                base.size() + " keys at source revision " + (span.from() - 1) + " in " + republisher.baseTxns() + " txns");
+                base.size() + " keys at source revision " + (span.from() - 1) + ", txns: " + republisher.baseTxns());
             out.printf("pace %s: %.3f s, %.0f revisions/s%n", pace, seconds, republisher.revisions() / Math.max(seconds, 1e-9));
             out.flush();
         }

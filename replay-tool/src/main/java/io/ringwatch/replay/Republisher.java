@@ -20,15 +20,18 @@ import io.ringwatch.persistence.RevisionRecord;
 
 /**
  * Writes history into a fresh engine: optionally a base state first (in transactions of at most
- * {@link #BASE_TXN_KEYS} keys), then one transaction per source revision holding its puts and
- * deletes in order, at the pace asked for. Transactions are pipelined (at most
- * {@link #MAX_IN_FLIGHT} outstanding) and each result is checked: every revision must become
- * exactly the next target revision, so from revision 1 with no base the target log is revision
- * for revision the same as the source. One command thread; allocates the ops of each revision.
+ * {@link #BASE_TXN_KEYS} keys and about {@link #BASE_TXN_BYTES} bytes), then one transaction per
+ * source revision holding its puts and deletes in order, at the pace asked for. Transactions are
+ * pipelined (at most {@link #MAX_IN_FLIGHT} outstanding) and each result is checked: every
+ * revision must become exactly the next target revision, so from revision 1 with no base the
+ * target log is revision for revision the same as the source. One command thread; allocates the
+ * ops of each revision.
  */
 final class Republisher
 {
     static final int BASE_TXN_KEYS = 512;
+    /** Well under the log's default cap on one revision (4 MiB), so a base txn is never refused for size. */
+    static final long BASE_TXN_BYTES = 1 << 20;
     static final int MAX_IN_FLIGHT = 256;
 
     private final RingWatch engine;
@@ -68,13 +71,17 @@ final class Republisher
     void publishBase(final Collection<KeyState> state)
     {
         final List<Op> ops = new ArrayList<>(BASE_TXN_KEYS);
+        long bytes = 0;
         for (final KeyState key : state)
         {
-            ops.add(Op.put(key.key(), key.value()));
-            if (ops.size() == BASE_TXN_KEYS)
+            final long size = key.key().length + key.value().length;
+            if (!ops.isEmpty() && (ops.size() == BASE_TXN_KEYS || bytes + size > BASE_TXN_BYTES))
             {
                 publishBaseTxn(ops);
+                bytes = 0;
             }
+            ops.add(Op.put(key.key(), key.value()));
+            bytes += size;
         }
         if (!ops.isEmpty())
         {

@@ -66,7 +66,7 @@ final class VerifyCommand implements Callable<Integer>
             checkRecoverable(log, snapshots);
             out.println("OK: " + (span.count() == 0 ? "no revisions" :
                 "revisions " + span.from() + ".." + span.to() + " (" + span.count() + ") contiguous, every CRC valid") +
-                "; " + snapshots.size() + " snapshots valid " + snapshots);
+                "; snapshots valid: " + snapshots);
             out.flush();
         }
         return ExitCodes.OK;

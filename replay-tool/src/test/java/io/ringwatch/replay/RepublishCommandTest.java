@@ -61,7 +61,7 @@ class RepublishCommandTest
 
         assertEquals(ExitCodes.OK, run.exitCode(), run.err());
         final long baseKeys = history.stateAt.get(10L).size();
-        assertTrue(run.out().contains("target revisions: 1..16 (base state: " + baseKeys + " keys at source revision 10 in 1 txns)"),
+        assertTrue(run.out().contains("target revisions: 1..16 (base state: " + baseKeys + " keys at source revision 10, txns: 1)"),
             run.out());
         final HistoryFixture.Run state = HistoryFixture.run("state", target.toString(), "--at", "16", "--format", "json");
         assertEquals(ExitCodes.OK, state.exitCode(), state.err());
