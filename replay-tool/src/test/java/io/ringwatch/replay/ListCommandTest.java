@@ -60,6 +60,12 @@ class ListCommandTest
         assertEquals("0", facts.get("last revision"));
         assertEquals("0", facts.get("revisions"));
         assertEquals("-", facts.get("time span"));
+        final String empty = temp.resolve("empty").toString();
+        assertEquals("OK: no revisions; snapshots valid: []", HistoryFixture.run("verify", empty).out().strip());
+        assertEquals("", HistoryFixture.run("print", empty).out());
+        final HistoryFixture.Run state = HistoryFixture.run("state", empty, "--at", "1");
+        assertEquals(ExitCodes.BAD_REVISION, state.exitCode());
+        assertEquals("ringwatch-replay state: " + empty + " holds no revision yet", state.err().strip());
     }
 
     private static Map<String, String> facts(final HistoryFixture.Run run)
