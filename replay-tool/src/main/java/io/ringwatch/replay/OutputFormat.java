@@ -1,0 +1,111 @@
+package io.ringwatch.replay;
+
+import java.time.Instant;
+
+import io.ringwatch.persistence.ChangeType;
+
+/**
+ * How {@code print} and {@code state} write their lines: {@code text} for people (printable UTF-8
+ * in quotes, anything else as hex) or {@code json} for programs (JSON Lines; bytes as UTF-8
+ * strings, else base64 with a flag). Stateless; any thread; allocates the lines it returns.
+ */
+enum OutputFormat
+{
+    /** One human-readable line per event or key. */
+    TEXT
+    {
+        @Override
+        String event(final long revision, final long timestampNanos, final byte type, final byte[] key,
+            final KeyState after, final KeyState before)
+        {
+            return "rev=" + revision + " time=" + instant(timestampNanos) + " " + typeName(type) +
+                " key=" + ByteText.printable(key) +
+                " value=" + (after == null ? "-" : ByteText.printable(after.value())) +
+                " create=" + (after == null ? 0 : after.createRevision()) +
+                " mod=" + (after == null ? 0 : after.modRevision()) +
+                " version=" + (after == null ? 0 : after.version()) +
+                " prev=" + (before == null ? "-" : ByteText.printable(before.value()));
+        }
+
+        @Override
+        String entry(final KeyState state)
+        {
+            return "key=" + ByteText.printable(state.key()) + " value=" + ByteText.printable(state.value()) +
+                " create=" + state.createRevision() + " mod=" + state.modRevision() + " version=" + state.version();
+        }
+    },
+
+    /** One JSON object per line. */
+    JSON
+    {
+        @Override
+        String event(final long revision, final long timestampNanos, final byte type, final byte[] key,
+            final KeyState after, final KeyState before)
+        {
+            return new JsonLine()
+                .number("revision", revision)
+                .string("time", instant(timestampNanos))
+                .number("timestampNanos", timestampNanos)
+                .string("type", typeName(type))
+                .bytes("key", key)
+                .bytes("value", after == null ? null : after.value())
+                .number("createRevision", after == null ? 0 : after.createRevision())
+                .number("modRevision", after == null ? 0 : after.modRevision())
+                .number("version", after == null ? 0 : after.version())
+                .bytes("prevValue", before == null ? null : before.value())
+                .number("prevCreateRevision", before == null ? 0 : before.createRevision())
+                .number("prevModRevision", before == null ? 0 : before.modRevision())
+                .number("prevVersion", before == null ? 0 : before.version())
+                .end();
+        }
+
+        @Override
+        String entry(final KeyState state)
+        {
+            return new JsonLine()
+                .bytes("key", state.key())
+                .bytes("value", state.value())
+                .number("createRevision", state.createRevision())
+                .number("modRevision", state.modRevision())
+                .number("version", state.version())
+                .end();
+        }
+    };
+
+    /**
+     * One event (a change of a revision).
+     *
+     * @param revision       the revision.
+     * @param timestampNanos when it was applied, epoch nanoseconds.
+     * @param type           {@link ChangeType#PUT} or {@link ChangeType#DELETE}.
+     * @param key            the key.
+     * @param after          the key's state after it; null for a delete.
+     * @param before         the key's state before it; null when it did not exist.
+     * @return the line, without a line end.
+     */
+    abstract String event(long revision, long timestampNanos, byte type, byte[] key, KeyState after, KeyState before);
+
+    /**
+     * One key's state.
+     *
+     * @param state the key's state.
+     * @return the line, without a line end.
+     */
+    abstract String entry(KeyState state);
+
+    /**
+     * An epoch-nanosecond timestamp as an ISO-8601 instant.
+     *
+     * @param epochNanos the timestamp.
+     * @return for example {@code 2025-06-01T10:00:00.123Z}.
+     */
+    static String instant(final long epochNanos)
+    {
+        return Instant.EPOCH.plusNanos(epochNanos).toString();
+    }
+
+    private static String typeName(final byte type)
+    {
+        return type == ChangeType.PUT ? "PUT" : "DELETE";
+    }
+}

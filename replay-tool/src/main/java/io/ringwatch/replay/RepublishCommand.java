@@ -1,0 +1,160 @@
+package io.ringwatch.replay;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.persistence.RevisionLogException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code republish <dir> --into <newdir>}: re-publishes history into a fresh persistent engine,
+ * one transaction per revision, at the original pace, N times faster or as fast as it goes.
+ * From a later revision than 1, the state just before it goes in first as a base (so the target's
+ * state equals the source's at every re-published revision, under shifted revision numbers).
+ * Runs on the command's thread; the engine brings its own threads and closes them at the end.
+ */
+@Command(name = "republish", mixinStandardHelpOptions = true,
+    description = "Re-publishes revisions --from..--to into a fresh persistent engine in --into, one txn per revision.")
+final class RepublishCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<dir>", description = "The source data directory.")
+    Path directory;
+
+    @Option(names = "--into", required = true, paramLabel = "<newdir>",
+        description = "The target data directory: missing or empty.")
+    Path into;
+
+    @Option(names = "--from", paramLabel = "A", description = "First revision (default: the log's first).")
+    Long from;
+
+    @Option(names = "--to", paramLabel = "B", description = "Last revision (default: the log's last).")
+    Long to;
+
+    @Option(names = "--pace", defaultValue = "max", paramLabel = "original|Nx|max",
+        description = "original (sleep by timestamp deltas), Nx (N times faster) or max (no waiting; the default).")
+    Pace pace;
+
+    @Mixin
+    ProgressOption progress;
+
+    /**
+     * Re-publishes and prints a summary.
+     *
+     * @return {@link ExitCodes#OK}.
+     */
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        try (SourceLog log = SourceLog.open(directory))
+        {
+            final RevisionSpan span = log.span(from, to);
+            if (span.count() == 0)
+            {
+                throw new RevisionOutOfRangeException(directory + " holds no revision to re-publish");
+            }
+            requireFreshTarget();
+            final Collection<KeyState> base = span.from() == 1 ? List.of() : baseState(log, span.from(), err);
+            final long started = System.nanoTime();
+            final Republisher republisher;
+            final long targetLast;
+            try (RingWatch engine = openTarget())
+            {
+                republisher = new Republisher(engine, new Pacer(pace), System::nanoTime);
+                republisher.publishBase(base);
+                final Progress bar = progress.start(err, "republish", span.count());
+                try
+                {
+                    log.read(span, republisher::publish, bar);
+                    republisher.drain();
+                }
+                finally
+                {
+                    bar.finish();
+                }
+                targetLast = engine.currentRevision();
+            }
+            final double seconds = (System.nanoTime() - started) / 1e9;
+            out.printf("republished revisions %d..%d of %s (%d revisions, %d changes) into %s%n",
+                span.from(), span.to(), directory, republisher.revisions(), republisher.changes(), into);
+            out.printf("target revisions: 1..%d (base state: %s)%n", targetLast, base.isEmpty() ? "none" :
+                base.size() + " keys at source revision " + (span.from() - 1) + ", txns: " + republisher.baseTxns());
+            out.printf("pace %s: %.3f s, %.0f revisions/s%n", pace, seconds, republisher.revisions() / Math.max(seconds, 1e-9));
+            out.flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private Collection<KeyState> baseState(final SourceLog log, final long first, final PrintWriter err)
+    {
+        try
+        {
+            return StateAt.rebuild(log, first - 1, "revision", KeyFilter.all(), err,
+                total -> progress.start(err, "base state", total)).keys().values();
+        }
+        catch (final RevisionOutOfRangeException ex)
+        {
+            throw new RevisionOutOfRangeException("--from " + first + " needs the state at revision " + (first - 1) +
+                ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private void requireFreshTarget()
+    {
+        if (Files.exists(into))
+        {
+            if (!Files.isDirectory(into))
+            {
+                throw new UsageException("--into " + into + " is not a directory");
+            }
+            try (Stream<Path> entries = Files.list(into))
+            {
+                if (entries.findAny().isPresent())
+                {
+                    throw new UsageException("--into " + into + " is not empty; re-publishing needs a fresh directory");
+                }
+            }
+            catch (final IOException ex)
+            {
+                throw new UsageException("--into " + into + " cannot be listed: " + ex.getMessage(), ex);
+            }
+            return;
+        }
+        final Path parent = into.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent))
+        {
+            throw new UsageException("--into " + into + ": its parent directory does not exist");
+        }
+    }
+
+    private RingWatch openTarget()
+    {
+        try
+        {
+            return RingWatch.open(RingWatchConfig.builder().persistence(LogConfig.builder(into).build()).build());
+        }
+        catch (final RevisionLogException | RingWatchException ex)
+        {
+            throw new RepublishException("cannot open an engine over " + into + ": " + ex.getMessage(), ex);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.ringwatch.replay;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.ringwatch.persistence.LogDirectoryException;
+import io.ringwatch.persistence.LogFormatException;
+import io.ringwatch.persistence.SnapshotCorruptedException;
+import io.ringwatch.persistence.SnapshotEntry;
+import io.ringwatch.persistence.SnapshotReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code verify <dir>}: walks the whole retained log (every excerpt's CRC and layout, contiguous
+ * revisions up to the last one the log reports), reads every snapshot through, and checks that
+ * the log can be recovered (it starts at revision 1 or a snapshot covers what retention removed).
+ * Exit 0 and one summary line when sound; else {@link CorruptLogException} with the first problem.
+ * Runs on the command's thread; allocates a record and an entry.
+ */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+    description = "Checks every excerpt (CRC, layout, contiguous revisions) and every snapshot; exit 0 when sound.")
+final class VerifyCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<dir>", description = "The data directory.")
+    Path directory;
+
+    @Mixin
+    ProgressOption progress;
+
+    /**
+     * Verifies the log.
+     *
+     * @return {@link ExitCodes#OK} when sound.
+     * @throws CorruptLogException with the first problem otherwise.
+     */
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        try (SourceLog log = SourceLog.open(directory))
+        {
+            final RevisionSpan span = log.span(null, null);
+            final Progress bar = progress.start(spec.commandLine().getErr(), "verify", span.count());
+            try
+            {
+                log.read(span, record -> { }, bar);
+            }
+            finally
+            {
+                bar.finish();
+            }
+            final List<Long> snapshots = SnapshotCatalog.revisions(directory);
+            for (final long snapshot : snapshots)
+            {
+                checkSnapshot(snapshot);
+            }
+            checkRecoverable(log, snapshots);
+            out.println("OK: " + (span.count() == 0 ? "no revisions" :
+                "revisions " + span.from() + ".." + span.to() + " (" + span.count() + ") contiguous, every CRC valid") +
+                "; snapshots valid: " + snapshots);
+            out.flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private void checkSnapshot(final long revision)
+    {
+        try (SnapshotReader reader = SnapshotReader.open(SnapshotCatalog.file(directory, revision)))
+        {
+            if (reader.snapshotRevision() != revision)
+            {
+                throw new CorruptLogException("snapshot file of revision " + revision + " says it was taken at " +
+                    reader.snapshotRevision());
+            }
+            final SnapshotEntry entry = new SnapshotEntry();
+            while (reader.next(entry))
+            {
+                if (entry.createRevision() < 1 || entry.modRevision() < entry.createRevision() || entry.version() < 1)
+                {
+                    throw new CorruptLogException("snapshot " + revision + " holds a key with impossible metadata: create " +
+                        entry.createRevision() + ", mod " + entry.modRevision() + ", version " + entry.version());
+                }
+            }
+        }
+        catch (final SnapshotCorruptedException | LogDirectoryException | LogFormatException ex)
+        {
+            throw new CorruptLogException(ex.getMessage(), ex);
+        }
+    }
+
+    private static void checkRecoverable(final SourceLog log, final List<Long> snapshots)
+    {
+        final long first = log.firstRevision();
+        if (first <= 1)
+        {
+            return;
+        }
+        for (final long snapshot : snapshots)
+        {
+            if (snapshot >= first - 1)
+            {
+                return;
+            }
+        }
+        throw new CorruptLogException("the log starts at revision " + first + " but no snapshot covers the revisions " +
+            "before it (snapshots: " + snapshots + "): it cannot be recovered");
+    }
+}
