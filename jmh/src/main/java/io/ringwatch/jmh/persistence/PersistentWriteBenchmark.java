@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * thread, beginRevision/appendChange/endRevision of exactly the excerpt the engine writes
  * ({@link RawLogState}): the engine's overhead over its own log;</li>
  * <li>baseline {@code rawChronicle}: Chronicle Queue {@code appender.writeBytes} of that excerpt's
- * bytes as a fixed blob ({@link RawChronicleState}): the log's overhead over the queue.</li>
+ * bytes as a fixed blob ({@link RawChronicleState}): the queue through its plain byte API.</li>
  * </ul>
  * Data lives under {@code jmh/target/persistence-data/} in a fresh directory per iteration, deleted
  * after it (each iteration's log is at most a few hundred MB). Compare the ratios: this runs on a

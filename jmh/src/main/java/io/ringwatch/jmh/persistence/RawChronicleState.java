@@ -24,8 +24,9 @@ import java.nio.file.Path;
 /**
  * Baseline "raw chronicle": a bare Chronicle Queue (same roll cycle as the revision log's default)
  * taking {@code appender.writeBytes} of one fixed blob per write, the blob being the very bytes the
- * revision log encodes for one of the benchmark's puts (captured at set-up). It is the floor: the
- * queue's own cost for the same excerpt size, without encoding or a CRC. SYNC builds the queue with
+ * revision log encodes for one of the benchmark's puts (captured at set-up): the queue's cost for
+ * the same excerpt size through its plain byte API, without the log's encoding and CRC (the log
+ * itself writes through {@code writingDocument()} and a raw copy). SYNC builds the queue with
  * {@link SyncMode#SYNC} and syncs every {@value AckWindow#WINDOW} appends, as {@link RawLogState} does.
  * <p>
  * Opened per iteration in a fresh directory after {@value LogWorkload#KEY_COUNT} writes (the size of
