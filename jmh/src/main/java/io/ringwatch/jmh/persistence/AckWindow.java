@@ -1,0 +1,97 @@
+package io.ringwatch.jmh.persistence;
+
+import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.write.WriteCallback;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One producer's pre-allocated callback for all its asynchronous puts, bounding how many are in
+ * flight: the producer calls {@link #sent()} after each put and, every {@value #WINDOW} puts, waits
+ * until the writer has acknowledged every one, so at most {@value #WINDOW} are outstanding and the
+ * ring, not an unbounded backlog, absorbs bursts.
+ * <p>
+ * {@link #sent()} is called by its one producer thread; {@link #onWritten} and {@link #onFailed} by
+ * the engine's writer thread; the getters by any thread. Allocates nothing after construction.
+ */
+final class AckWindow implements WriteCallback
+{
+    /** Puts a producer sends before it waits for all of them: a power of two. */
+    static final int WINDOW = 1024;
+
+    // Parks (up to 100 µs) rather than spins: on a small machine a spinning producer starves the writer.
+    private final IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 100_000);
+    private final AtomicLong acknowledged = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private long sent;
+    private long acknowledgedByWriter;
+    private volatile RingWatchException firstFailure;
+
+    /**
+     * Counts one put sent and, at each window boundary, waits for the writer to catch up. Producer
+     * thread; allocates nothing.
+     */
+    void sent()
+    {
+        if ((++sent & (WINDOW - 1)) == 0)
+        {
+            awaitAll();
+        }
+    }
+
+    /**
+     * Waits until every put sent so far was acknowledged. Producer thread; allocates nothing.
+     */
+    void awaitAll()
+    {
+        idle.reset();
+        while (acknowledged.get() < sent)
+        {
+            idle.idle();
+        }
+    }
+
+    /**
+     * @return puts acknowledged so far, failed ones included. Any thread.
+     */
+    long acknowledged()
+    {
+        return acknowledged.get();
+    }
+
+    /**
+     * @return puts the engine refused. Any thread.
+     */
+    long failed()
+    {
+        return failed.get();
+    }
+
+    /**
+     * @return the first refusal's reason, or null. Any thread.
+     */
+    RingWatchException firstFailure()
+    {
+        return firstFailure;
+    }
+
+    @Override
+    public void onWritten(final long revision, final boolean succeeded, final long deleted)
+    {
+        // The writer thread is the only one counting, so an ordered store publishes the count.
+        acknowledged.lazySet(++acknowledgedByWriter);
+    }
+
+    @Override
+    public void onFailed(final RingWatchException error)
+    {
+        if (firstFailure == null)
+        {
+            firstFailure = error;
+        }
+        failed.lazySet(failed.get() + 1);
+        acknowledged.lazySet(++acknowledgedByWriter);
+    }
+}
