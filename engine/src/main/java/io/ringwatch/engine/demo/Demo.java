@@ -1,6 +1,7 @@
 package io.ringwatch.engine.demo;
 
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -18,14 +19,22 @@ import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
 
+import io.ringwatch.persistence.LogConfig;
+
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The README's demo: starts an in-memory engine, watches it with a push watcher on a prefix, a
  * pull watcher on one key, a list-then-watch on a range and a watcher that replays history,
- * writes through every write operation, and prints what each watcher saw.
+ * writes through every write operation, and prints what each watcher saw; then a persistent
+ * engine in a temporary directory: writes, restarts, reads the past and replays it from the log.
  */
 public final class Demo
 {
@@ -36,8 +45,9 @@ public final class Demo
     /**
      * @param args ignored.
      * @throws InterruptedException if interrupted while waiting for events.
+     * @throws IOException          if the persistent part cannot use a temporary directory.
      */
-    public static void main(final String[] args) throws InterruptedException
+    public static void main(final String[] args) throws InterruptedException, IOException
     {
         final PrintStream out = System.out;
         try (RingWatch engine = RingWatch.open())
@@ -88,6 +98,61 @@ public final class Demo
                 engine.range(KeyRange.all(), 0).kvs().stream().map(KeyValue::toString).toList());
         }
         out.println("engine closed");
+        durableDemo(out);
+    }
+
+    /**
+     * A persistent engine: writes in SYNC mode, closes, reopens (recovery), reads the past and
+     * replays it to a watcher from the revision log, far beyond its 16-event watch window.
+     */
+    private static void durableDemo(final PrintStream out) throws IOException, InterruptedException
+    {
+        final Path dir = Files.createTempDirectory("ringwatch-demo");
+        final RingWatchConfig config = RingWatchConfig.builder()
+            .persistence(LogConfig.builder(dir).durability(LogConfig.Durability.SYNC).build())
+            .windowCapacity(16, 16)
+            .build();
+        try
+        {
+            out.println();
+            out.println("RingWatch demo, persistent: a revision log in " + dir);
+            try (RingWatch engine = RingWatch.open(config))
+            {
+                for (int i = 1; i <= 100; i++)
+                {
+                    engine.put("/counter", Integer.toString(i));
+                }
+                out.println("wrote 100 revisions in SYNC mode, each acknowledged once on disk; closing");
+            }
+            try (RingWatch engine = RingWatch.open(config))
+            {
+                out.println("reopened: recovered revision " + engine.currentRevision() + ", /counter = " +
+                    engine.get("/counter").map(KeyValue::valueAsString).orElse("?"));
+                out.println("range at revision 42: " + engine.range(KeyRange.key("/counter"), 0, 42).kvs());
+                final Printer history = new Printer(out, "history /counter ");
+                history.quiet = true;
+                final Watcher watcher = engine.watch(WatchRequest.of(KeyRange.key("/counter")).startRevision(1), history);
+                engine.put("/counter", "101");
+                awaitProgress(engine.currentRevision(), watcher, history);
+                out.println("a watch from revision 1 (the window holds 16 events) caught up from the log: " +
+                    history.events + " events, revisions 1.." + history.completeUpTo);
+            }
+        }
+        finally
+        {
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(final Path dir) throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path path : paths.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.delete(path);
+            }
+        }
     }
 
     /** Asks for progress notifications until the watcher reports it is complete up to {@code revision}. */
@@ -108,6 +173,9 @@ public final class Demo
         private final PrintStream out;
         private final String name;
         private volatile long completeUpTo;
+        private volatile long events;
+        /** Counts events without printing them. */
+        private boolean quiet;
 
         Printer(final PrintStream out, final String name)
         {
@@ -118,7 +186,8 @@ public final class Demo
         @Override
         public void onEvents(final EventBatch events)
         {
-            for (int i = 0; i < events.size(); i++)
+            this.events += events.size();
+            for (int i = 0; i < events.size() && !quiet; i++)
             {
                 final WatchEvent event = events.get(i);
                 out.println(name + " rev " + event.revision() + " " + event.toEvent());
