@@ -15,6 +15,7 @@ import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
 import io.ringwatch.ringbuffer.EventType;
+import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 class WatchTest
 {
@@ -243,6 +245,66 @@ class WatchTest
         RecordingListener.await(() -> cancelled.getCount() == 0, "the failing listener's cancellation");
         assertEquals(CancelReason.LISTENER_FAILED, seen.get(0).reason());
         assertSame(boom, seen.get(0).cause());
+    }
+
+    @Test
+    void aCloseThatEndsAWatcherWhoseQueuedEventsWereOverwrittenStillDeliversItsCancellation() throws Exception
+    {
+        engine.close();
+        // A yielding dispatcher and paced writes: the dispatcher keeps up with the tiny window, only the
+        // blocked watcher's queued events are overwritten.
+        engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).windowFreshness(Duration.ofNanos(1))
+            .dispatcherIdleStrategy(YieldingIdleStrategy::new).slowListenerTimeout(Duration.ofSeconds(60)).build());
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final List<WatchCancellation> endings = new ArrayList<>();
+        final Watcher watcher = engine.watch(WatchRequest.of(KeyRange.all()), new WatchListener()
+        {
+            @Override
+            public void onEvents(final EventBatch batch)
+            {
+                entered.countDown();
+                try
+                {
+                    release.await(30, TimeUnit.SECONDS);
+                }
+                catch (final InterruptedException e)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public synchronized void onCancelled(final WatchCancellation cancellation)
+            {
+                endings.add(cancellation);
+                notifyAll();
+            }
+        });
+        engine.put("k", "first");
+        assertTrue(entered.await(30, TimeUnit.SECONDS));
+        for (int i = 0; i < 40; i++)
+        {
+            engine.put("k", "v" + i);
+            Thread.sleep(1);
+        }
+        assumeFalse(watcher.isCancelled(), "the dispatcher itself fell a window behind on this machine: " + watcher.cancellation());
+        final RingWatch closing = engine;
+        final Thread closer = new Thread(closing::close, "closer");
+        closer.start();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!watcher.isCancelled() && System.nanoTime() < deadline)
+        {
+            Thread.sleep(1);
+        }
+        assertEquals(CancelReason.ENGINE_CLOSED, watcher.cancellation().reason());
+
+        // The listener returns to a queue whose events the window has overwritten meanwhile.
+        release.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        assertFalse(closer.isAlive(), "close() did not return");
+        assertEquals(1, endings.size(), "the cancellation was not delivered exactly once: " + endings);
+        assertEquals(CancelReason.ENGINE_CLOSED, endings.get(0).reason());
     }
 
     @Test

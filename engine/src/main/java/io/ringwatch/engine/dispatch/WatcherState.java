@@ -209,6 +209,10 @@ abstract class WatcherState implements Watcher
      */
     boolean terminate(final CancelReason reason, final long compactRevision, final Throwable cause, final String message)
     {
+        if (cancellation != null)
+        {
+            return false;
+        }
         final WatchCancellation ending = new WatchCancellation(reason, compactRevision, cause, message);
         if (CANCELLATION.compareAndSet(this, null, ending))
         {
@@ -389,8 +393,17 @@ abstract class WatcherState implements Watcher
             {
                 if (history == null)
                 {
-                    terminate(CancelReason.LAPPED, window.oldestRevision(), null,
-                        "the watch window overwrote events this watcher had not consumed");
+                    if (cancellation != null)
+                    {
+                        // Ended already (the engine closed): what the window lost cannot be delivered;
+                        // drop it so the cancellation goes out instead of this read failing forever.
+                        pending.drain(DISCARD, Integer.MAX_VALUE);
+                    }
+                    else
+                    {
+                        terminate(CancelReason.LAPPED, window.oldestRevision(), null,
+                            "the watch window overwrote events this watcher had not consumed");
+                    }
                     break;
                 }
                 delivered += flush(listener, batch);
