@@ -1,185 +1,187 @@
 package io.ringwatch.jcstress;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
-import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
-import io.ringwatch.engine.watch.WatchCancellation;
-import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
-import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.engine.watch.Watcher;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.IIL_Result;
+import org.openjdk.jcstress.infra.results.LLLL_Result;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * The unsynced-to-synced hand-over of a persistent engine: a pull watcher that starts before the watch window
- * catches up from the revision log and rejoins the window while the writer writes. It must see the key's three
- * values 1, 2, 3 exactly once each, in order, whenever it polls: never a gap, a duplicate or a reordering.
+ * A persistent engine's hand-over of a watcher from catching up (reading the revision log: etcd's unsynced
+ * watchers) to the live window (synced), while the key it watches is being written, through the public API.
+ * A watcher gets every revision of its key exactly once, in order, whenever the writes land: before it opens,
+ * while it reads the log, while its rejoin is in flight, or after it is routed again.
  * <p>
- * One persistent engine per fork (a 16-event window that never grows, a revision log in a temporary
- * directory), shared by the instances through fresh keys. Each instance puts value 1 into its key, then 20
- * other keys, so that revision leaves the window. The writer then puts 2 and 3 asynchronously while the reader
- * opens a pull watcher from the revision of value 1 (it must catch up from the log) and polls twice (r1: the
- * values it got, as digits). The arbiter waits, bounded, for all three (r2) and reports the watch's state
- * (r3: LIVE, the reason it ended, or STUCK).
+ * Each instance works on a fresh key K of the {@link SharedPersistentEngine}, whose window always holds 16
+ * events. The state constructor puts 1 into K (revision r0), then 32 puts to a filler key, so the window no
+ * longer holds r0. The writer actor puts 2, then 3, into K, each awaited (bounded), so they land a while
+ * apart. The watcher actor reads K's value (r1: how far the writer had got when the watches opened: 1 nothing
+ * yet, 2 one write, 3 both), opens two watches on K from r0, a pull watcher (its own polls on the actor thread
+ * read the log and ask to rejoin) and a push watcher (the engine's delivery thread does), and takes events
+ * until each has 3 or has ended, or 10 s pass. The arbiter polls once more and cancels both watchers, so an
+ * event handed over twice after the actor stopped still shows: r2 and r3 are every value the pull and the push
+ * watcher handed over, as digits ({@link HandOverTrace}); r4 is "LIVE" when both watches run and everything
+ * arrived, else "STUCK" (the events or the writes did not arrive within the bound) or the reason a watch ended
+ * by itself, as "pull=... push=...".
  * <p>
- * Used from the jcstress threads only; allocates a watcher, the writes and a key per instance.
+ * Every jcstress instance is used from the jcstress threads and the engine's delivery thread only. Allocates a
+ * key, 35 writes, two watchers and their listeners per instance.
  */
 @JCStressTest
-@Description("A watcher catching up from the revision log while the writer writes: 1, 2, 3 in order, each once.")
-@Outcome(id = "0, 123, LIVE", expect = ACCEPTABLE, desc = "The reader polled before the catch-up delivered anything.")
-@Outcome(id = "123, 123, LIVE", expect = ACCEPTABLE, desc = "The reader got everything in its two polls.")
-@Outcome(id = {"1, 123, LIVE", "12, 123, LIVE"}, expect = ACCEPTABLE_INTERESTING,
-    desc = "The reader polled during the catch-up or the hand-over: a prefix, in order.")
-@Outcome(expect = FORBIDDEN,
-    desc = "A gap, a duplicate, a reordering, a value never written (9), the watch ended, or STUCK.")
+@Description("Pull and push watchers catching up from the revision log and rejoining the window while their "
+    + "key is written: each gets exactly [1, 2, 3].")
+@Outcome(
+    id = "3, 123, 123, LIVE",
+    expect = ACCEPTABLE,
+    desc = "Both writes landed before the watches opened: the log alone served them.")
+@Outcome(
+    id = "[12], 123, 123, LIVE",
+    expect = ACCEPTABLE_INTERESTING,
+    desc = "A write landed after the watches opened, while they caught up or rejoined: still exactly 1, 2, 3.")
+@Outcome(
+    expect = FORBIDDEN,
+    desc = "A value lost (a gap), twice, out of order or never written (9); a watch ended by the engine; or "
+        + "STUCK: the events or the writes never arrived.")
 @State
 public class CatchUpHandOverStress
 {
-    private static final int FILLERS = 20;
+    private static final byte[] FIRST = {1};
+    private static final byte[] SECOND = {2};
+    private static final byte[] THIRD = {3};
+    private static final byte[] FILLER_KEY = "catchup-filler".getBytes(StandardCharsets.US_ASCII);
+    /** Twice the window: r0 has left it even if the window were a revision short of full. */
+    private static final int FILLERS = 2 * SharedPersistentEngine.WINDOW_EVENTS;
+    private static final int WANTED_EVENTS = HandOverTrace.LAST_VALUE;
     private static final int POLL_MAX = 16;
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
-    private static final RingWatch ENGINE = openDurableEngine();
+    private static final String LIVE = "LIVE";
 
+    private final RingWatch engine = SharedPersistentEngine.engine();
     private final byte[] key = SharedEngine.freshKey("catchup");
-    private final long firstRevision;
-    private final Trace seen = new Trace();
-    private PullWatcher watcher;
-    private CompletableFuture<WriteResult> second;
-    private CompletableFuture<WriteResult> third;
+    private final long firstRevision = putThenEvict();
+    private final HandOverTrace polled = new HandOverTrace();
+    private final HandOverTrace pushed = new HandOverTrace();
+    private PullWatcher pull;
+    private Watcher push;
+    private boolean written;
+    private boolean pullArrived;
+    private boolean pushArrived;
 
-    /** Writes value 1, then enough other keys to push it out of the window. The jcstress state thread. */
-    public CatchUpHandOverStress()
-    {
-        firstRevision = ENGINE.write(Op.put(key, new byte[] {1})).revision();
-        for (int i = 0; i < FILLERS; i++)
-        {
-            ENGINE.write(Op.put(SharedEngine.freshKey("filler"), new byte[] {0}));
-        }
-    }
-
-    /** Writes values 2 and 3 without waiting. Writer actor thread. */
+    /**
+     * Puts 2, then 3, into the key, waiting (bounded) for each. Writer actor thread.
+     */
     @Actor
     public void writer()
     {
-        second = ENGINE.writeAsync(Op.put(key, new byte[] {2}));
-        third = ENGINE.writeAsync(Op.put(key, new byte[] {3}));
+        final long deadline = System.nanoTime() + WAIT_NANOS;
+        written = Await.done(engine.writeAsync(Op.put(key, SECOND)), deadline)
+            && Await.done(engine.writeAsync(Op.put(key, THIRD)), deadline);
     }
 
     /**
-     * Watches from value 1's revision and polls twice. Reader actor thread.
+     * Opens both watches from the key's first revision, then polls the pull watcher and waits for the push
+     * watcher until each has 3 events or has ended (bounded). Watcher actor thread.
      *
-     * @param result receives the values got, in r1.
+     * @param result receives the key's value when the watches opened, in r1.
      */
     @Actor
-    public void reader(final IIL_Result result)
+    public void watchers(final LLLL_Result result)
     {
-        watcher = ENGINE.watchPull(WatchRequest.of(KeyRange.key(key)).startRevision(firstRevision));
-        watcher.poll(seen, POLL_MAX);
-        watcher.poll(seen, POLL_MAX);
-        result.r1 = seen.trace;
+        result.r1 = valueNow();
+        final WatchRequest request = WatchRequest.of(KeyRange.key(key)).startRevision(firstRevision);
+        pull = engine.watchPull(request);
+        push = engine.watch(request, pushed);
+        final long deadline = System.nanoTime() + WAIT_NANOS;
+        boolean inTime = true;
+        while (inTime && !(finished(polled) && finished(pushed)))
+        {
+            if (finished(polled) || pull.poll(polled, POLL_MAX) == 0)
+            {
+                inTime = Await.pause(deadline);
+            }
+        }
+        pullArrived = finished(polled);
+        pushArrived = finished(pushed);
     }
 
     /**
-     * Waits (bounded) for all three values, then cancels the watcher. Arbiter thread.
+     * Takes what else arrived and cancels both watchers. Arbiter thread, after both actors.
      *
-     * @param result every value handed over (r2) and how the watch stands (r3).
+     * @param result receives the values the pull (r2) and the push watcher (r3) handed over and how the watches
+     *               stand (r4).
      */
     @Arbiter
-    public void finalState(final IIL_Result result)
+    public void finalState(final LLLL_Result result)
+    {
+        pull.poll(polled, POLL_MAX);
+        // Read before the cancels, whose own notices would otherwise hide how the watches stood.
+        final String pullStatus = polled.status(written && pullArrived);
+        final String pushStatus = pushed.status(written && pushArrived);
+        pull.cancel();
+        push.cancel();
+        // Once cancel() has returned no event is delivered any more: the traces are final.
+        result.r2 = polled.trace();
+        result.r3 = pushed.trace();
+        result.r4 = LIVE.equals(pullStatus) && LIVE.equals(pushStatus) ? LIVE : "pull=" + pullStatus + " push=" + pushStatus;
+    }
+
+    /**
+     * Puts 1 into the key, then enough writes to another key that the window no longer holds that revision.
+     * The jcstress thread building state.
+     *
+     * @return the key's revision r0.
+     * @throws IllegalStateException if the writes were not applied within the bound.
+     */
+    private long putThenEvict()
     {
         final long deadline = System.nanoTime() + WAIT_NANOS;
-        boolean arrived = Await.done(second, deadline) && Await.done(third, deadline);
-        while (arrived && seen.events < 3 && seen.cancellation == null)
+        final CompletableFuture<WriteResult> first = engine.writeAsync(Op.put(key, FIRST));
+        CompletableFuture<WriteResult> last = first;
+        for (int i = 0; i < FILLERS; i++)
         {
-            if (watcher.poll(seen, POLL_MAX) == 0)
-            {
-                arrived = Await.pause(deadline);
-            }
+            last = engine.writeAsync(Op.put(FILLER_KEY, FIRST));
         }
-        result.r2 = seen.trace;
-        result.r3 = !arrived ? "STUCK" : seen.cancellation == null ? "LIVE" : seen.cancellation.reason().name();
-        watcher.cancel();
+        // The writer applies writes in order: once the last is applied, so is the first.
+        if (!Await.done(last, deadline) || first.isCompletedExceptionally())
+        {
+            throw new IllegalStateException("the setup writes were not applied within " + WAIT_NANOS + " ns");
+        }
+        return first.join().revision();
     }
 
-    private static RingWatch openDurableEngine()
+    /**
+     * @return the key's value now, as its digit (0 when absent, 9 when not one of the test's).
+     */
+    private int valueNow()
     {
-        try
+        final byte[] value = engine.get(key).map(KeyValue::value).orElse(null);
+        if (value == null)
         {
-            final Path dir = Files.createTempDirectory("ringwatch-jcstress");
-            final RingWatch engine = RingWatch.open(RingWatchConfig.builder()
-                .persistence(LogConfig.builder(dir).build())
-                .snapshotEveryRevisions(0)
-                .windowCapacity(16, 16)
-                .windowFreshness(Duration.ofNanos(1))
-                .maxKeyBytes(32)
-                .maxValueBytes(8)
-                .build());
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(dir)));
-            return engine;
+            return 0;
         }
-        catch (final IOException e)
-        {
-            throw new UncheckedIOException(e);
-        }
+        return DigitTrace.append(0, value.length == 1 ? value[0] : DigitTrace.NEVER_OFFERED, HandOverTrace.LAST_VALUE);
     }
 
-    private static void deleteQuietly(final Path dir)
+    private static boolean finished(final HandOverTrace trace)
     {
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-        catch (final IOException | UncheckedIOException ignore)
-        {
-            // A temporary directory; the fork is ending anyway.
-        }
-    }
-
-    /** The values a watcher handed over, as digits (9 for a value never written), and how it ended. */
-    private static final class Trace implements WatchListener
-    {
-        private int trace;
-        private int events;
-        private WatchCancellation cancellation;
-
-        @Override
-        public void onEvents(final EventBatch batch)
-        {
-            for (int i = 0; i < batch.size(); i++)
-            {
-                final int value = batch.get(i).valueLength() == 1 ? batch.get(i).valueBuffer().getByte(0) : 9;
-                trace = trace * 10 + (value >= 1 && value <= 3 ? value : 9);
-                events++;
-            }
-        }
-
-        @Override
-        public void onCancelled(final WatchCancellation cancellation)
-        {
-            this.cancellation = cancellation;
-        }
+        return trace.events() >= WANTED_EVENTS || trace.ended();
     }
 }
