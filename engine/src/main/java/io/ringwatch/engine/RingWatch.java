@@ -105,7 +105,8 @@ public final class RingWatch implements AutoCloseable
         historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
         secondary = new SecondaryIndexes(index, window, cursor, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal, secondary::function);
-        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal);
+        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal,
+            watches.dispatcherDoorbells());
         snapshotter = journal instanceof ChronicleJournal ?
             new Snapshotter(((ChronicleJournal)journal).log(), index, cursor::applied, config.snapshotEveryRevisions()) : null;
     }

@@ -2,6 +2,7 @@ package io.ringwatch.jcstress;
 
 import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
@@ -74,13 +75,15 @@ public class WritePipelineCloseStress
         .dataBytesPerEvent(32)
         .build();
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Nothing follows this window, so the writer has no dispatcher to wake. */
+    private static final Doorbell[] NO_WINDOW_READERS = new Doorbell[0];
     private static final Op PUT_A = Op.put("a", "1");
     private static final Op PUT_B = Op.put("b", "2");
 
     private final OffHeapIndex index = new OffHeapIndex(4);
     private final WatchWindow window = new WatchWindow(WINDOW, SystemNanoClock.INSTANCE);
     private final WritePipeline pipeline = new WritePipeline(
-        CONFIG, index, window, new RevisionCursor(0), new IndexMaintainer(window), null);
+        CONFIG, index, window, new RevisionCursor(0), new IndexMaintainer(window), null, NO_WINDOW_READERS);
     private CompletableFuture<WriteResult> first;
     private CompletableFuture<WriteResult> second;
 

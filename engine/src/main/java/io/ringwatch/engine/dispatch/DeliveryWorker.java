@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.watch.CancelReason;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -25,6 +26,7 @@ final class DeliveryWorker
     private final String name;
     private final int batchSize;
     private final IdleStrategy idleStrategy;
+    private final Doorbell doorbell;
     private final long slowListenerNanos;
     private final ManyToOneConcurrentArrayQueue<PushWatcherState> ready =
         new ManyToOneConcurrentArrayQueue<>(READY_QUEUE_CAPACITY);
@@ -36,11 +38,21 @@ final class DeliveryWorker
     private volatile long callStartNanos;
     private int generation;
 
-    DeliveryWorker(final String name, final int batchSize, final IdleStrategy idleStrategy, final long slowListenerNanos)
+    /**
+     * @param doorbell wakes the worker's thread when it parks in {@code idleStrategy}; rung on
+     *                 every schedule.
+     */
+    DeliveryWorker(
+        final String name,
+        final int batchSize,
+        final IdleStrategy idleStrategy,
+        final Doorbell doorbell,
+        final long slowListenerNanos)
     {
         this.name = name;
         this.batchSize = batchSize;
         this.idleStrategy = idleStrategy;
+        this.doorbell = doorbell;
         this.slowListenerNanos = slowListenerNanos;
     }
 
@@ -55,7 +67,12 @@ final class DeliveryWorker
      */
     boolean schedule(final PushWatcherState watcher)
     {
-        return ready.offer(watcher);
+        if (ready.offer(watcher))
+        {
+            doorbell.ring();
+            return true;
+        }
+        return false;
     }
 
     /**
@@ -84,6 +101,7 @@ final class DeliveryWorker
     void close(final long timeoutNanos)
     {
         closing = true;
+        doorbell.ring();
         final Thread thread = owner;
         if (thread != null)
         {

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.IndexMatch;
@@ -11,6 +12,7 @@ import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.PaddedSequence;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.NanoClock;
 
@@ -43,6 +45,7 @@ final class Dispatcher implements Agent
     private final NanoClock clock;
     private final long progressIntervalNanos;
     private final PaddedSequence nextSequence;
+    private final Doorbell doorbell;
     private final WatchRoutes<WatcherState> routes = new WatchRoutes<>();
     private final ManyToOneConcurrentLinkedQueue<Command> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final ArrayList<WatcherState> registry = new ArrayList<>();
@@ -69,6 +72,7 @@ final class Dispatcher implements Agent
             failIndexWatcher(watcher, failure);
         }
     };
+    private volatile boolean stopping;
     private long batch;
     private long currentSequence;
     private long lastRevision;
@@ -79,8 +83,10 @@ final class Dispatcher implements Agent
         final WatchWindow window,
         final NanoClock clock,
         final long progressIntervalNanos,
-        final long startRevision)
+        final long startRevision,
+        final Doorbell doorbell)
     {
+        this.doorbell = doorbell;
         this.name = name;
         this.window = window;
         this.clock = clock;
@@ -99,6 +105,12 @@ final class Dispatcher implements Agent
     @Override
     public int doWork()
     {
+        if (stopping)
+        {
+            // Ends the runner's loop from inside: a runner closed from outside would first wait
+            // out this thread's park, which a wakeable strategy may make long.
+            throw new AgentTerminationException("dispatcher stopping", true);
+        }
         int work = applyCommands();
         work += dispatchEvents();
         work += notifyProgressIfDue();
@@ -135,19 +147,37 @@ final class Dispatcher implements Agent
         return registry.size();
     }
 
+    /**
+     * Asks the agent to stop: its next duty cycle ends the runner's loop, which then calls
+     * {@link #onClose()}. Any thread; wakes the agent if it parks.
+     */
+    void stop()
+    {
+        stopping = true;
+        doorbell.ring();
+    }
+
+    /**
+     * @return the doorbell that wakes this dispatcher's thread when it parks for lack of work.
+     */
+    Doorbell doorbell()
+    {
+        return doorbell;
+    }
+
     void register(final WatcherState watcher)
     {
-        commands.offer(new Command(Command.REGISTER, watcher));
+        submit(new Command(Command.REGISTER, watcher));
     }
 
     void requestRemoval(final WatcherState watcher)
     {
-        commands.offer(new Command(Command.REMOVE, watcher));
+        submit(new Command(Command.REMOVE, watcher));
     }
 
     void requestProgress(final WatcherState watcher)
     {
-        commands.offer(new Command(Command.PROGRESS, watcher));
+        submit(new Command(Command.PROGRESS, watcher));
     }
 
     /**
@@ -156,7 +186,7 @@ final class Dispatcher implements Agent
      */
     void requestUnroute(final WatcherState watcher)
     {
-        commands.offer(new Command(Command.UNROUTE, watcher));
+        submit(new Command(Command.UNROUTE, watcher));
     }
 
     /**
@@ -169,7 +199,13 @@ final class Dispatcher implements Agent
         final Command command = new Command(Command.REJOIN, watcher);
         command.revision = revision;
         command.ticket = ticket;
+        submit(command);
+    }
+
+    private void submit(final Command command)
+    {
         commands.offer(command);
+        doorbell.ring();
     }
 
     private int applyCommands()

@@ -4,6 +4,8 @@ import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.history.History;
+import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -12,6 +14,7 @@ import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
@@ -82,9 +85,10 @@ public final class WatchHub implements AutoCloseable
         runners = new AgentRunner[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
+            final IdleStrategy idle = config.dispatcherIdleStrategy().get();
             dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
-                config.progressNotifyInterval().toNanos(), startRevision);
-            runners[i] = new AgentRunner(config.dispatcherIdleStrategy().get(), WatchHub::reportError, null, dispatchers[i]);
+                config.progressNotifyInterval().toNanos(), startRevision, doorbellOf(idle));
+            runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {
                 final Thread thread = new Thread(runnable);
@@ -96,8 +100,9 @@ public final class WatchHub implements AutoCloseable
         workers = new DeliveryWorker[config.deliveryThreads()];
         for (int i = 0; i < workers.length; i++)
         {
+            final IdleStrategy idle = config.deliveryIdleStrategy().get();
             workers[i] = new DeliveryWorker("ringwatch-delivery-" + i, config.deliveryBatchSize(),
-                config.deliveryIdleStrategy().get(), slowListenerNanos);
+                idle, doorbellOf(idle), slowListenerNanos);
             workers[i].start();
         }
         pollBatches = ThreadLocal.withInitial(() -> new EventBatchView(config.deliveryBatchSize()));
@@ -152,6 +157,22 @@ public final class WatchHub implements AutoCloseable
     }
 
     /**
+     * The doorbells the writer rings after it publishes events to the window: one per dispatcher.
+     * Any thread; allocates the returned array.
+     *
+     * @return the dispatchers' doorbells.
+     */
+    public Doorbell[] dispatcherDoorbells()
+    {
+        final Doorbell[] doorbells = new Doorbell[dispatchers.length];
+        for (int i = 0; i < dispatchers.length; i++)
+        {
+            doorbells[i] = dispatchers[i].doorbell();
+        }
+        return doorbells;
+    }
+
+    /**
      * @return the number of live watchers registered with the dispatchers (approximate while
      * watchers come and go).
      */
@@ -178,9 +199,10 @@ public final class WatchHub implements AutoCloseable
             return;
         }
         closed = true;
-        for (final AgentRunner runner : runners)
+        for (int i = 0; i < runners.length; i++)
         {
-            runner.close();
+            dispatchers[i].stop();
+            runners[i].close();
         }
         for (final DeliveryWorker worker : workers)
         {
@@ -236,6 +258,16 @@ public final class WatchHub implements AutoCloseable
         {
             throw new EngineClosedException("the engine is closed: watch refused");
         }
+    }
+
+    /**
+     * The doorbell that wakes a thread idling with {@code idle}: its own for a
+     * {@link WakeableIdleStrategy}; for any other strategy one that is never armed, so ringing
+     * it costs a fence and a read.
+     */
+    private static Doorbell doorbellOf(final IdleStrategy idle)
+    {
+        return idle instanceof WakeableIdleStrategy ? ((WakeableIdleStrategy)idle).doorbell() : new Doorbell();
     }
 
     private static void reportError(final Throwable error)

@@ -3,6 +3,7 @@ package io.ringwatch.engine.write;
 import com.lmax.disruptor.EventHandler;
 import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.history.Journal;
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.IndexVisitor;
 import io.ringwatch.engine.index.OffHeapIndex;
@@ -41,6 +42,13 @@ import java.util.concurrent.CountDownLatch;
  */
 final class RevisionApplier implements EventHandler<WriteCommand>
 {
+    /**
+     * Revisions applied between rings of the window readers' doorbells within one long batch: a
+     * reader parked at the start of a batch is woken before its end, yet a saturated writer pays
+     * the ring's fence once per this many revisions, not per revision.
+     */
+    private static final int RING_EVERY_REVISIONS = 64;
+
     private final OffHeapIndex index;
     private final WatchWindow window;
     private final RevisionCursor cursor;
@@ -53,6 +61,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
     private final IndexVisitor collectDoomed = this::collectDoomed;
     private final JournalRecorder journal;
+    private final Doorbell[] windowReaders;
+    private long rungRevision;
     /** Writes applied but not yet acknowledged, waiting for the batch's flush. */
     private final WriteCommand[] unacknowledged;
     private int unacknowledgedCount;
@@ -67,13 +77,16 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
         final Journal journal,
-        final int ringSize)
+        final int ringSize,
+        final Doorbell[] windowReaders)
     {
         this.index = index;
+        this.windowReaders = windowReaders.clone();
         this.window = window;
         this.cursor = cursor;
         this.secondary = secondary;
         this.revision = cursor.applied();
+        this.rungRevision = revision;
         this.journal = journal == null ? null : new JournalRecorder(journal);
         this.unacknowledged = this.journal != null && this.journal.flushBeforeAcknowledge() ? new WriteCommand[ringSize] : null;
     }
@@ -117,6 +130,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
     {
         apply(command);
+        if (revision != rungRevision && (endOfBatch || revision - rungRevision >= RING_EVERY_REVISIONS))
+        {
+            wakeWindowReaders();
+        }
         if (unacknowledged == null)
         {
             complete(command);
@@ -126,6 +143,16 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         if (endOfBatch || unacknowledgedCount == unacknowledged.length)
         {
             acknowledgeBatch();
+        }
+    }
+
+    /** Rings the doorbells of the dispatchers, which follow the window this writer just published. */
+    private void wakeWindowReaders()
+    {
+        rungRevision = revision;
+        for (final Doorbell reader : windowReaders)
+        {
+            reader.ring();
         }
     }
 

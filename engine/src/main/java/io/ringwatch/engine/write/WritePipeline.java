@@ -10,6 +10,7 @@ import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.history.Journal;
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
@@ -59,6 +60,8 @@ public final class WritePipeline implements AutoCloseable
      * @param cursor the writer's published progress.
      * @param secondary keeps the secondary indexes current on the writer thread.
      * @param journal the revision log the writer records to, or null for an in-memory engine.
+     * @param windowReaders rung by the writer after it publishes events to the window (at the end
+     *                of each batch, and every few dozen revisions within a long one).
      */
     public WritePipeline(
         final RingWatchConfig config,
@@ -66,7 +69,8 @@ public final class WritePipeline implements AutoCloseable
         final WatchWindow window,
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
-        final Journal journal)
+        final Journal journal,
+        final Doorbell[] windowReaders)
     {
         this.maxKeyBytes = config.maxKeyBytes();
         this.maxValueBytes = config.maxValueBytes();
@@ -77,7 +81,8 @@ public final class WritePipeline implements AutoCloseable
             writerThread = thread;
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
-        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, config.writeRingSize());
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, config.writeRingSize(),
+            windowReaders);
         disruptor.handleEventsWith(applier);
         disruptor.setDefaultExceptionHandler(new FailingHandler());
         ring = disruptor.start();

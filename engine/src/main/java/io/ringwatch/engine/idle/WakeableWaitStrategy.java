@@ -1,0 +1,104 @@
+package io.ringwatch.engine.idle;
+
+import com.lmax.disruptor.AlertException;
+import com.lmax.disruptor.Sequence;
+import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.WaitStrategy;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A Disruptor wait strategy for a ring with ONE consumer thread (the engine's writer): it spins,
+ * then yields, then parks on a {@link Doorbell} that every publish rings, with the same steps as
+ * {@link WakeableIdleStrategy}. Against the Disruptor's {@code BlockingWaitStrategy}, whose every
+ * publish takes a monitor and notifies: a publish costs a fence and one read while the consumer
+ * is awake, and an unpark only when it is parked. Against {@code LiteBlockingWaitStrategy}: no
+ * lock on either side. A halt (the Disruptor's alert) rings it too.
+ * <p>
+ * Threading: {@code waitFor} on the one consumer thread (a second one is refused, since the
+ * doorbell wakes only one); {@code signalAllWhenBlocking} from any producer. Allocation: none
+ * after construction.
+ */
+public final class WakeableWaitStrategy implements WaitStrategy
+{
+    private final WaitPhases phases;
+    private final AtomicReference<Thread> consumer = new AtomicReference<>();
+
+    /**
+     * A strategy with {@link WakeableIdleStrategy}'s default spins, yields and longest park.
+     */
+    public WakeableWaitStrategy()
+    {
+        this(WakeableIdleStrategy.DEFAULT_SPINS, WakeableIdleStrategy.DEFAULT_YIELDS,
+            WakeableIdleStrategy.DEFAULT_MAX_PARK_NANOS);
+    }
+
+    /**
+     * @param spins        wait steps that spin before any yield; not negative.
+     * @param yields       wait steps that yield before parking; not negative.
+     * @param maxParkNanos the longest park, in nanoseconds; positive.
+     * @throws IllegalArgumentException if a bound is out of range.
+     */
+    public WakeableWaitStrategy(final int spins, final int yields, final long maxParkNanos)
+    {
+        phases = new WaitPhases(new Doorbell(), spins, yields, maxParkNanos);
+    }
+
+    /**
+     * Waits until {@code dependentSequence} reaches {@code sequence}. Consumer thread.
+     *
+     * @return the dependent sequence's value, at least {@code sequence}.
+     * @throws AlertException        if the barrier is alerted (the ring is halting).
+     * @throws IllegalStateException if a second consumer thread waits on this strategy.
+     */
+    @Override
+    public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
+        final SequenceBarrier barrier) throws AlertException
+    {
+        long available = dependentSequence.get();
+        if (available >= sequence)
+        {
+            return available;
+        }
+        requireOneConsumer();
+        phases.reset();
+        while ((available = dependentSequence.get()) < sequence)
+        {
+            barrier.checkAlert();
+            phases.step();
+        }
+        phases.reset();
+        return available;
+    }
+
+    /**
+     * Wakes the consumer if it parks: called by the ring after every publish. Any thread.
+     */
+    @Override
+    public void signalAllWhenBlocking()
+    {
+        phases.doorbell().ring();
+    }
+
+    /** @return the doorbell every publish rings; for tests in this package. */
+    Doorbell doorbell()
+    {
+        return phases.doorbell();
+    }
+
+    private void requireOneConsumer()
+    {
+        final Thread current = Thread.currentThread();
+        if (consumer.get() != current && !consumer.compareAndSet(null, current))
+        {
+            throw new IllegalStateException("WakeableWaitStrategy serves one consumer thread: " + consumer.get().getName() +
+                " already waits on it, " + current.getName() + " may not");
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "WakeableWaitStrategy{" + phases.describe() + '}';
+    }
+}

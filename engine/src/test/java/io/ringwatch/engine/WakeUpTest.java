@@ -1,0 +1,119 @@
+package io.ringwatch.engine;
+
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.engine.idle.WakeableWaitStrategy;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.CancelReason;
+import io.ringwatch.engine.watch.Event;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.engine.watch.WatchResponse;
+import io.ringwatch.engine.watch.Watcher;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every engine thread idles with a wakeable strategy that parks for ten minutes without spinning
+ * first, so any hand-off that forgets to ring its consumer's doorbell leaves that consumer asleep
+ * far past these tests' patience. Each test waits between steps, so that the threads are parked
+ * when the next step comes.
+ */
+class WakeUpTest
+{
+    private static final long PARK_NANOS = TimeUnit.MINUTES.toNanos(10);
+    private static final Duration PATIENCE = RecordingListener.PATIENCE;
+
+    private final RingWatch engine = RingWatch.open(RingWatchConfig.builder()
+        .writerWaitStrategy(() -> new WakeableWaitStrategy(0, 0, PARK_NANOS))
+        .dispatcherIdleStrategy(() -> new WakeableIdleStrategy(0, 0, PARK_NANOS))
+        .deliveryIdleStrategy(() -> new WakeableIdleStrategy(0, 0, PARK_NANOS))
+        .build());
+
+    @AfterEach
+    void close()
+    {
+        assertTimeoutPreemptively(PATIENCE, engine::close, "close woke the parked threads");
+    }
+
+    @Test
+    void writesEventsAndTheirDeliveryEachWakeTheThreadThatParked() throws InterruptedException
+    {
+        final RecordingListener push = new RecordingListener();
+        engine.watch(WatchRequest.of(KeyRange.prefix("k")), push);
+        final PullWatcher pull = engine.watchPull(WatchRequest.of(KeyRange.prefix("k")));
+
+        final List<Event> pulled = new ArrayList<>();
+        for (int i = 1; i <= 3; i++)
+        {
+            settle();
+            assertEquals(i, engine.put("k" + i, "v").revision(), "the writer woke for put " + i);
+            assertEquals(i, push.awaitEvents(i).size(), "the dispatcher and the delivery thread woke");
+            pulled.addAll(pull.next(PATIENCE).events());
+        }
+        assertEquals(List.of(1L, 2L, 3L), pulled.stream().map(Event::revision).toList(), "the pull watcher's next woke");
+    }
+
+    @Test
+    void aWatchFromThePastIsReplayedByADispatcherItWokeUp()
+    {
+        engine.put("a", "1");
+        engine.put("a", "2");
+        settle();
+
+        final RecordingListener listener = new RecordingListener();
+        engine.watch(WatchRequest.of(KeyRange.key("a")).startRevision(1), listener);
+        assertEquals(List.of(1L, 2L), listener.awaitEvents(2).stream().map(Event::revision).toList());
+    }
+
+    @Test
+    void progressRequestsAndCancellationsWakeTheDispatcher()
+    {
+        engine.put("a", "1");
+        final RecordingListener listener = new RecordingListener();
+        final Watcher watcher = engine.watch(WatchRequest.of(KeyRange.key("b")), listener);
+        settle();
+
+        watcher.requestProgress();
+        assertEquals(1, listener.awaitProgressAtLeast(1));
+        settle();
+
+        assertTimeoutPreemptively(PATIENCE, watcher::cancel);
+        assertEquals(CancelReason.CANCELLED_BY_CLIENT, listener.awaitCancellation().reason());
+    }
+
+    @Test
+    void closeEndsWatchersOfAnEngineWhoseThreadsAllPark() throws InterruptedException
+    {
+        final RecordingListener listener = new RecordingListener();
+        engine.watch(WatchRequest.of(KeyRange.all()), listener);
+        final PullWatcher pull = engine.watchPull(WatchRequest.of(KeyRange.all()));
+        settle();
+
+        assertTimeoutPreemptively(PATIENCE, engine::close);
+        assertEquals(CancelReason.ENGINE_CLOSED, listener.awaitCancellation().reason());
+        final WatchResponse last = pull.next(PATIENCE);
+        assertTrue(last.cancellation() != null && last.cancellation().reason() == CancelReason.ENGINE_CLOSED, last.toString());
+    }
+
+    /** Gives the engine's threads time to run out of work and park; correctness never depends on it. */
+    private static void settle()
+    {
+        try
+        {
+            Thread.sleep(20);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
