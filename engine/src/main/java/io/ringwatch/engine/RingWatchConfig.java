@@ -1,9 +1,9 @@
 package io.ringwatch.engine;
 
-import com.lmax.disruptor.BlockingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import io.ringwatch.persistence.LogConfig;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.time.Duration;
@@ -11,8 +11,11 @@ import java.util.function.Supplier;
 
 /**
  * How an engine is sized and how its threads wait. Immutable; build one with {@link #builder()}.
- * Defaults suit an embedded service on a small machine: threads that back off to parking when
- * idle. For the lowest latency on dedicated cores choose busy-spin strategies instead.
+ * Defaults suit an embedded service on a small machine: the writer, dispatcher and delivery
+ * threads spin for about a microsecond, then park until the thread that hands them work wakes
+ * them ({@link WakeableWaitStrategy}, {@link WakeableIdleStrategy}), so an idle engine holds no
+ * core and a hand-off to a parked thread costs a wake-up, not a timed park. For the lowest
+ * latency on cores of their own choose busy-spin strategies instead.
  */
 public final class RingWatchConfig
 {
@@ -215,11 +218,9 @@ public final class RingWatchConfig
         private Duration progressNotifyInterval = Duration.ofSeconds(10);
         private Duration slowListenerTimeout = Duration.ofSeconds(5);
         private int indexInitialCapacity = 1024;
-        private Supplier<WaitStrategy> writerWaitStrategy = BlockingWaitStrategy::new;
-        private Supplier<IdleStrategy> dispatcherIdleStrategy =
-            () -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000);
-        private Supplier<IdleStrategy> deliveryIdleStrategy =
-            () -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000);
+        private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
+        private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::new;
+        private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::new;
         private LogConfig persistence;
         private long snapshotEveryRevisions = 1_000_000;
 
@@ -397,8 +398,9 @@ public final class RingWatchConfig
         }
 
         /**
-         * @param factory makes the writer's Disruptor wait strategy (busy-spin, yielding,
-         *                blocking...).
+         * @param factory makes the writer's Disruptor wait strategy: by default a
+         *                {@link WakeableWaitStrategy}, which every publish wakes; or busy-spin,
+         *                yielding, blocking... The writer is the ring's one consumer.
          * @return this builder.
          */
         public Builder writerWaitStrategy(final Supplier<WaitStrategy> factory)
@@ -408,7 +410,9 @@ public final class RingWatchConfig
         }
 
         /**
-         * @param factory makes each dispatcher's Agrona idle strategy.
+         * @param factory makes each dispatcher's Agrona idle strategy: by default a
+         *                {@link WakeableIdleStrategy}, which the writer's publishes and watch
+         *                commands wake; any other strategy is never woken, only polled.
          * @return this builder.
          */
         public Builder dispatcherIdleStrategy(final Supplier<IdleStrategy> factory)
@@ -418,7 +422,9 @@ public final class RingWatchConfig
         }
 
         /**
-         * @param factory makes each delivery thread's Agrona idle strategy.
+         * @param factory makes each delivery thread's Agrona idle strategy: by default a
+         *                {@link WakeableIdleStrategy}, which a watcher scheduled on the thread
+         *                wakes; any other strategy is never woken, only polled.
          * @return this builder.
          */
         public Builder deliveryIdleStrategy(final Supplier<IdleStrategy> factory)

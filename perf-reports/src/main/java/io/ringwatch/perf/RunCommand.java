@@ -89,14 +89,14 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--write-mode", description = "ringwatch puts: async | sync. Default: ${DEFAULT-VALUE}")
     private WriteMode writeMode = WriteMode.ASYNC;
 
-    @Option(names = "--writer-wait", description = "ringwatch writer: blocking | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
-    private WriterWait writerWait = WriterWait.BLOCKING;
+    @Option(names = "--writer-wait", description = "ringwatch writer: wakeable | blocking | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
+    private WriterWait writerWait = WriterWait.WAKEABLE;
 
-    @Option(names = "--dispatcher-idle", description = "ringwatch dispatchers: backoff | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
-    private ThreadIdle dispatcherIdle = ThreadIdle.BACKOFF;
+    @Option(names = "--dispatcher-idle", description = "ringwatch dispatchers: wakeable | backoff | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
+    private ThreadIdle dispatcherIdle = ThreadIdle.WAKEABLE;
 
-    @Option(names = "--delivery-idle", description = "ringwatch delivery threads and pull pollers: backoff | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
-    private ThreadIdle deliveryIdle = ThreadIdle.BACKOFF;
+    @Option(names = "--delivery-idle", description = "ringwatch delivery threads and pull pollers: wakeable | backoff | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
+    private ThreadIdle deliveryIdle = ThreadIdle.WAKEABLE;
 
     @Option(names = "--dispatchers", description = "ringwatch dispatcher threads. Default: ${DEFAULT-VALUE}")
     private int dispatchers = 1;

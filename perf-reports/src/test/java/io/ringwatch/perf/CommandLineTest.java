@@ -62,7 +62,7 @@ class CommandLineTest
         final int exit = commandLine.execute("--writer-wait", "fast");
 
         assertEquals(CommandLine.ExitCode.USAGE, exit);
-        assertTrue(err.toString().contains("blocking, sleeping, yielding, busy-spin"), err.toString());
+        assertTrue(err.toString().contains("wakeable, blocking, sleeping, yielding, busy-spin"), err.toString());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.ringwatch.perf.peer;
 
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -10,11 +11,14 @@ import java.util.function.Supplier;
 
 /**
  * An Agrona idle strategy for RingWatch's dispatcher and delivery threads and the harness's pull
- * pollers, by name. Backoff is the engine's default (spin, yield, then park up to 1 ms).
+ * pollers, by name. A harness pull poller is never rung by the engine, so {@code wakeable} parks
+ * there until its timeout, like a sleeping strategy.
  */
 public enum ThreadIdle
 {
-    /** Spin, then yield, then park from 1 µs up to 1 ms: the engine's default. */
+    /** Spin briefly, then park until the engine hands the thread work (or 1 ms passes). */
+    WAKEABLE(WakeableIdleStrategy::new),
+    /** Spin, then yield, then park from 1 µs up to 1 ms. */
     BACKOFF(() -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000)),
     /** Park 1 µs each time (in practice the timer slack, tens of µs). */
     SLEEPING(() -> new SleepingIdleStrategy(1_000)),

@@ -5,16 +5,20 @@ import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.SleepingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
+import io.ringwatch.engine.idle.WakeableWaitStrategy;
 
 import java.util.function.Supplier;
 
 /**
- * The RingWatch writer thread's Disruptor wait strategy, by name. Blocking (the engine's default)
- * frees the core when idle but every publish pays a signal; busy-spin is fastest and takes a core
- * for good; yielding and sleeping sit in between.
+ * The RingWatch writer thread's Disruptor wait strategy, by name. Wakeable parks when idle and a
+ * publish pays a fence, plus an unpark only while the writer parks; blocking frees the core too but
+ * every publish takes a lock and signals; busy-spin is fastest and takes a core for good; yielding
+ * and sleeping sit in between.
  */
 public enum WriterWait
 {
+    /** {@link WakeableWaitStrategy}: spins briefly, then parks until a publish rings. */
+    WAKEABLE(WakeableWaitStrategy::new),
     /** {@link BlockingWaitStrategy}. */
     BLOCKING(BlockingWaitStrategy::new),
     /** {@link SleepingWaitStrategy}. */

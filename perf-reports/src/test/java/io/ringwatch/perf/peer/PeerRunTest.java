@@ -30,7 +30,7 @@ class PeerRunTest
     void ringWatchPushAndPullWatchersReceiveEveryWrite() throws InterruptedException
     {
         final Workload workload = new Workload(50, 16, 16, 12, 3, 3);
-        final EngineSettings settings = new EngineSettings(WriterWait.BLOCKING, ThreadIdle.BACKOFF, ThreadIdle.BACKOFF,
+        final EngineSettings settings = new EngineSettings(WriterWait.WAKEABLE, ThreadIdle.WAKEABLE, ThreadIdle.WAKEABLE,
             1, 2, 2, WriteMode.ASYNC, Persistence.NONE, null);
 
         assertDeliveredExactly(new RingWatchPeer(settings, workload), workload);
