@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.kv.Keys;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Object2ObjectHashMap;
 
@@ -10,8 +11,10 @@ import java.util.Arrays;
  * (prefixes arrive as ranges, see {@link io.ringwatch.engine.kv.Keys#prefixEnd(byte[])}) and of every key.
  * <p>
  * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in a hash map
- * (O(1 + matches) per key), ranges in an interval tree (O(log n + matches) typically, O(log n) per match at
- * worst), so routing never visits watchers that do not match.
+ * (O(1 + matches) per key); prefix-shaped ranges ({@code [p, prefixEnd(p))}) in {@link PrefixRoutes}, a hash
+ * map probed once per distinct prefix length (O(key length + lengths + matches)); other ranges in an
+ * interval tree (O(log n + matches) typically, O(log n) per match at worst). So routing never visits
+ * watchers that do not match.
  * <p>
  * Every registration counts on its own: the same watcher added twice, under the same or different routes,
  * is reported twice; a dispatcher that needs one delivery per watcher dedups. Watchers are compared with
@@ -20,7 +23,7 @@ import java.util.Arrays;
  * <b>Threading:</b> not thread-safe; owned by one dispatcher thread, which alone may call every method.
  * <b>Allocation:</b> {@link #route} allocates nothing in steady state (it reuses a key buffer that grows
  * only when a key longer than any before arrives); registering allocates (key copies, list and tree nodes);
- * removing allocates nothing.
+ * removing allocates nothing, except when the last prefix of some length goes.
  *
  * @param <W> the watcher type.
  */
@@ -29,9 +32,10 @@ public final class WatchRoutes<W>
     private static final int INITIAL_KEY_CAPACITY = 64;
 
     private final Object2ObjectHashMap<ByteKey, WatcherList<W>> exactKeys = new Object2ObjectHashMap<>();
+    private final PrefixRoutes<W> prefixes = new PrefixRoutes<>();
     private final IntervalTree<W> ranges = new IntervalTree<>();
     private final WatcherList<W> everyKey = new WatcherList<>();
-    private final ByteKey probe = new ByteKey(new byte[INITIAL_KEY_CAPACITY], 0);
+    private final ByteKey probe = ByteKey.probe(INITIAL_KEY_CAPACITY);
     private int exactKeyRegistrations;
     private boolean routing;
 
@@ -106,6 +110,11 @@ public final class WatchRoutes<W>
         requireNonNull(watcher, "watcher");
         requireNotRouting();
 
+        if (isPrefix(from, toExclusive))
+        {
+            prefixes.add(from, watcher);
+            return;
+        }
         ranges.insert(from.clone(), null == toExclusive ? null : toExclusive.clone(), watcher);
     }
 
@@ -125,7 +134,7 @@ public final class WatchRoutes<W>
         requireNonNull(watcher, "watcher");
         requireNotRouting();
 
-        return ranges.remove(from, toExclusive, watcher);
+        return isPrefix(from, toExclusive) ? prefixes.remove(from, watcher) : ranges.remove(from, toExclusive, watcher);
     }
 
     /**
@@ -162,7 +171,8 @@ public final class WatchRoutes<W>
 
     /**
      * Calls {@code visitor.onMatch} once per registration that contains the key: "every key" watchers first,
-     * then exact-key watchers, then range watchers in order of their lower bound. Dispatcher thread only;
+     * then exact-key watchers, then prefix watchers (shorter prefixes first), then other range watchers in
+     * order of their lower bound. Dispatcher thread only;
      * allocates nothing in steady state. The visitor must not add or remove routes.
      *
      * @param key     buffer holding the key.
@@ -194,7 +204,8 @@ public final class WatchRoutes<W>
             {
                 matches += exact.visit(visitor);
             }
-            return matches + ranges.stab(routed.bytes, routed.length, visitor);
+            matches += prefixes.route(routed.bytes(), routed.length(), visitor);
+            return matches + ranges.stab(routed.bytes(), routed.length(), visitor);
         }
         finally
         {
@@ -209,7 +220,16 @@ public final class WatchRoutes<W>
      */
     public int size()
     {
-        return everyKey.size() + exactKeyRegistrations + ranges.size();
+        return everyKey.size() + exactKeyRegistrations + prefixes.size() + ranges.size();
+    }
+
+    /**
+     * A range of exactly the keys that start with {@code from}: {@code [from, prefixEnd(from))}, as
+     * {@link io.ringwatch.engine.kv.KeyRange#prefix(byte[])} builds it.
+     */
+    private static boolean isPrefix(final byte[] from, final byte[] toExclusive)
+    {
+        return null != toExclusive && from.length > 0 && Arrays.equals(toExclusive, Keys.prefixEnd(from));
     }
 
     private void requireNotRouting()
@@ -235,141 +255,6 @@ public final class WatchRoutes<W>
         if (null == argument)
         {
             throw new IllegalArgumentException(name + " must not be null");
-        }
-    }
-
-    /**
-     * Key bytes with equality and hash over their content. Stored keys own an exact copy; the single probe
-     * instance is rewrapped for each lookup so that lookups allocate nothing.
-     */
-    private static final class ByteKey
-    {
-        private byte[] bytes;
-        private int length;
-        private int hash;
-
-        private ByteKey(final byte[] bytes, final int length)
-        {
-            this.bytes = bytes;
-            this.length = length;
-            this.hash = hashOf(bytes, length);
-        }
-
-        static ByteKey copyOf(final byte[] key)
-        {
-            return new ByteKey(key.clone(), key.length);
-        }
-
-        ByteKey wrap(final byte[] key)
-        {
-            ensureCapacity(key.length);
-            System.arraycopy(key, 0, bytes, 0, key.length);
-            return rehash(key.length);
-        }
-
-        ByteKey wrap(final DirectBuffer buffer, final int offset, final int keyLength)
-        {
-            ensureCapacity(keyLength);
-            buffer.getBytes(offset, bytes, 0, keyLength);
-            return rehash(keyLength);
-        }
-
-        private void ensureCapacity(final int required)
-        {
-            if (required > bytes.length)
-            {
-                bytes = new byte[Math.max(required, bytes.length * 2)];
-            }
-        }
-
-        private ByteKey rehash(final int keyLength)
-        {
-            length = keyLength;
-            hash = hashOf(bytes, keyLength);
-            return this;
-        }
-
-        private static int hashOf(final byte[] bytes, final int length)
-        {
-            int h = 1;
-            for (int i = 0; i < length; i++)
-            {
-                h = 31 * h + bytes[i];
-            }
-            return h;
-        }
-
-        @Override
-        public boolean equals(final Object other)
-        {
-            if (!(other instanceof ByteKey))
-            {
-                return false;
-            }
-            final ByteKey that = (ByteKey)other;
-            return hash == that.hash && Arrays.equals(bytes, 0, length, that.bytes, 0, that.length);
-        }
-
-        @Override
-        public int hashCode()
-        {
-            return hash;
-        }
-    }
-
-    /**
-     * The watchers registered on one route, in registration order; a watcher may appear more than once.
-     */
-    private static final class WatcherList<W>
-    {
-        private static final int INITIAL_CAPACITY = 2;
-
-        private Object[] watchers = new Object[INITIAL_CAPACITY];
-        private int size;
-
-        void add(final W watcher)
-        {
-            if (size == watchers.length)
-            {
-                watchers = Arrays.copyOf(watchers, size * 2);
-            }
-            watchers[size++] = watcher;
-        }
-
-        boolean remove(final W watcher)
-        {
-            for (int i = 0; i < size; i++)
-            {
-                if (watchers[i].equals(watcher))
-                {
-                    System.arraycopy(watchers, i + 1, watchers, i, size - i - 1);
-                    watchers[--size] = null;
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        @SuppressWarnings("unchecked")
-        int visit(final RouteVisitor<W> visitor)
-        {
-            final Object[] watchers = this.watchers;
-            final int size = this.size;
-            for (int i = 0; i < size; i++)
-            {
-                visitor.onMatch((W)watchers[i]);
-            }
-            return size;
-        }
-
-        boolean isEmpty()
-        {
-            return 0 == size;
-        }
-
-        int size()
-        {
-            return size;
         }
     }
 }

@@ -78,6 +78,60 @@ class WatchRoutesTest
     }
 
     @Test
+    void nestedPrefixesOfManyLengthsAllMatchAKeyUnderThemShorterFirst()
+    {
+        routes.addRange(utf8("/registry/pods/ns-1/"), Keys.prefixEnd(utf8("/registry/pods/ns-1/")), "namespace");
+        routes.addRange(utf8("/registry/"), Keys.prefixEnd(utf8("/registry/")), "registry");
+        routes.addRange(utf8("/registry/pods/"), Keys.prefixEnd(utf8("/registry/pods/")), "pods");
+        routes.addRange(utf8("/registry/pods/ns-2/"), Keys.prefixEnd(utf8("/registry/pods/ns-2/")), "other namespace");
+
+        assertEquals(List.of("registry", "pods", "namespace"), route(utf8("/registry/pods/ns-1/a")));
+        assertEquals(List.of("registry", "pods"), route(utf8("/registry/pods/ns-10")), "a longer sibling is not under ns-1/");
+        assertEquals(List.of(), route(utf8("/regis")), "a key shorter than every prefix");
+        assertEquals(4, routes.size());
+    }
+
+    @Test
+    void aPrefixEndingInHighBytesMatchesOnlyKeysThatStartWithIt()
+    {
+        final byte[] prefix = bytes('a', 0xFF);
+        routes.addRange(prefix, Keys.prefixEnd(prefix), "a-ff");
+
+        assertEquals(List.of("a-ff"), route(bytes('a', 0xFF)));
+        assertEquals(List.of("a-ff"), route(bytes('a', 0xFF, 0x00)));
+        assertEquals(List.of(), route(bytes('a', 0xFE, 0xFF)));
+        assertEquals(List.of(), route(bytes('b')));
+    }
+
+    @Test
+    void removingTheLastPrefixOfALengthKeepsTheOtherLengthsRouting()
+    {
+        routes.addRange(utf8("ab"), Keys.prefixEnd(utf8("ab")), "ab");
+        routes.addRange(utf8("abc"), Keys.prefixEnd(utf8("abc")), "abc");
+        routes.addRange(utf8("abcd"), Keys.prefixEnd(utf8("abcd")), "abcd");
+
+        assertTrue(routes.removeRange(utf8("abc"), Keys.prefixEnd(utf8("abc")), "abc"));
+        assertFalse(routes.removeRange(utf8("abc"), Keys.prefixEnd(utf8("abc")), "abc"), "already gone");
+        assertEquals(List.of("ab", "abcd"), route(utf8("abcde")));
+
+        routes.addRange(utf8("abx"), Keys.prefixEnd(utf8("abx")), "abx");
+        assertEquals(List.of("ab", "abx"), route(utf8("abxy")), "a length that came back is probed again");
+    }
+
+    @Test
+    void aRangeThatIsNotPrefixShapedStaysARange()
+    {
+        // [ab, ac\0) selects the keys under ab and the key "ac" itself: not the prefix ab.
+        routes.addRange(utf8("ab"), concat(utf8("ac"), bytes(0)), "wider");
+        routes.addRange(utf8("ab"), Keys.prefixEnd(utf8("ab")), "prefix");
+
+        assertEquals(List.of("prefix", "wider"), route(utf8("abz")));
+        assertEquals(List.of("wider"), route(utf8("ac")));
+        assertTrue(routes.removeRange(utf8("ab"), concat(utf8("ac"), bytes(0)), "wider"));
+        assertEquals(List.of("prefix"), route(utf8("abz")));
+    }
+
+    @Test
     void allWatcherMatchesEveryKey()
     {
         routes.addAll("all");
@@ -88,14 +142,15 @@ class WatchRoutesTest
     }
 
     @Test
-    void routeReportsEveryKeyThenExactThenRangesInLowerBoundOrder()
+    void routeReportsEveryKeyThenExactThenPrefixesThenRangesInLowerBoundOrder()
     {
         routes.addRange(utf8("k"), null, "r2");
         routes.addKey(utf8("key"), "exact");
         routes.addRange(utf8("a"), utf8("z"), "r1");
+        routes.addRange(utf8("ke"), Keys.prefixEnd(utf8("ke")), "prefix");
         routes.addAll("all");
 
-        assertEquals(List.of("all", "exact", "r1", "r2"), route(utf8("key")));
+        assertEquals(List.of("all", "exact", "prefix", "r1", "r2"), route(utf8("key")));
     }
 
     @Test

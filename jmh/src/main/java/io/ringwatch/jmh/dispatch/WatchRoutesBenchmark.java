@@ -20,13 +20,16 @@ import org.openjdk.jmh.infra.Blackhole;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /**
  * What does routing one event key cost as watchers of OTHER keys pile up?
  * <p>
- * Compares {@link WatchRoutes} (hash map for exact keys, interval treap for ranges) with its baseline in the
- * same run, {@link LinearScanRoutes}, which tests every watcher as a naive router does. Exactly one watcher
+ * Compares {@link WatchRoutes} (hash map for exact keys, hashed prefix table for prefixes, interval treap for
+ * other ranges) with its baseline in the same run, {@link LinearScanRoutes}, which tests every watcher as a
+ * naive router does; {@code kind = RANGE} routes the namespaces of {@code PREFIX} through the interval treap,
+ * the baseline for the prefix table. Exactly one watcher
  * matches the routed key; {@code nonMatchingWatchers} others watch different keys ({@code EXACT_KEY}: other
  * pod keys) or disjoint prefixes ({@code PREFIX}: other namespaces). Expected: flat for WatchRoutes, linear
  * for the scan. The key is read from a direct buffer, as the dispatcher will read it from the watch window.
@@ -49,8 +52,15 @@ public class WatchRoutesBenchmark
     {
         /** Each watcher watches one pod key. */
         EXACT_KEY,
-        /** Each watcher watches the prefix of one namespace. */
-        PREFIX
+        /** Each watcher watches the prefix of one namespace: routed by WatchRoutes' prefix table. */
+        PREFIX,
+        /**
+         * Each watcher watches its namespace as a range that is not prefix-shaped ({@code [prefix,
+         * prefixEnd(prefix) + "\0")}, which adds only the key {@code prefixEnd(prefix)}, never routed here), so
+         * WatchRoutes sends it to its interval tree: the same matches as {@code PREFIX} through the path prefixes
+         * took before the prefix table, the baseline for it in the same run.
+         */
+        RANGE
     }
 
     @Param({"0", "1000", "100000"})
@@ -94,7 +104,7 @@ public class WatchRoutesBenchmark
             else
             {
                 final byte[] prefix = namespacePrefix(i);
-                final byte[] end = Keys.prefixEnd(prefix);
+                final byte[] end = WatchKind.PREFIX == kind ? Keys.prefixEnd(prefix) : nonPrefixEnd(prefix);
                 routes.addRange(prefix, end, watcher);
                 linearScan.addRange(prefix, end, watcher);
             }
@@ -133,6 +143,12 @@ public class WatchRoutesBenchmark
     private static byte[] podKey(final int namespace, final int pod)
     {
         return String.format("/registry/pods/ns-%06d/pod-%06d", namespace, pod).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] nonPrefixEnd(final byte[] prefix)
+    {
+        final byte[] end = Keys.prefixEnd(prefix);
+        return Arrays.copyOf(end, end.length + 1);
     }
 
     private static byte[] namespacePrefix(final int namespace)
