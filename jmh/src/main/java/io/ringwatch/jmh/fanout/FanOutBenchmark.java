@@ -25,11 +25,14 @@ import java.util.concurrent.TimeUnit;
  * ({@link InFlightGate}); the score is writes per second and the secondary result {@code deliveredEvents}
  * is events handed to listeners per second (about writes/s × {@code watchers}).
  * <ul>
- * <li>{@code ringWatch}: the engine with its default configuration (one dispatcher, one delivery
- * thread), {@code DirectWriter.putAsync}, counting listeners;</li>
+ * <li>{@code ringWatch}: the engine with its default configuration but {@code threads} dispatcher and
+ * {@code threads} delivery threads (default one each), {@code DirectWriter.putAsync}, counting listeners;</li>
  * <li>baseline {@code lockedQueues}: {@link LockedFanOutStore}, a lock-guarded map whose put queues the
- * event on one {@code LinkedBlockingQueue} per watcher, drained by a pool of two threads.</li>
+ * event on one {@code LinkedBlockingQueue} per watcher, drained by a pool of {@code 2 × threads} threads
+ * (the engine's thread budget).</li>
  * </ul>
+ * {@code -p threads=1,2,4,8} on a machine with cores to spare shows how delivery scales with threads; the
+ * default of 1 keeps the build's smoke run short.
  * Each trial fails unless every watcher received exactly one event per write. Compare the ratios.
  * <p>
  * Run: {@code java <JVM flags> -jar jmh/target/benchmarks.jar fanout.FanOutBenchmark -f 1 -wi 2 -i 3 -w 1s -r 1s};
@@ -84,6 +87,10 @@ public class FanOutBenchmark
         @Param({"1", "1000", "100000"})
         public int watchers;
 
+        /** Dispatcher threads, and as many delivery threads. */
+        @Param({"1"})
+        public int threads;
+
         WatchedEngine engine;
 
         /**
@@ -92,7 +99,8 @@ public class FanOutBenchmark
         @Setup(Level.Trial)
         public void start()
         {
-            engine = new WatchedEngine(RingWatchConfig.defaults(), watchers, 0);
+            engine = new WatchedEngine(RingWatchConfig.builder().dispatcherThreads(threads).deliveryThreads(threads).build(),
+                watchers, 0);
         }
 
         /**
@@ -124,6 +132,10 @@ public class FanOutBenchmark
         @Param({"1", "1000", "100000"})
         public int watchers;
 
+        /** Half the drain pool's threads: the same thread budget as the engine's {@code threads}. */
+        @Param({"1"})
+        public int threads;
+
         WatchedLockedStore store;
 
         /**
@@ -132,7 +144,7 @@ public class FanOutBenchmark
         @Setup(Level.Trial)
         public void start()
         {
-            store = new WatchedLockedStore(watchers, 0);
+            store = new WatchedLockedStore(2 * threads, watchers, 0);
         }
 
         /**

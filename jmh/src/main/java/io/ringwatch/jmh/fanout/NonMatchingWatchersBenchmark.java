@@ -124,7 +124,7 @@ public class NonMatchingWatchersBenchmark
         @Setup(Level.Trial)
         public void start()
         {
-            store = new WatchedLockedStore(1, nonMatchingWatchers);
+            store = new WatchedLockedStore(WatchedLockedStore.DEFAULT_POOL_THREADS, 1, nonMatchingWatchers);
         }
 
         /**

@@ -13,9 +13,10 @@ package io.ringwatch.jmh.fanout;
  */
 final class WatchedLockedStore implements AutoCloseable
 {
-    private static final int POOL_THREADS = 2;
+    /** Drain threads of the baseline as the other benchmarks run it: as many as the engine's two threads. */
+    static final int DEFAULT_POOL_THREADS = 2;
 
-    private final LockedFanOutStore store = new LockedFanOutStore(POOL_THREADS);
+    private final LockedFanOutStore store;
     private final FanOutWorkload workload = new FanOutWorkload();
     private final DeliveryTally matchingTally = new DeliveryTally();
     private final DeliveryTally idleTally = new DeliveryTally();
@@ -27,12 +28,14 @@ final class WatchedLockedStore implements AutoCloseable
     /**
      * Writes every key once, then registers the watchers. JMH worker thread; allocates everything.
      *
+     * @param poolThreads         threads draining the watchers' queues; at least 1.
      * @param matchingWatchers    watchers of every written key; at least 1.
      * @param nonMatchingWatchers watchers of keys never written; not negative.
-     * @throws IllegalArgumentException for a bad watcher count.
+     * @throws IllegalArgumentException for a bad watcher or thread count.
      */
-    WatchedLockedStore(final int matchingWatchers, final int nonMatchingWatchers)
+    WatchedLockedStore(final int poolThreads, final int matchingWatchers, final int nonMatchingWatchers)
     {
+        store = new LockedFanOutStore(poolThreads);
         if (matchingWatchers < 1 || nonMatchingWatchers < 0)
         {
             store.close();
