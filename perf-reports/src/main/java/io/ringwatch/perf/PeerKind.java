@@ -7,6 +7,8 @@ public enum PeerKind
 {
     /** RingWatch in this JVM. */
     RINGWATCH,
+    /** The floor: a bare Disruptor ring and one handler thread in this JVM, under the same load. */
+    DISRUPTOR,
     /** The j.u.c. baseline (lock + map + a queue and thread per watcher) in this JVM. */
     JUC,
     /** An etcd server, over gRPC. */

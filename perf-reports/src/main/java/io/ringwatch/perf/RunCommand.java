@@ -5,6 +5,7 @@ import io.ringwatch.perf.load.LoadSettings;
 import io.ringwatch.perf.load.Peer;
 import io.ringwatch.perf.load.ProducerWait;
 import io.ringwatch.perf.load.Workload;
+import io.ringwatch.perf.peer.DisruptorFloorPeer;
 import io.ringwatch.perf.peer.EngineSettings;
 import io.ringwatch.perf.peer.EtcdPeer;
 import io.ringwatch.perf.peer.LockedBroadcastPeer;
@@ -46,7 +47,7 @@ final class RunCommand implements Callable<Integer>
 {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
-    @Option(names = "--engine", split = ",", paramLabel = "ringwatch|juc|etcd",
+    @Option(names = "--engine", split = ",", paramLabel = "ringwatch|disruptor|juc|etcd",
         description = "peers to drive, one after another (comma list). Default: ${DEFAULT-VALUE}")
     private List<PeerKind> engines = new ArrayList<>(List.of(PeerKind.RINGWATCH));
 
@@ -89,7 +90,7 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--write-mode", description = "ringwatch puts: async | sync. Default: ${DEFAULT-VALUE}")
     private WriteMode writeMode = WriteMode.ASYNC;
 
-    @Option(names = "--writer-wait", description = "ringwatch writer: wakeable | blocking | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--writer-wait", description = "ringwatch writer and the disruptor floor's handler: wakeable | blocking | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
     private WriterWait writerWait = WriterWait.WAKEABLE;
 
     @Option(names = "--dispatcher-idle", description = "ringwatch dispatchers: wakeable | backoff | sleeping | yielding | busy-spin. Default: ${DEFAULT-VALUE}")
@@ -181,11 +182,13 @@ final class RunCommand implements Callable<Integer>
         if (persistence != Persistence.NONE && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
         {
             throw new IllegalArgumentException("--persistence applies to --engine ringwatch only " +
-                "(etcd always persists; the j.u.c. baseline never does)");
+                "(etcd always persists; the j.u.c. baseline and the disruptor floor never do)");
         }
         if (pullWatchers > 0 && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
         {
-            throw new IllegalArgumentException("--pull-watchers needs --engine ringwatch only");
+            throw new IllegalArgumentException("--pull-watchers needs --engine ringwatch only; push watchers only in: " +
+                engines.stream().filter(kind -> kind != PeerKind.RINGWATCH).map(DashedEnumConverter::name)
+                    .collect(Collectors.joining(", ")));
         }
         if (pollers < 1)
         {
@@ -203,15 +206,13 @@ final class RunCommand implements Callable<Integer>
 
     private Peer open(final PeerKind kind, final EngineSettings engine, final Workload workload)
     {
-        switch (kind)
+        return switch (kind)
         {
-            case RINGWATCH:
-                return new RingWatchPeer(engine, workload);
-            case JUC:
-                return new LockedBroadcastPeer();
-            default:
-                return new EtcdPeer(etcdEndpoint, etcdMaxInFlight);
-        }
+            case RINGWATCH -> new RingWatchPeer(engine, workload);
+            case DISRUPTOR -> new DisruptorFloorPeer(writerWait, workload);
+            case JUC -> new LockedBroadcastPeer();
+            case ETCD -> new EtcdPeer(etcdEndpoint, etcdMaxInFlight);
+        };
     }
 
     private Map<String, String> options()

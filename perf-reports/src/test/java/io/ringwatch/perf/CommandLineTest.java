@@ -6,6 +6,7 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -37,6 +38,31 @@ class CommandLineTest
 
         assertEquals(CommandLine.ExitCode.USAGE, exit);
         assertTrue(err.toString().contains("--persistence applies to --engine ringwatch only"), err.toString());
+    }
+
+    @Test
+    void theDisruptorFloorIsAnEngineAloneOrInAList()
+    {
+        final CommandLine commandLine = PerfMain.commandLine();
+
+        assertEquals(List.of(PeerKind.DISRUPTOR),
+            commandLine.parseArgs("--engine", "disruptor").matchedOptionValue("--engine", List.of()));
+        assertEquals(List.of(PeerKind.RINGWATCH, PeerKind.JUC, PeerKind.DISRUPTOR),
+            PerfMain.commandLine().parseArgs("--engine", "ringwatch,juc,disruptor").matchedOptionValue("--engine", List.of()));
+    }
+
+    @Test
+    void pullWatchersAreRefusedForTheDisruptorFloor()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--engine", "ringwatch,disruptor", "--pull-watchers", "10", "--reports-dir", "/nonexistent");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("--pull-watchers needs --engine ringwatch only; push watchers only in: disruptor"),
+            err.toString());
     }
 
     @Test

@@ -17,21 +17,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The build's smoke run: the shaded jar, started as a user starts it, drives RingWatch and the
- * j.u.c. baseline briefly and writes a report with every file. Counts and files only; nothing
+ * The build's smoke run: the shaded jar, started as a user starts it, drives RingWatch, the
+ * Disruptor floor and the j.u.c. baseline briefly and writes a report with every file. Counts and files only; nothing
  * here depends on speed (the time limit only stops a hung run).
  */
 class PerfJarSmokeIT
 {
     @Test
-    void theJarRunsBothInProcessPeersAndWritesACompleteReport() throws IOException, InterruptedException
+    void theJarRunsEveryInProcessPeerAndWritesACompleteReport() throws IOException, InterruptedException
     {
         final Path reports = Path.of(System.getProperty("perf.smoke.dir"));
         final List<String> command = new ArrayList<>();
         command.add(System.getProperty("perf.java"));
         Arrays.stream(System.getProperty("perf.jvm.flags").trim().split("\\s+")).filter(f -> !f.isEmpty()).forEach(command::add);
         command.addAll(List.of("-jar", System.getProperty("perf.jar"),
-            "--engine", "ringwatch,juc", "--rate", "2000", "--warmup", "500ms", "--duration", "1s",
+            "--engine", "ringwatch,disruptor,juc", "--rate", "2000", "--warmup", "500ms", "--duration", "1s",
             "--watchers", "20", "--fanout", "2", "--keys", "100", "--reports-dir", reports.toString(), "--name", "smoke",
             "--note", "build smoke run: tiny rate and duration, not a measurement"));
         final File log = reports.resolveSibling("smoke-run.log").toFile();
@@ -49,14 +49,18 @@ class PerfJarSmokeIT
         }
         for (final String name : List.of("index.html", "summary.txt", "run.properties",
             "ringwatch-write-to-listener.hgrm", "ringwatch-write-ack.hgrm", "ringwatch-send-lag.hgrm",
+            "disruptor-write-to-listener.hgrm", "disruptor-write-ack.hgrm", "disruptor-send-lag.hgrm",
             "juc-write-to-listener.hgrm", "juc-write-ack.hgrm", "juc-send-lag.hgrm"))
         {
             assertTrue(Files.size(run.resolve(name)) > 0, name + " in " + run);
         }
         final String page = Files.readString(run.resolve("index.html"));
-        assertTrue(page.contains("data-series=\"ringwatch\"") && page.contains("data-series=\"juc\""), "both peers plotted");
+        for (final String peer : List.of("ringwatch", "disruptor", "juc"))
+        {
+            assertTrue(page.contains("data-series=\"" + peer + "\""), peer + " plotted");
+        }
         final String summary = Files.readString(run.resolve("summary.txt"));
-        assertTrue(summary.contains("6000 of 6000 events delivered"), summary);
+        assertEquals(3, summary.split("6000 of 6000 events delivered", -1).length - 1, summary);
         assertTrue(Files.readString(reports.resolve("index.html")).contains(run.getFileName() + "/index.html"));
     }
 }

@@ -7,11 +7,13 @@ import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
 
+import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * The RingWatch writer thread's Disruptor wait strategy, by name. Wakeable parks when idle and a
- * publish pays a fence, plus an unpark only while the writer parks; blocking frees the core too but
+ * The Disruptor wait strategy of RingWatch's writer thread, and of the {@link DisruptorFloorPeer}'s
+ * handler thread so the two compare like for like, by name. Wakeable parks when idle and a
+ * publish pays a fence, plus an unpark only while the consumer parks; blocking frees the core too but
  * every publish takes a lock and signals; busy-spin is fastest and takes a core for good; yielding
  * and sleeping sit in between.
  */
@@ -41,5 +43,13 @@ public enum WriterWait
     public Supplier<WaitStrategy> factory()
     {
         return factory;
+    }
+
+    /**
+     * @return the name {@code --writer-wait} takes for it ({@code busy-spin} for {@link #BUSY_SPIN}).
+     */
+    public String optionName()
+    {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

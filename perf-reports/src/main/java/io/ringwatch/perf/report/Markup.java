@@ -57,21 +57,4 @@ final class Markup
         final int unit = Math.min(decade / 3, units.length - 1);
         return String.format(Locale.ROOT, "%d %s", (long)Math.pow(10, decade - 3 * unit), units[unit]);
     }
-
-    /** The colour of a peer in every plot. */
-    static String colour(final String peer, final int index)
-    {
-        switch (peer)
-        {
-            case "ringwatch":
-                return "#1f77b4";
-            case "juc":
-                return "#d62728";
-            case "etcd":
-                return "#2ca02c";
-            default:
-                final String[] palette = {"#9467bd", "#8c564b", "#e377c2", "#7f7f7f"};
-                return palette[index % palette.length];
-        }
-    }
 }

@@ -26,14 +26,19 @@ public final class PercentilePlot
     {
     }
 
+    /** The dash pattern of a floor line. */
+    private static final String FLOOR_DASHES = "7 4";
+
     /**
      * One line of the plot.
      *
      * @param name      the legend entry (the peer's name).
      * @param colour    the line colour.
+     * @param floor     true for the reference line the others are read against: drawn dashed,
+     *                  marked "(floor)" in the legend.
      * @param histogram latencies in nanoseconds.
      */
-    public record Series(String name, String colour, Histogram histogram)
+    public record Series(String name, String colour, boolean floor, Histogram histogram)
     {
     }
 
@@ -118,8 +123,8 @@ public final class PercentilePlot
             }
             svg.append(polyline(s, y, lastTick));
             final double ly = TOP + 10 + 36 * legendRow++;
-            svg.append(line(plotRight + 16, ly, plotRight + 40, ly, s.colour()).replace("/>", " stroke-width=\"3\"/>"));
-            svg.append(text(plotRight + 46, ly + 4, "start", s.name()));
+            svg.append(line(plotRight + 16, ly, plotRight + 40, ly, s.colour()).replace("/>", " stroke-width=\"3\"" + dashes(s) + "/>"));
+            svg.append(text(plotRight + 46, ly + 4, "start", s.floor() ? s.name() + " (floor)" : s.name()));
             svg.append(text(plotRight + 46, ly + 19, "start", "p99 " + Markup.latency(h.getValueAtPercentile(99) / 1000.0) +
                 ", max " + Markup.latency(h.getMaxValue() / 1000.0)).replace("<text", "<text fill=\"#555\" font-size=\"11\""));
         }
@@ -147,7 +152,12 @@ public final class PercentilePlot
             points.append(Markup.px(x(nines, lastTick))).append(',').append(Markup.px(y.pixel(micros))).append(' ');
         }
         return "<polyline class=\"series\" data-series=\"" + Markup.escape(s.name()) + "\" fill=\"none\" stroke=\"" +
-            s.colour() + "\" stroke-width=\"2\" points=\"" + points.toString().trim() + "\"/>\n";
+            s.colour() + "\" stroke-width=\"2\"" + dashes(s) + " points=\"" + points.toString().trim() + "\"/>\n";
+    }
+
+    private static String dashes(final Series s)
+    {
+        return s.floor() ? " stroke-dasharray=\"" + FLOOR_DASHES + "\"" : "";
     }
 
     private static double x(final double nines, final int lastTick)

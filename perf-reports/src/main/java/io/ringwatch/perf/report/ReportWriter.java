@@ -214,11 +214,18 @@ public final class ReportWriter
         for (int i = 0; i < report.results().size(); i++)
         {
             final PeerResult r = report.results().get(i);
-            delivery.add(new PercentilePlot.Series(r.peer(), Markup.colour(r.peer(), i), r.deliveryLatency()));
-            ack.add(new PercentilePlot.Series(r.peer(), Markup.colour(r.peer(), i), r.ackLatency()));
+            final String colour = PeerStyle.colour(r.peer(), i);
+            delivery.add(new PercentilePlot.Series(r.peer(), colour, PeerStyle.isFloor(r.peer()), r.deliveryLatency()));
+            ack.add(new PercentilePlot.Series(r.peer(), colour, PeerStyle.isFloor(r.peer()), r.ackLatency()));
         }
         html.append("<h2>Write-to-listener latency</h2>\n<p>Listener receive time minus the write's intended send time " +
             "(coordinated-omission correct), every event of the measured phase, all watchers merged.</p>\n");
+        if (report.results().stream().anyMatch(r -> PeerStyle.isFloor(r.peer())))
+        {
+            html.append("<p>The dashed line, <b>").append(PeerStyle.FLOOR).append("</b>, is the floor: a bare Disruptor ring ")
+                .append("and one handler thread, driven by the same producers in the same run: what this machine, this JVM and ")
+                .append("one hand-over between threads cost at this load. Read the other lines by their distance above it.</p>\n");
+        }
         html.append(PercentilePlot.svg("Write-to-listener latency by percentile", delivery, List.of(
             new PercentilePlot.Target(99, TARGET_P99_MICROS, "target p99 50 µs"),
             new PercentilePlot.Target(99.99, TARGET_P9999_MICROS, "target p99.99 1 ms"))));

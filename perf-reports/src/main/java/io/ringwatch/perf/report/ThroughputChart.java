@@ -69,7 +69,7 @@ public final class ThroughputChart
                     .replace("<text", "<text font-size=\"10\""));
             }
             svg.append(PercentilePlot.text(groupLeft + 1.5 * barWidth, plotBottom + 18, "middle", r.peer())
-                .replace("<text", "<text font-weight=\"bold\" fill=\"" + Markup.colour(r.peer(), p) + "\""));
+                .replace("<text", "<text font-weight=\"bold\" fill=\"" + PeerStyle.colour(r.peer(), p) + "\""));
         }
         svg.append(PercentilePlot.line(LEFT, plotBottom, LEFT + plotWidth, plotBottom, "#888"));
         for (int m = 0; m < METRICS.length; m++)

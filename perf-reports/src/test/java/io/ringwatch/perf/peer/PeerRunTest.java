@@ -7,6 +7,8 @@ import io.ringwatch.perf.load.ProducerWait;
 import io.ringwatch.perf.load.Workload;
 import io.ringwatch.perf.report.PeerResult;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -52,6 +54,16 @@ class PeerRunTest
         final Workload workload = new Workload(50, 16, 16, 12, 3, 0);
 
         assertDeliveredExactly(new LockedBroadcastPeer(), workload);
+    }
+
+    @ParameterizedTest
+    @EnumSource(WriterWait.class)
+    void theDisruptorFloorAcknowledgesEveryWriteAndDeliversItToEachOfItsWatchers(final WriterWait wait)
+        throws InterruptedException
+    {
+        final Workload workload = new Workload(50, 16, 16, 12, 3, 0);
+
+        assertDeliveredExactly(new DisruptorFloorPeer(wait, workload), workload);
     }
 
     private static void assertDeliveredExactly(final Peer peer, final Workload workload) throws InterruptedException

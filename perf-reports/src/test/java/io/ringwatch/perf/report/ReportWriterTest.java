@@ -61,6 +61,35 @@ class ReportWriterTest
     }
 
     @Test
+    void theDisruptorFloorIsADashedGreyLineMarkedAsTheFloor() throws IOException
+    {
+        final RunReport report = new RunReport("floor run", "", Instant.parse("2026-01-01T00:00:00Z"), report().machine(),
+            Map.of(), List.of(result("ringwatch", 20_000), result("disruptor", 10_000), result("juc", 400_000)));
+
+        ReportWriter.write(report, dir.resolve("run-1"));
+
+        final String page = Files.readString(dir.resolve("run-1").resolve("index.html"));
+        assertEquals(2, count(page, "<polyline class=\"series\" data-series=\"disruptor\" fill=\"none\" stroke=\"#555555\" " +
+            "stroke-width=\"2\" stroke-dasharray="), "the floor is dashed in both latency plots");
+        assertEquals(0, count(page, "data-series=\"ringwatch\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" " +
+            "stroke-dasharray="), "other peers are solid");
+        assertEquals(2, count(page, ">disruptor (floor)<"), "legend");
+        assertTrue(page.contains("is the floor"), "the page says what the floor is");
+        assertTrue(Files.readString(dir.resolve("run-1").resolve("run.properties")).contains("peers=ringwatch,disruptor,juc"));
+        assertTrue(Files.exists(dir.resolve("run-1").resolve("disruptor-write-to-listener.hgrm")));
+    }
+
+    @Test
+    void aRunWithoutTheFloorSaysNothingAboutIt() throws IOException
+    {
+        ReportWriter.write(report(), dir.resolve("run-1"));
+
+        final String page = Files.readString(dir.resolve("run-1").resolve("index.html"));
+        assertEquals(0, count(page, "stroke-dasharray"));
+        assertEquals(0, count(page, "is the floor"));
+    }
+
+    @Test
     void theSummaryStatesFiguresAndTargets()
     {
         final String summary = ReportWriter.summary(report());
@@ -97,7 +126,7 @@ class ReportWriterTest
             h.recordValue(i * 1_000L);
         }
 
-        final String svg = PercentilePlot.svg("t", List.of(new PercentilePlot.Series("s", "#000", h)), List.of());
+        final String svg = PercentilePlot.svg("t", List.of(new PercentilePlot.Series("s", "#000", false, h)), List.of());
 
         final Matcher points = Pattern.compile("points=\"([^\"]+)\"").matcher(svg);
         assertTrue(points.find(), svg);
