@@ -1,4 +1,4 @@
-package io.ringwatch.jmh.persistence;
+package io.ringwatch.jmh.engine;
 
 import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.write.WriteCallback;
@@ -16,10 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #sent()} is called by its one producer thread; {@link #onWritten} and {@link #onFailed} by
  * the engine's writer thread; the getters by any thread. Allocates nothing after construction.
  */
-final class AckWindow implements WriteCallback
+public final class AckWindow implements WriteCallback
 {
     /** Puts a producer sends before it waits for all of them: a power of two. */
-    static final int WINDOW = 1024;
+    public static final int WINDOW = 1024;
 
     // Parks (up to 100 µs) rather than spins: on a small machine a spinning producer starves the writer.
     private final IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 100_000);
@@ -33,7 +33,7 @@ final class AckWindow implements WriteCallback
      * Counts one put sent and, at each window boundary, waits for the writer to catch up. Producer
      * thread; allocates nothing.
      */
-    void sent()
+    public void sent()
     {
         if ((++sent & (WINDOW - 1)) == 0)
         {
@@ -44,7 +44,7 @@ final class AckWindow implements WriteCallback
     /**
      * Waits until every put sent so far was acknowledged. Producer thread; allocates nothing.
      */
-    void awaitAll()
+    public void awaitAll()
     {
         idle.reset();
         while (acknowledged.get() < sent)
@@ -56,7 +56,7 @@ final class AckWindow implements WriteCallback
     /**
      * @return puts acknowledged so far, failed ones included. Any thread.
      */
-    long acknowledged()
+    public long acknowledged()
     {
         return acknowledged.get();
     }
@@ -64,7 +64,7 @@ final class AckWindow implements WriteCallback
     /**
      * @return puts the engine refused. Any thread.
      */
-    long failed()
+    public long failed()
     {
         return failed.get();
     }
@@ -72,11 +72,18 @@ final class AckWindow implements WriteCallback
     /**
      * @return the first refusal's reason, or null. Any thread.
      */
-    RingWatchException firstFailure()
+    public RingWatchException firstFailure()
     {
         return firstFailure;
     }
 
+    /**
+     * Counts one acknowledged put. Writer thread; allocates nothing.
+     *
+     * @param revision  the store revision after the put.
+     * @param succeeded always true for an unconditional put.
+     * @param deleted   always 0 for a put.
+     */
     @Override
     public void onWritten(final long revision, final boolean succeeded, final long deleted)
     {
@@ -84,6 +91,11 @@ final class AckWindow implements WriteCallback
         acknowledged.lazySet(++acknowledgedByWriter);
     }
 
+    /**
+     * Counts one refused put, which is acknowledged too, and keeps the first reason. Writer thread.
+     *
+     * @param error why the put was not applied.
+     */
     @Override
     public void onFailed(final RingWatchException error)
     {
