@@ -9,6 +9,7 @@ import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import com.lmax.disruptor.util.DaemonThreadFactory;
 import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -23,8 +24,9 @@ import java.util.function.Supplier;
  * The bare-ring baseline: a Disruptor shaped like the engine's write ring (multi-producer claim, the
  * engine's default ring size, one handler thread) whose handler ignores the payload and only hands
  * the slot back, so it measures what the ring and the blocking hand-back cost without any engine
- * work. {@link #waitStrategy} picks the handler's wait: {@code BLOCKING} is the engine's default,
- * {@code BUSY_SPIN} the low-latency choice (it takes a whole core).
+ * work. {@link #waitStrategy} picks the handler's wait: {@code WAKEABLE} is the engine's default
+ * writer wait strategy, {@code BLOCKING} the Disruptor's default, {@code BUSY_SPIN} the low-latency
+ * choice (it takes a whole core).
  * <p>
  * One per producer thread; started and stopped once per trial on the JMH worker thread.
  */
@@ -34,7 +36,12 @@ public class DisruptorState
     /** How the handler thread waits for work. */
     public enum HandlerWait
     {
-        /** The engine's default writer wait strategy. */
+        /**
+         * {@link WakeableWaitStrategy}, the engine's default writer wait strategy: spins, yields,
+         * then parks until a publish wakes it.
+         */
+        WAKEABLE(WakeableWaitStrategy::new),
+        /** The Disruptor's default: a monitor that every publish takes and notifies. */
         BLOCKING(BlockingWaitStrategy::new),
         /** Spins on the cursor: lowest latency, one core busy. */
         BUSY_SPIN(BusySpinWaitStrategy::new);
@@ -45,12 +52,20 @@ public class DisruptorState
         {
             this.factory = factory;
         }
+
+        /**
+         * @return a new instance of the strategy, for one ring. Allocates it.
+         */
+        WaitStrategy newStrategy()
+        {
+            return factory.get();
+        }
     }
 
     private static final long SHUTDOWN_SECONDS = 30;
 
     /** The handler's wait strategy. */
-    @Param({"BLOCKING", "BUSY_SPIN"})
+    @Param({"WAKEABLE", "BLOCKING", "BUSY_SPIN"})
     public HandlerWait waitStrategy;
 
     RingBuffer<PutSlot> ring;
@@ -66,7 +81,7 @@ public class DisruptorState
     public void start()
     {
         disruptor = new Disruptor<>(PutSlot::new, RingWatchConfig.defaults().writeRingSize(), DaemonThreadFactory.INSTANCE,
-            ProducerType.MULTI, waitStrategy.factory.get());
+            ProducerType.MULTI, waitStrategy.newStrategy());
         disruptor.handleEventsWith((slot, sequence, endOfBatch) -> slot.complete());
         ring = disruptor.start();
         rendezvous = new Rendezvous();

@@ -3,6 +3,7 @@ package io.ringwatch.jmh.engine;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
@@ -39,7 +40,11 @@ public class EngineState
 {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
-    /** The writer's wait strategy: the engine's choice (DEFAULT) against the Disruptor's others. */
+    /**
+     * The writer's wait strategy: {@code DEFAULT} is the engine's own, {@link WakeableWaitStrategy}
+     * (spin, yield, then park until a publish wakes it); the others are the Disruptor's, {@code BLOCKING}
+     * its default.
+     */
     @Param({"DEFAULT", "BLOCKING", "LITE_BLOCKING", "PHASED_BACKOFF", "YIELDING", "SLEEPING"})
     public String writerWait;
 

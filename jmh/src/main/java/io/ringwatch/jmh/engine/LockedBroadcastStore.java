@@ -1,11 +1,13 @@
 package io.ringwatch.jmh.engine;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -22,6 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class LockedBroadcastStore implements AutoCloseable
 {
     private static final int QUEUE_CAPACITY = 64 * 1024;
+    private static final long POLL_NANOS = 1_000_000;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<ByteBuffer, Versioned> map = new HashMap<>();
@@ -88,11 +91,24 @@ final class LockedBroadcastStore implements AutoCloseable
     }
 
     /**
-     * @return the events the drainer has taken so far. Any thread.
+     * Waits until the drainer has taken the event of every put so far, or {@code timeout} passed (a
+     * safety net, not a measurement). Any thread, once no more puts are made; allocates nothing.
+     *
+     * @param timeout the longest to wait.
+     * @throws IllegalStateException if events are still queued after {@code timeout}.
      */
-    long drained()
+    void awaitDrained(final Duration timeout)
     {
-        return drained.get();
+        final long expected = currentRevision();
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (drained.get() < expected && System.nanoTime() - deadline < 0)
+        {
+            LockSupport.parkNanos(POLL_NANOS);
+        }
+        if (drained.get() < expected)
+        {
+            throw new IllegalStateException("drainer took " + drained.get() + " of " + expected + " events");
+        }
     }
 
     /**

@@ -7,7 +7,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The {@link LockedBroadcastStore} baseline with every key of {@link WriteKeys} already written, so
@@ -19,7 +18,6 @@ import java.util.concurrent.locks.LockSupport;
 public class LockedMapState
 {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
-    private static final long POLL_NANOS = 1_000_000;
 
     LockedBroadcastStore store;
     WriteKeys keys;
@@ -53,16 +51,7 @@ public class LockedMapState
     {
         try
         {
-            final long expected = store.currentRevision();
-            final long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-            while (store.drained() < expected && System.nanoTime() - deadline < 0)
-            {
-                LockSupport.parkNanos(POLL_NANOS);
-            }
-            if (store.drained() < expected)
-            {
-                throw new IllegalStateException("drainer took " + store.drained() + " of " + expected + " events");
-            }
+            store.awaitDrained(DRAIN_TIMEOUT);
         }
         finally
         {

@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  * Kubernetes Broadcaster shape a team would otherwise write;</li>
  * <li>baseline {@code disruptorOnly}: a bare Disruptor ring carrying the same payload to a handler
  * that does nothing, the producer waiting for its own slot to be handled as the engine's put does
- * ({@code waitStrategy} {@code BLOCKING}, the engine's default, and {@code BUSY_SPIN}); the ceiling
- * for any engine built on this ring.</li>
+ * ({@code waitStrategy} {@code WAKEABLE}, the engine's default writer wait strategy, {@code BLOCKING},
+ * the Disruptor's default, and {@code BUSY_SPIN}); the ceiling for any engine built on this ring.</li>
  * </ul>
  * Both engine benchmarks run the default configuration with one push watcher on all keys whose
  * listener counts, so the dispatcher and delivery threads work during the measurement; each trial

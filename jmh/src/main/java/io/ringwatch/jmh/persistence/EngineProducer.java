@@ -1,6 +1,7 @@
 package io.ringwatch.jmh.persistence;
 
 import io.ringwatch.engine.write.DirectWriter;
+import io.ringwatch.jmh.engine.AckWindow;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;

@@ -3,6 +3,7 @@ package io.ringwatch.jmh.persistence;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.write.DirectWriter;
+import io.ringwatch.jmh.engine.AckWindow;
 import io.ringwatch.persistence.LogConfig;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;

@@ -1,5 +1,6 @@
 package io.ringwatch.jmh.persistence;
 
+import io.ringwatch.jmh.engine.AckWindow;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

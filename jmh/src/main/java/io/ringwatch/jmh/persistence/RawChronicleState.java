@@ -1,5 +1,6 @@
 package io.ringwatch.jmh.persistence;
 
+import io.ringwatch.jmh.engine.AckWindow;
 import io.ringwatch.persistence.ChangeType;
 import io.ringwatch.persistence.LogConfig;
 import io.ringwatch.persistence.LogReader;
