@@ -80,7 +80,7 @@ public final class RingWatchPeer implements Peer
     @Override
     public String description()
     {
-        return "RingWatch in-memory, " + settings.describe();
+        return (settings.persistence() == Persistence.NONE ? "RingWatch in memory, " : "RingWatch over its revision log, ") + settings.describe();
     }
 
     @Override
