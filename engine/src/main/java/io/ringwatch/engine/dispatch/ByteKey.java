@@ -1,7 +1,5 @@
 package io.ringwatch.engine.dispatch;
 
-import org.agrona.DirectBuffer;
-
 import java.util.Arrays;
 
 /**
@@ -66,28 +64,11 @@ final class ByteKey
         return this;
     }
 
-    byte[] bytes()
-    {
-        return bytes;
-    }
-
-    int length()
-    {
-        return length;
-    }
-
     ByteKey wrap(final byte[] key)
     {
         ensureCapacity(key.length);
         System.arraycopy(key, 0, bytes, 0, key.length);
         return rehash(key.length);
-    }
-
-    ByteKey wrap(final DirectBuffer buffer, final int offset, final int keyLength)
-    {
-        ensureCapacity(keyLength);
-        buffer.getBytes(offset, bytes, 0, keyLength);
-        return rehash(keyLength);
     }
 
     private void ensureCapacity(final int required)
@@ -105,7 +86,10 @@ final class ByteKey
         return this;
     }
 
-    private static int hashOf(final byte[] bytes, final int length)
+    /**
+     * @return the hash of the first {@code length} bytes of {@code bytes}, as a stored key of them has.
+     */
+    static int hashOf(final byte[] bytes, final int length)
     {
         int h = EMPTY_HASH;
         for (int i = 0; i < length; i++)

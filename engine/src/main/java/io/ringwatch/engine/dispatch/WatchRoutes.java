@@ -36,6 +36,9 @@ public final class WatchRoutes<W>
     private final IntervalTree<W> ranges = new IntervalTree<>();
     private final WatcherList<W> everyKey = new WatcherList<>();
     private final ByteKey probe = ByteKey.probe(INITIAL_KEY_CAPACITY);
+    private final ByteKey routedProbe = ByteKey.probe(0);
+    /** The routed key, copied out of its buffer once per route; grows only for a longer key than any before. */
+    private byte[] routedKey = new byte[INITIAL_KEY_CAPACITY];
     private int exactKeyRegistrations;
     private boolean routing;
 
@@ -194,18 +197,27 @@ public final class WatchRoutes<W>
         }
         requireNotRouting();
 
-        final ByteKey routed = probe.wrap(key, offset, length);
+        if (length > routedKey.length)
+        {
+            routedKey = new byte[Math.max(length, routedKey.length * 2)];
+        }
+        final byte[] routed = routedKey;
+        key.getBytes(offset, routed, 0, length);
         routing = true;
         try
         {
             int matches = everyKey.visit(visitor);
-            final WatcherList<W> exact = exactKeys.get(routed);
-            if (null != exact)
+            if (!exactKeys.isEmpty())
             {
-                matches += exact.visit(visitor);
+                // Hashed only when exact-key watchers exist: prefix-only routing never needs the whole key's hash.
+                final WatcherList<W> exact = exactKeys.get(routedProbe.alias(routed, length, ByteKey.hashOf(routed, length)));
+                if (null != exact)
+                {
+                    matches += exact.visit(visitor);
+                }
             }
-            matches += prefixes.route(routed.bytes(), routed.length(), visitor);
-            return matches + ranges.stab(routed.bytes(), routed.length(), visitor);
+            matches += prefixes.route(routed, length, visitor);
+            return matches + ranges.stab(routed, length, visitor);
         }
         finally
         {
