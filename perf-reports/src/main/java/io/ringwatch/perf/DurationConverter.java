@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Parses durations such as {@code 500ms}, {@code 40s}, {@code 2m} or {@code 1h} for picocli (also
  * ISO-8601, {@code PT40S}). Stateless.
  */
-final class DurationConverter implements CommandLine.ITypeConverter<Duration>
+public final class DurationConverter implements CommandLine.ITypeConverter<Duration>
 {
     private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h)");
 
