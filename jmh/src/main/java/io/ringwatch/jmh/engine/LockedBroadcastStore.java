@@ -27,6 +27,9 @@ final class LockedBroadcastStore implements AutoCloseable
     private static final long POLL_NANOS = 1_000_000;
 
     private final ReentrantLock lock = new ReentrantLock();
+    /** How long a tear-down waits for the drainer: a safety net, not a measurement. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
     private final Map<ByteBuffer, Versioned> map = new HashMap<>();
     private final BlockingQueue<ChangeEvent> watcherQueue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicLong drained = new AtomicLong();
@@ -40,6 +43,24 @@ final class LockedBroadcastStore implements AutoCloseable
     {
         drainer.setDaemon(true);
         drainer.start();
+    }
+
+    /**
+     * Starts a store and writes every key of {@code keys} once, so that measured puts are updates.
+     * Any thread; allocates the store and its entries.
+     *
+     * @param keys the key set and its cursor, advanced past every key.
+     * @return the store.
+     * @throws InterruptedException if interrupted while the watcher's queue is full.
+     */
+    static LockedBroadcastStore withEveryKey(final WriteKeys keys) throws InterruptedException
+    {
+        final LockedBroadcastStore store = new LockedBroadcastStore();
+        for (int i = 0; i < WriteKeys.KEY_COUNT; i++)
+        {
+            store.put(keys.key(keys.next()), keys.value());
+        }
+        return store;
     }
 
     /**
@@ -97,7 +118,7 @@ final class LockedBroadcastStore implements AutoCloseable
      * @param timeout the longest to wait.
      * @throws IllegalStateException if events are still queued after {@code timeout}.
      */
-    void awaitDrained(final Duration timeout)
+    private void awaitDrained(final Duration timeout)
     {
         final long expected = currentRevision();
         final long deadline = System.nanoTime() + timeout.toNanos();
@@ -108,6 +129,25 @@ final class LockedBroadcastStore implements AutoCloseable
         if (drained.get() < expected)
         {
             throw new IllegalStateException("drainer took " + drained.get() + " of " + expected + " events");
+        }
+    }
+
+    /**
+     * Waits until the drainer has taken every event ({@link #DRAIN_TIMEOUT} at most), then closes,
+     * also when the wait fails: a benchmark's tear-down. Any thread, once no more puts are made.
+     *
+     * @throws InterruptedException  if interrupted while stopping the drainer.
+     * @throws IllegalStateException if events were not drained in time.
+     */
+    void closeWhenDrained() throws InterruptedException
+    {
+        try
+        {
+            awaitDrained(DRAIN_TIMEOUT);
+        }
+        finally
+        {
+            close();
         }
     }
 

@@ -6,7 +6,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
-import java.time.Duration;
 
 /**
  * The {@link LockedBroadcastStore} baseline with every key of {@link WriteKeys} already written, so
@@ -17,8 +16,6 @@ import java.time.Duration;
 @State(Scope.Thread)
 public class LockedMapState
 {
-    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
-
     LockedBroadcastStore store;
     WriteKeys keys;
 
@@ -31,12 +28,8 @@ public class LockedMapState
     @Setup(Level.Trial)
     public void start() throws InterruptedException
     {
-        store = new LockedBroadcastStore();
         keys = new WriteKeys();
-        for (int i = 0; i < WriteKeys.KEY_COUNT; i++)
-        {
-            store.put(keys.key(keys.next()), keys.value());
-        }
+        store = LockedBroadcastStore.withEveryKey(keys);
     }
 
     /**
@@ -49,13 +42,6 @@ public class LockedMapState
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException
     {
-        try
-        {
-            store.awaitDrained(DRAIN_TIMEOUT);
-        }
-        finally
-        {
-            store.close();
-        }
+        store.closeWhenDrained();
     }
 }

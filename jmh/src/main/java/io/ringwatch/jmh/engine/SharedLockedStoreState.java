@@ -6,7 +6,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
-import java.time.Duration;
 
 /**
  * The java.util.concurrent baseline shared by every producer thread of a trial: one
@@ -21,8 +20,6 @@ import java.time.Duration;
 @State(Scope.Benchmark)
 public class SharedLockedStoreState
 {
-    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
-
     LockedBroadcastStore store;
 
     /**
@@ -34,12 +31,7 @@ public class SharedLockedStoreState
     @Setup(Level.Trial)
     public void start() throws InterruptedException
     {
-        store = new LockedBroadcastStore();
-        final WriteKeys keys = new WriteKeys();
-        for (int i = 0; i < WriteKeys.KEY_COUNT; i++)
-        {
-            store.put(keys.key(keys.next()), keys.value());
-        }
+        store = LockedBroadcastStore.withEveryKey(new WriteKeys());
     }
 
     /**
@@ -52,13 +44,6 @@ public class SharedLockedStoreState
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException
     {
-        try
-        {
-            store.awaitDrained(DRAIN_TIMEOUT);
-        }
-        finally
-        {
-            store.close();
-        }
+        store.closeWhenDrained();
     }
 }
