@@ -423,8 +423,9 @@ public final class RingWatchConfig
 
         /**
          * @param factory makes each delivery thread's Agrona idle strategy: by default a
-         *                {@link WakeableIdleStrategy}, which a watcher scheduled on the thread
-         *                wakes; any other strategy is never woken, only polled.
+         *                {@link WakeableIdleStrategy}, which a dispatcher wakes once per batch
+         *                that scheduled watchers on the thread; any other strategy is never woken,
+         *                only polled.
          * @return this builder.
          */
         public Builder deliveryIdleStrategy(final Supplier<IdleStrategy> factory)

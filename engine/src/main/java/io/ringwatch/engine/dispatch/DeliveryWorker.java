@@ -39,8 +39,8 @@ final class DeliveryWorker
     private int generation;
 
     /**
-     * @param doorbell wakes the worker's thread when it parks in {@code idleStrategy}; rung on
-     *                 every schedule.
+     * @param doorbell wakes the worker's thread when it parks in {@code idleStrategy}; the
+     *                 dispatchers ring it once per batch in which they scheduled watchers here.
      */
     DeliveryWorker(
         final String name,
@@ -67,12 +67,7 @@ final class DeliveryWorker
      */
     boolean schedule(final PushWatcherState watcher)
     {
-        if (ready.offer(watcher))
-        {
-            doorbell.ring();
-            return true;
-        }
-        return false;
+        return ready.offer(watcher);
     }
 
     /**

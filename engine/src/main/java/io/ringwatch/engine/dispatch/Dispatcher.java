@@ -46,6 +46,7 @@ final class Dispatcher implements Agent
     private final long progressIntervalNanos;
     private final PaddedSequence nextSequence;
     private final Doorbell doorbell;
+    private final Doorbell[] deliveryDoorbells;
     private final WatchRoutes<WatcherState> routes = new WatchRoutes<>();
     private final ManyToOneConcurrentLinkedQueue<Command> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final ArrayList<WatcherState> registry = new ArrayList<>();
@@ -84,9 +85,11 @@ final class Dispatcher implements Agent
         final NanoClock clock,
         final long progressIntervalNanos,
         final long startRevision,
-        final Doorbell doorbell)
+        final Doorbell doorbell,
+        final Doorbell[] deliveryDoorbells)
     {
         this.doorbell = doorbell;
+        this.deliveryDoorbells = deliveryDoorbells.clone();
         this.name = name;
         this.window = window;
         this.clock = clock;
@@ -537,6 +540,7 @@ final class Dispatcher implements Agent
 
     private void finishBatch()
     {
+        final boolean signalling = !touched.isEmpty() || !signalRetries.isEmpty();
         for (int i = 0, size = signalRetries.size(); i < size; i++)
         {
             final WatcherState watcher = signalRetries.poll();
@@ -555,6 +559,15 @@ final class Dispatcher implements Agent
         }
         touched.clear();
         batch++;
+        if (signalling)
+        {
+            // Once per batch, not per watcher: the ring's fence is paid once for all the schedules
+            // above, as the writer rings this dispatcher once per batch of revisions.
+            for (final Doorbell delivery : deliveryDoorbells)
+            {
+                delivery.ring();
+            }
+        }
     }
 
     private void addRoute(final WatcherState watcher)

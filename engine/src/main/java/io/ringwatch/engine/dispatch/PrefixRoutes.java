@@ -1,6 +1,5 @@
 package io.ringwatch.engine.dispatch;
 
-import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.Object2ObjectHashMap;
 
 import java.util.Arrays;
@@ -22,13 +21,12 @@ import java.util.Arrays;
  */
 final class PrefixRoutes<W>
 {
-    private static final int NO_COUNT = 0;
-
     private final Object2ObjectHashMap<ByteKey, WatcherList<W>> byPrefix = new Object2ObjectHashMap<>();
-    private final Int2IntHashMap prefixesOfLength = new Int2IntHashMap(NO_COUNT);
     private final ByteKey lookup = ByteKey.probe(0);
     private final ByteKey prefixView = ByteKey.probe(0);
+    /** The distinct prefix lengths, ascending, and beside each how many distinct prefixes have it. */
     private int[] lengths = new int[0];
+    private int[] prefixesOfLength = new int[0];
     private int size;
 
     /**
@@ -45,12 +43,7 @@ final class PrefixRoutes<W>
         {
             watchers = new WatcherList<>();
             byPrefix.put(ByteKey.copyOf(prefix), watchers);
-            final int count = prefixesOfLength.get(prefix.length);
-            prefixesOfLength.put(prefix.length, count + 1);
-            if (count == NO_COUNT)
-            {
-                lengths = withLength(lengths, prefix.length);
-            }
+            countPrefixOfLength(prefix.length);
         }
         watchers.add(watcher);
         size++;
@@ -71,16 +64,7 @@ final class PrefixRoutes<W>
         if (watchers.isEmpty())
         {
             byPrefix.remove(lookup);
-            final int count = prefixesOfLength.get(prefix.length) - 1;
-            if (count == NO_COUNT)
-            {
-                prefixesOfLength.remove(prefix.length);
-                lengths = withoutLength(lengths, prefix.length);
-            }
-            else
-            {
-                prefixesOfLength.put(prefix.length, count);
-            }
+            uncountPrefixOfLength(prefix.length);
         }
         size--;
         return true;
@@ -127,29 +111,43 @@ final class PrefixRoutes<W>
         return size;
     }
 
-    private static int[] withLength(final int[] lengths, final int length)
+    private void countPrefixOfLength(final int length)
     {
-        final int[] grown = Arrays.copyOf(lengths, lengths.length + 1);
-        int i = grown.length - 1;
-        while (i > 0 && grown[i - 1] > length)
+        final int at = Arrays.binarySearch(lengths, length);
+        if (at >= 0)
         {
-            grown[i] = grown[i - 1];
-            i--;
+            prefixesOfLength[at]++;
+            return;
         }
-        grown[i] = length;
+        final int insertAt = -at - 1;
+        lengths = inserted(lengths, insertAt, length);
+        prefixesOfLength = inserted(prefixesOfLength, insertAt, 1);
+    }
+
+    private void uncountPrefixOfLength(final int length)
+    {
+        final int at = Arrays.binarySearch(lengths, length);
+        if (--prefixesOfLength[at] == 0)
+        {
+            lengths = removed(lengths, at);
+            prefixesOfLength = removed(prefixesOfLength, at);
+        }
+    }
+
+    private static int[] inserted(final int[] values, final int at, final int value)
+    {
+        final int[] grown = new int[values.length + 1];
+        System.arraycopy(values, 0, grown, 0, at);
+        grown[at] = value;
+        System.arraycopy(values, at, grown, at + 1, values.length - at);
         return grown;
     }
 
-    private static int[] withoutLength(final int[] lengths, final int length)
+    private static int[] removed(final int[] values, final int at)
     {
-        final int[] shrunk = new int[lengths.length - 1];
-        for (int i = 0, j = 0; i < lengths.length; i++)
-        {
-            if (lengths[i] != length)
-            {
-                shrunk[j++] = lengths[i];
-            }
-        }
+        final int[] shrunk = new int[values.length - 1];
+        System.arraycopy(values, 0, shrunk, 0, at);
+        System.arraycopy(values, at + 1, shrunk, at, shrunk.length - at);
         return shrunk;
     }
 }

@@ -81,13 +81,24 @@ public final class WatchHub implements AutoCloseable
         final NanoClock clock = SystemNanoClock.INSTANCE;
         final long startRevision = appliedRevision.getAsLong();
 
+        workers = new DeliveryWorker[config.deliveryThreads()];
+        final Doorbell[] deliveryDoorbells = new Doorbell[workers.length];
+        for (int i = 0; i < workers.length; i++)
+        {
+            final IdleStrategy idle = config.deliveryIdleStrategy().get();
+            deliveryDoorbells[i] = doorbellOf(idle);
+            workers[i] = new DeliveryWorker("ringwatch-delivery-" + i, config.deliveryBatchSize(),
+                idle, deliveryDoorbells[i], slowListenerNanos);
+            workers[i].start();
+        }
+
         dispatchers = new Dispatcher[config.dispatcherThreads()];
         runners = new AgentRunner[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
             final IdleStrategy idle = config.dispatcherIdleStrategy().get();
             dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
-                config.progressNotifyInterval().toNanos(), startRevision, doorbellOf(idle));
+                config.progressNotifyInterval().toNanos(), startRevision, doorbellOf(idle), deliveryDoorbells);
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {
@@ -97,14 +108,6 @@ public final class WatchHub implements AutoCloseable
             });
         }
 
-        workers = new DeliveryWorker[config.deliveryThreads()];
-        for (int i = 0; i < workers.length; i++)
-        {
-            final IdleStrategy idle = config.deliveryIdleStrategy().get();
-            workers[i] = new DeliveryWorker("ringwatch-delivery-" + i, config.deliveryBatchSize(),
-                idle, doorbellOf(idle), slowListenerNanos);
-            workers[i].start();
-        }
         pollBatches = ThreadLocal.withInitial(() -> new EventBatchView(config.deliveryBatchSize()));
 
         housekeeper = new Thread(this::keepHouse, "ringwatch-housekeeper");

@@ -6,7 +6,8 @@ import org.agrona.concurrent.IdleStrategy;
  * An Agrona idle strategy that spins, then yields, then parks on a {@link Doorbell} until the
  * thread that hands it work rings, or at most {@code maxParkNanos}. The engine rings the doorbell
  * of a dispatcher when the writer publishes events or a watch command arrives, and of a delivery
- * thread when a watcher is scheduled on it; a thread given any other strategy is never rung.
+ * thread at the end of each dispatcher batch that scheduled watchers on it; a thread given any
+ * other strategy is never rung.
  * <p>
  * Against {@link org.agrona.concurrent.BackoffIdleStrategy}, the engine's earlier default: the
  * same idle CPU (parked), but an idle thread is woken by its work instead of by its next timed

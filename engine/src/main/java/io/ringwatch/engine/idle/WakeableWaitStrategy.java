@@ -61,14 +61,20 @@ public final class WakeableWaitStrategy implements WaitStrategy
             return available;
         }
         requireOneConsumer();
-        phases.reset();
-        while ((available = dependentSequence.get()) < sequence)
+        try
         {
-            barrier.checkAlert();
-            phases.step();
+            while ((available = dependentSequence.get()) < sequence)
+            {
+                barrier.checkAlert();
+                phases.step();
+            }
+            return available;
         }
-        phases.reset();
-        return available;
+        finally
+        {
+            // Also after an alert: the next wait starts spinning, and the doorbell is not left armed.
+            phases.reset();
+        }
     }
 
     /**
