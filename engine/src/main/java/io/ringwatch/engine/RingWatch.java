@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.coalesce.CoalescingWatcher;
 import io.ringwatch.engine.dispatch.WatchHub;
 import io.ringwatch.engine.durable.ChronicleJournal;
 import io.ringwatch.engine.durable.Snapshotter;
@@ -23,6 +24,7 @@ import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.SecondaryIndexes;
 import io.ringwatch.engine.secondary.UnknownIndexException;
+import io.ringwatch.engine.watch.DeltaWatcher;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
@@ -530,6 +532,22 @@ public final class RingWatch implements AutoCloseable
     {
         requireOpen();
         return watches.watchPull(request);
+    }
+
+    /**
+     * Starts a coalescing pull watch (Juju's multiwatcher): each {@link DeltaWatcher#next} call
+     * returns every key changed since the previous one once, in its latest state, with the
+     * revision up to which the batch is complete. A client that calls rarely costs memory per
+     * distinct key changed, not per event, and is never lapped: when the events it missed are
+     * gone, the watcher lists the range again and hands over a reset batch.
+     *
+     * @param request what to watch and from which revision.
+     * @return the watcher.
+     */
+    public DeltaWatcher watchDeltas(final WatchRequest request)
+    {
+        requireOpen();
+        return CoalescingWatcher.open(request, this::watch, this::listAndWatch);
     }
 
     /**
