@@ -134,6 +134,12 @@ public final class LogReader implements AutoCloseable
                 buffer.checkLimit(length);
                 bytes.unsafeRead(buffer.addressOffset(), length);
             }
+            catch (final InternalError ex)
+            {
+                // A fault on a mapped page: the file is shorter than its excerpts (cut or damaged).
+                throw new LogCorruptedException("Cannot read the excerpt at queue index 0x" +
+                    Long.toHexString(tailer.index()) + " (queue file cut short?): " + ex, ex);
+            }
             final byte kind = check(buffer, length, index);
             if (kind == KIND_REVISION)
             {

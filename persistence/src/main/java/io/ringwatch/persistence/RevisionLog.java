@@ -1,7 +1,10 @@
 package io.ringwatch.persistence;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
@@ -31,8 +34,18 @@ import org.agrona.DirectBuffer;
  * One flush per batch is a group commit. {@code ASYNC} leaves the pages to the OS.
  * <p>
  * Open: the directory is checked (not a directory, not writable, foreign files, bad or newer
- * metadata: typed exceptions, nothing changed), then a torn last excerpt is dropped
- * ({@link TornTailRepair}) before the first append.
+ * metadata), then an existing log is opened READ-ONLY and read (first and last revision, the tail),
+ * so a foreign, truncated or corrupt queue is refused with a typed exception and no byte changed.
+ * Only then is the directory locked ({@link DirectoryLock}: one writable owner across processes
+ * and inside a JVM; a second open gets {@link LogLockedException} naming the holder), the queue
+ * reopened for writing and a torn last excerpt dropped ({@link TornTailRepair}) before the first
+ * append. Read-only opens take no lock and work beside a live writer.
+ * <p>
+ * Disk space: {@link SpaceGuard} claims the pages the appender will touch before it touches them,
+ * keeping {@link LogConfig#diskReserveBytes()} free, so a full disk fails an append with
+ * {@link LogWriteException} (the log still ends at the last complete revision) rather than a SIGBUS
+ * on a mapped page; readers convert a fault on a mapped page (a truncated file) into
+ * {@link LogCorruptedException}.
  */
 public final class RevisionLog implements AutoCloseable
 {
@@ -46,6 +59,8 @@ public final class RevisionLog implements AutoCloseable
     private final Object metadataLock = new Object();
     private final boolean sync;
     private final int droppedAtOpen;
+    private final DirectoryLock lock;
+    private final SpaceGuard space;
     private MetadataFile metadata;
     private int lastCycle = Integer.MIN_VALUE;
     private boolean closed;
@@ -55,8 +70,10 @@ public final class RevisionLog implements AutoCloseable
     private volatile long snapshotRevision;
     private volatile long retainFrom = Long.MAX_VALUE;
 
-    private RevisionLog(final LogConfig config, final MetadataFile metadata, final boolean writable)
+    private RevisionLog(final LogConfig config, final MetadataFile metadata, final DirectoryLock lock)
     {
+        final boolean writable = lock != null;
+        this.lock = lock;
         this.config = config;
         this.directory = config.directory();
         this.metadata = metadata;
@@ -74,8 +91,13 @@ public final class RevisionLog implements AutoCloseable
             builder.blockSize(config.blockSize());
         }
         SingleChronicleQueue opened = null;
+        SpaceGuard guard = null;
         try
         {
+            if (writable)
+            {
+                SpaceGuard.requireFree(config, 0);
+            }
             opened = builder.build();
             final int maxBytes = (int)Math.min(config.maxRevisionBytes(), opened.overlapSize());
             droppedAtOpen = writable ? TornTailRepair.repair(opened, maxBytes) : 0;
@@ -84,6 +106,12 @@ public final class RevisionLog implements AutoCloseable
             encoder = new RevisionEncoder(maxBytes);
             lastRevision = scanLastRevision();
             firstRevision = scanFirstRevision();
+            if (writable)
+            {
+                guard = new SpaceGuard(opened, config.diskSpace(), directory, config.diskReserveBytes());
+                guard.claimAtOpen();
+            }
+            space = guard;
             appender = writable ? opened.createAppender() : null;
             if (appender != null)
             {
@@ -93,12 +121,13 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final RevisionLogException ex)
         {
-            closeQuietly(opened);
+            closeQuietly(guard, opened);
             throw ex;
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | InternalError ex)
         {
-            closeQuietly(opened);
+            // InternalError: a fault on a mapped page, for example a queue file cut short.
+            closeQuietly(guard, opened);
             throw new LogCorruptedException("Cannot open the queue in " + directory + ": " + ex, ex);
         }
     }
@@ -109,8 +138,10 @@ public final class RevisionLog implements AutoCloseable
      * @param config where and how.
      * @return the open log.
      * @throws LogDirectoryException if the directory cannot be used (nothing changed).
+     * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
+     * @throws LogWriteException     if the disk has less free space than the reserve.
      */
     public static RevisionLog open(final LogConfig config)
     {
@@ -118,13 +149,69 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalArgumentException("config must not be null");
         }
-        MetadataFile metadata = LogDirectory.inspect(config.directory(), true);
-        if (metadata == null)
+        final Path directory = config.directory();
+        if (LogDirectory.inspect(directory, true) == null)
         {
-            LogDirectory.create(config.directory());
-            metadata = new MetadataFile(0, 0);
+            LogDirectory.createDirectory(directory);
         }
-        return new RevisionLog(config, metadata, true);
+        else
+        {
+            probe(config);
+        }
+        final DirectoryLock lock = DirectoryLock.acquire(directory);
+        try
+        {
+            // Inspected again under the lock: another process may have created the log meanwhile.
+            MetadataFile metadata = LogDirectory.inspect(directory, true);
+            if (metadata == null)
+            {
+                LogDirectory.create(directory);
+                metadata = new MetadataFile(0, 0);
+            }
+            final RevisionLog log = new RevisionLog(config, metadata, lock);
+            lock.recordHolder();
+            return log;
+        }
+        catch (final RuntimeException ex)
+        {
+            lock.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Reads everything the writable open will read, through read-only mappings, so a corrupt or
+     * foreign queue is refused before any byte changes. A read-only mapping cannot grow the file, so
+     * reading a torn tail's garbage length can fault where the writable open (which repairs it)
+     * would not: a fault is accepted only when the last queue file really ends in a torn header.
+     */
+    private static void probe(final LogConfig config)
+    {
+        final Path directory = config.directory();
+        try
+        {
+            new RevisionLog(config, LogDirectory.inspect(directory, false), null).close();
+        }
+        catch (final LogCorruptedException ex)
+        {
+            if (!(ex.getCause() instanceof InternalError) || !endsInTornHeader(directory.resolve(LogDirectory.QUEUE)))
+            {
+                throw ex;
+            }
+        }
+    }
+
+    private static boolean endsInTornHeader(final Path queueDirectory)
+    {
+        try (Stream<Path> files = Files.list(queueDirectory))
+        {
+            final Path last = files.filter(f -> f.getFileName().toString().endsWith(".cq4")).max(Path::compareTo).orElse(null);
+            return last != null && new QueueFileWalk().walk(last, 0).end() == QueueFileWalk.End.TORN;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogDirectoryException("Cannot read " + queueDirectory + ": " + ex, ex);
+        }
     }
 
     /**
@@ -145,7 +232,7 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new LogDirectoryException(directory + " holds no revision log");
         }
-        return new RevisionLog(config, metadata, false);
+        return new RevisionLog(config, metadata, null);
     }
 
     /**
@@ -241,6 +328,7 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalStateException("revision " + revision + " holds no change; it was discarded");
         }
+        space.beforeAppend(appender, length);
         try (DocumentContext dc = appender.writingDocument())
         {
             try
@@ -258,6 +346,7 @@ public final class RevisionLog implements AutoCloseable
             // InternalError: the JVM's report of a fault on a mapped page (SIGBUS), e.g. a full tmpfs.
             throw new LogWriteException("Cannot append revision " + revision + " to " + queue.file() + ": " + ex, ex);
         }
+        space.afterAppend(appender);
         lastRevision = revision;
         if (firstRevision == 0)
         {
@@ -497,6 +586,11 @@ public final class RevisionLog implements AutoCloseable
         {
             return new VerifyReport(first, last, count, droppedAtOpen, ex.getMessage());
         }
+        catch (final RuntimeException | InternalError ex)
+        {
+            // InternalError: a fault on a mapped page, for example a queue file cut short.
+            return new VerifyReport(first, last, count, droppedAtOpen, "unreadable after revision " + last + ": " + ex);
+        }
         return new VerifyReport(first, last, count, droppedAtOpen, null);
     }
 
@@ -518,6 +612,14 @@ public final class RevisionLog implements AutoCloseable
             appender.close();
         }
         queue.close();
+        if (space != null)
+        {
+            space.close();
+        }
+        if (lock != null)
+        {
+            lock.close();
+        }
     }
 
     SingleChronicleQueue queue()
@@ -584,8 +686,12 @@ public final class RevisionLog implements AutoCloseable
         return maintenance.next(scratch) ? scratch.revision() : 0;
     }
 
-    private static void closeQuietly(final SingleChronicleQueue queue)
+    private static void closeQuietly(final SpaceGuard guard, final SingleChronicleQueue queue)
     {
+        if (guard != null)
+        {
+            guard.close();
+        }
         if (queue != null)
         {
             queue.close();
