@@ -278,7 +278,8 @@ public final class RevisionLog implements AutoCloseable
      * @param prevModRevision    previous mod revision (0 when absent).
      * @param prevVersion        previous version (0 when absent).
      * @throws IllegalArgumentException if an argument is invalid or the revision grows over the size
-     *                                  cap; the change is not added.
+     *                                  cap; the change is not added, nothing is written, and the
+     *                                  revision stays open ({@link #abortRevision()} drops it).
      * @throws IllegalStateException    if no revision is open.
      */
     public void appendChange(
@@ -362,6 +363,22 @@ public final class RevisionLog implements AutoCloseable
                 enforceRetention();
             }
         }
+    }
+
+    /**
+     * Discards the open revision without writing anything, for example after {@link #appendChange}
+     * refused a change that would take it over the size cap; the next {@link #beginRevision} may
+     * start the same revision again. Writer thread; no allocation.
+     *
+     * @throws IllegalStateException if no revision is open.
+     */
+    public void abortRevision()
+    {
+        if (!encoder.isOpen())
+        {
+            throw new IllegalStateException("no revision is open");
+        }
+        encoder.abandon();
     }
 
     /**
