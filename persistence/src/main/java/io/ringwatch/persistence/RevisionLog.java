@@ -1,5 +1,6 @@
 package io.ringwatch.persistence;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,8 @@ import java.util.stream.Stream;
 
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -124,9 +127,10 @@ public final class RevisionLog implements AutoCloseable
             closeQuietly(guard, opened);
             throw ex;
         }
-        catch (final RuntimeException | InternalError ex)
+        catch (final RuntimeException | InternalError | AssertionError ex)
         {
-            // InternalError: a fault on a mapped page, for example a queue file cut short.
+            // InternalError: a fault on a mapped page, for example a queue file cut short;
+            // AssertionError: Chronicle's own assertions (-ea) on such a file.
             closeQuietly(guard, opened);
             throw new LogCorruptedException("Cannot open the queue in " + directory + ": " + ex, ex);
         }
@@ -194,7 +198,7 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final LogCorruptedException ex)
         {
-            if (!(ex.getCause() instanceof InternalError) || !endsInTornHeader(directory.resolve(LogDirectory.QUEUE)))
+            if (!(ex.getCause() instanceof Error) || !endsInTornHeader(directory.resolve(LogDirectory.QUEUE)))
             {
                 throw ex;
             }
@@ -570,6 +574,47 @@ public final class RevisionLog implements AutoCloseable
     }
 
     /**
+     * Whether the last queue file ends in an excerpt whose header is still marked not-complete: a
+     * writer died inside it (a crash; the next writable open drops it) or is writing it right now.
+     * Readers never see such an excerpt. For the replay tool; any thread; reads through plain file
+     * reads from the end of the last complete excerpt; allocates a little.
+     *
+     * @return true if the log ends in an incomplete excerpt.
+     * @throws LogCorruptedException if the last queue file cannot be read.
+     */
+    public boolean endsInIncompleteExcerpt()
+    {
+        File file = null;
+        long end = 0;
+        try (ExcerptTailer tailer = queue.createTailer())
+        {
+            tailer.direction(TailerDirection.BACKWARD).toEnd();
+            try (DocumentContext dc = tailer.readingDocument())
+            {
+                if (dc.isPresent())
+                {
+                    end = dc.wire().bytes().readLimit();
+                    file = tailer.currentFile();
+                    dc.rollbackOnClose();
+                }
+            }
+        }
+        catch (final InternalError | AssertionError ex)
+        {
+            throw new LogCorruptedException("Cannot read the end of the log in " + directory + ": " + ex, ex);
+        }
+        try
+        {
+            return file == null ? endsInTornHeader(directory.resolve(LogDirectory.QUEUE)) :
+                new QueueFileWalk().walk(file.toPath(), end).end() == QueueFileWalk.End.TORN;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogCorruptedException("Cannot read " + file + ": " + ex, ex);
+        }
+    }
+
+    /**
      * Walks the whole retained log checking CRCs, layouts and that revisions are contiguous. For the
      * replay tool; any thread (own tailer); allocates little, reads everything.
      *
@@ -603,9 +648,9 @@ public final class RevisionLog implements AutoCloseable
         {
             return new VerifyReport(first, last, count, droppedAtOpen, ex.getMessage());
         }
-        catch (final RuntimeException | InternalError ex)
+        catch (final RuntimeException | InternalError | AssertionError ex)
         {
-            // InternalError: a fault on a mapped page, for example a queue file cut short.
+            // A fault on a mapped page (a queue file cut short), or Chronicle's assertions about one.
             return new VerifyReport(first, last, count, droppedAtOpen, "unreadable after revision " + last + ": " + ex);
         }
         return new VerifyReport(first, last, count, droppedAtOpen, null);

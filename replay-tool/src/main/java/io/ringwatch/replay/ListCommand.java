@@ -48,6 +48,7 @@ final class ListCommand implements Callable<Integer>
             out.printf("snapshots: %s%n", snapshots);
             out.printf("files: %d (%d queue cycle files, %d snapshots)%n", usage.files(), usage.cycleFiles(), usage.snapshotFiles());
             out.printf("bytes: %d (apparent size; queue files are sparse)%n", usage.bytes());
+            out.printf("tail: %s%n", log.endsInIncompleteExcerpt() ? SourceLog.INCOMPLETE_TAIL : "complete");
             if (last == 0)
             {
                 out.printf("time span: -%n");
