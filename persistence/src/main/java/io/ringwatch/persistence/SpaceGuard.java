@@ -2,6 +2,7 @@ package io.ringwatch.persistence;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,23 +29,24 @@ import net.openhft.chronicle.wire.Wire;
  *     file's header and the reserve free.</li>
  * </ul>
  * Package-private; the writer thread (and the opening thread for {@link #claimAtOpen}). No
- * allocation in steady state (one positional write of zeros per step).
+ * allocation in steady state (one positional read and one write of zeros per step).
  */
 final class SpaceGuard implements AutoCloseable
 {
     /** How far ahead space is claimed at a time. */
     static final long STEP = 1024 * 1024;
 
+    /** The usable space is asked again when the estimate comes this close to the reserve... */
+    private static final long RECHECK_MARGIN = 16 * STEP;
+    /** ... and after this many claims in any case, since other writers share the file system. */
+    private static final int QUERY_EVERY_CLAIMS = 64;
+
     private final SingleChronicleQueue queue;
     private final DiskSpace space;
     private final Path directory;
     private final long reserve;
     private final long overhead;
-    /** The usable space is asked again when the estimate comes this close to the reserve. */
-    private static final long RECHECK_MARGIN = 16 * STEP;
-    /** ... and after this many claims in any case, since other writers share the file system. */
-    private static final int QUERY_EVERY_CLAIMS = 64;
-
+    private final ByteBuffer probe = ByteBuffer.allocateDirect(4);
     private long usableEstimate = Long.MIN_VALUE / 2;
     private int claimsSinceQuery;
     private File file;
@@ -163,7 +165,7 @@ final class SpaceGuard implements AutoCloseable
             if (!target.equals(file))
             {
                 closeChannel();
-                channel = FileChannel.open(target.toPath(), StandardOpenOption.WRITE);
+                channel = FileChannel.open(target.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE);
                 file = target;
                 claimedTo = position;
             }
@@ -185,6 +187,12 @@ final class SpaceGuard implements AutoCloseable
                 throw new LogWriteException("Disk full: " + directory + " has " + usableEstimate + " bytes usable; claiming " +
                     length + " more for " + target.getName() + " would leave less than the reserve of " + reserve);
             }
+            if (!isFree(from))
+            {
+                // Never zero what Chronicle wrote: refuse rather than guess where the data ends.
+                throw new LogWriteException("Cannot claim disk space in " + target + ": bytes at " + from +
+                    " are already written (write position " + position + ", claimed to " + claimedTo + ")");
+            }
             space.allocate(channel, from, length);
             usableEstimate -= length;
             claimedTo = to;
@@ -193,6 +201,23 @@ final class SpaceGuard implements AutoCloseable
         {
             throw new LogWriteException("Cannot claim disk space in " + target + " (disk full?): " + ex, ex);
         }
+    }
+
+    /**
+     * Whether the 4 bytes at {@code position} are zeros (or past the end of the file): nothing was
+     * written there. One positional read per claim.
+     */
+    private boolean isFree(final long position) throws IOException
+    {
+        probe.clear();
+        while (probe.hasRemaining())
+        {
+            if (channel.read(probe, position + probe.position()) < 0)
+            {
+                return true;
+            }
+        }
+        return probe.getInt(0) == 0;
     }
 
     private void requireFree(final long bytes)
