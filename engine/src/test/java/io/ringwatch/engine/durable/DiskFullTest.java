@@ -98,9 +98,12 @@ class DiskFullTest
             final int last = acknowledged.size();
             assertArrayEquals(value(last), engine.get(key(last)).orElseThrow().value(), "a read after the failure");
             assertArrayEquals(value(1), engine.get(key(1)).orElseThrow().value());
-            noError(() -> engine.range(KeyRange.all(), 0, acknowledged.get(0)));
-            noError(() -> engine.range(KeyRange.all(), 0));
-            noError(() -> engine.count(KeyRange.all()));
+            // A range at an old revision still works on the full disk (the failed put's visibility
+            // is the journal stage's concern and is not asserted here).
+            assertTrue(engine.range(KeyRange.all(), 0, acknowledged.get(0)).kvs().stream()
+                .anyMatch(kv -> Arrays.equals(key(1), kv.key()) && Arrays.equals(value(1), kv.value())), "the state at the first put");
+            assertTrue(engine.range(KeyRange.all(), 0).kvs().size() >= last);
+            assertTrue(engine.count(KeyRange.all()) >= last);
         }
         finally
         {
