@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 
+import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,6 +73,45 @@ class DiskFullTest
             revisions.readAll(log, acknowledged);
             revisions.write(log, acknowledged + 1);
             revisions.readAll(log, acknowledged + 1);
+        }
+    }
+
+    @Test
+    void aDiskThatFillsAcrossCycleRollsLosesNoReturnedAppend()
+    {
+        final long[] now = {1_000_000L};
+        final FaultyDiskSpace space = new FaultyDiskSpace(8L << 20);
+        final LogConfig rolling = LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC)
+            .rollCycle(TestRollCycles.TEST_SECONDLY).clockMillis(() -> now[0]).diskSpace(space).diskReserveBytes(0).build();
+        long acknowledged = 0;
+        try (RevisionLog log = RevisionLog.open(rolling))
+        {
+            for (long revision = 1; ; revision++)
+            {
+                if (revision % 40 == 0)
+                {
+                    now[0] += 1_000;
+                }
+                try
+                {
+                    revisions.write(log, revision);
+                    log.flush();
+                }
+                catch (final LogWriteException expected)
+                {
+                    break;
+                }
+                acknowledged = revision;
+                assertTrue(revision < 10_000, "the disk never filled");
+            }
+            assertTrue(acknowledged > 80, "filled after " + acknowledged + ", before two rolls");
+            revisions.readAll(log, acknowledged);
+        }
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).blockSize(1 << 20)
+            .rollCycle(TestRollCycles.TEST_SECONDLY).clockMillis(() -> now[0]).build()))
+        {
+            assertEquals(acknowledged, log.lastRevision());
+            revisions.readAll(log, acknowledged);
         }
     }
 
