@@ -132,7 +132,8 @@ public final class RevisionLog implements AutoCloseable
             // InternalError: a fault on a mapped page, for example a queue file cut short;
             // AssertionError: Chronicle's own assertions (-ea) on such a file.
             closeQuietly(guard, opened);
-            throw new LogCorruptedException("Cannot open the queue in " + directory + ": " + ex, ex);
+            throw new LogCorruptedException("Cannot open the queue in " + directory +
+                (ex instanceof Error ? " (a queue file is cut short or damaged): " : ": ") + ex, ex);
         }
     }
 
