@@ -658,8 +658,8 @@ public final class RevisionLog implements AutoCloseable
     }
 
     /**
-     * Closes the queue; readers created from this log must be closed first. An open revision is
-     * discarded. Writer thread; idempotent.
+     * Closes the queue and releases the directory's lock; readers created from this log must be
+     * closed first. An open revision is discarded. Writer thread; idempotent.
      */
     @Override
     public void close()
@@ -669,19 +669,26 @@ public final class RevisionLog implements AutoCloseable
             return;
         }
         closed = true;
-        maintenance.close();
-        if (appender != null)
+        try
         {
-            appender.close();
+            maintenance.close();
+            if (appender != null)
+            {
+                appender.close();
+            }
+            queue.close();
         }
-        queue.close();
-        if (space != null)
+        finally
         {
-            space.close();
-        }
-        if (lock != null)
-        {
-            lock.close();
+            // The directory is released even if Chronicle failed to close cleanly.
+            if (space != null)
+            {
+                space.close();
+            }
+            if (lock != null)
+            {
+                lock.close();
+            }
         }
     }
 
