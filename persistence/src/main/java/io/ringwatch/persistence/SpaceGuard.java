@@ -91,7 +91,7 @@ final class SpaceGuard implements AutoCloseable
     {
         final Wire wire = appender.wire();
         final File current = appender.currentFile();
-        if (wire == null || current == null || current.equals(file))
+        if (wire == null || current == null || isCurrent(current))
         {
             return;
         }
@@ -162,7 +162,7 @@ final class SpaceGuard implements AutoCloseable
     {
         try
         {
-            if (!target.equals(file))
+            if (!isCurrent(target))
             {
                 closeChannel();
                 channel = FileChannel.open(target.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -218,6 +218,12 @@ final class SpaceGuard implements AutoCloseable
             }
         }
         return probe.getInt(0) == 0;
+    }
+
+    /** Chronicle hands out the same File object per store; equals only after a roll or reopen. */
+    private boolean isCurrent(final File target)
+    {
+        return target == file || target.equals(file);
     }
 
     private void requireFree(final long bytes)
