@@ -174,13 +174,17 @@ final class SpaceGuard implements AutoCloseable
                 return;
             }
             final long from = Math.max(claimedTo, position);
-            final long to = Math.max(needed, claimedTo + STEP);
-            final long length = to - from;
+            long length = Math.max(needed, claimedTo + STEP) - from;
             if (usableEstimate - length < reserve + RECHECK_MARGIN || ++claimsSinceQuery >= QUERY_EVERY_CLAIMS)
             {
                 // Asking the file system allocates; on a roomy disk it is asked only now and then.
                 usableEstimate = space.usableBytes(directory);
                 claimsSinceQuery = 0;
+            }
+            if (usableEstimate - length < reserve)
+            {
+                // Near the end of the disk: claim only what this excerpt needs.
+                length = needed - from;
             }
             if (usableEstimate - length < reserve)
             {
@@ -195,7 +199,7 @@ final class SpaceGuard implements AutoCloseable
             }
             space.allocate(channel, from, length);
             usableEstimate -= length;
-            claimedTo = to;
+            claimedTo = from + length;
         }
         catch (final IOException ex)
         {

@@ -116,6 +116,36 @@ class DiskFullTest
     }
 
     @Test
+    void aClaimThatTheFileSystemRefusesFailsTheAppendTypedEvenWhenTheFreeSpaceLookedSufficient()
+    {
+        final FaultyDiskSpace space = new FaultyDiskSpace(5L << 20, true);
+        final long acknowledged;
+        try (RevisionLog log = RevisionLog.open(config(space, 0)))
+        {
+            acknowledged = fill(log, 1);
+            assertTrue(acknowledged > 100, "filled after " + acknowledged);
+            revisions.readAll(log, acknowledged);
+        }
+        try (RevisionLog log = RevisionLog.open(config(DiskSpace.SYSTEM, 0)))
+        {
+            assertEquals(acknowledged, log.lastRevision());
+            revisions.readAll(log, acknowledged);
+        }
+    }
+
+    @Test
+    void nearTheEndOfTheDiskOnlyWhatTheExcerptNeedsIsClaimed()
+    {
+        final FaultyDiskSpace space = new FaultyDiskSpace((5L << 20) + (512 << 10));
+        try (RevisionLog log = RevisionLog.open(config(space, 0)))
+        {
+            fill(log, 1);
+            assertTrue(space.usableBytes(dir) < 2 * (VALUE_BYTES + 128) + (80 << 10),
+                "the last half MiB was used, not left unclaimed: " + space.usableBytes(dir));
+        }
+    }
+
+    @Test
     void theReserveRefusesAnAppendBeforeTheDiskIsFull()
     {
         final FaultyDiskSpace space = new FaultyDiskSpace(6L << 20);

@@ -12,11 +12,22 @@ import java.nio.file.Path;
 final class FaultyDiskSpace implements DiskSpace
 {
     private volatile long budget;
+    private final boolean lies;
     private long claimed;
 
     FaultyDiskSpace(final long budget)
     {
+        this(budget, false);
+    }
+
+    /**
+     * @param lies whether {@link #usableBytes} reports plenty whatever is left, as a file system
+     *             shared with other writers may have by the time a claim is written.
+     */
+    FaultyDiskSpace(final long budget, final boolean lies)
+    {
         this.budget = budget;
+        this.lies = lies;
     }
 
     /** Frees room, as deleting someone else's files would. */
@@ -28,7 +39,7 @@ final class FaultyDiskSpace implements DiskSpace
     @Override
     public long usableBytes(final Path directory)
     {
-        return Math.max(0, budget - claimed);
+        return lies ? Long.MAX_VALUE / 4 : Math.max(0, budget - claimed);
     }
 
     @Override
