@@ -36,6 +36,11 @@ public final class LogConfig
      */
     public static final int DEFAULT_MAX_REVISION_BYTES = 4 * 1024 * 1024;
 
+    /**
+     * The default free space an append leaves on the file system (see {@link #diskReserveBytes()}).
+     */
+    public static final long DEFAULT_DISK_RESERVE_BYTES = 1024 * 1024;
+
     private static final long MIN_BLOCK_SIZE = 1024 * 1024;
 
     private final Path directory;
@@ -46,6 +51,8 @@ public final class LogConfig
     private final int maxRevisionBytes;
     private final int snapshotsToKeep;
     private final long blockSize;
+    private final long diskReserveBytes;
+    private final DiskSpace diskSpace;
 
     private LogConfig(final Builder builder)
     {
@@ -57,6 +64,8 @@ public final class LogConfig
         maxRevisionBytes = builder.maxRevisionBytes;
         snapshotsToKeep = builder.snapshotsToKeep;
         blockSize = builder.blockSize;
+        diskReserveBytes = builder.diskReserveBytes;
+        diskSpace = builder.diskSpace;
     }
 
     /**
@@ -156,6 +165,27 @@ public final class LogConfig
     }
 
     /**
+     * The free space an append must leave on the file system; an append that would eat into it fails
+     * with {@link LogWriteException} instead of risking a fault on a memory-mapped page.
+     *
+     * @return bytes kept free.
+     */
+    public long diskReserveBytes()
+    {
+        return diskReserveBytes;
+    }
+
+    /**
+     * How the log queries and claims disk space; {@link DiskSpace#SYSTEM} unless a test injects faults.
+     *
+     * @return the disk space view.
+     */
+    public DiskSpace diskSpace()
+    {
+        return diskSpace;
+    }
+
+    /**
      * Builds a {@link LogConfig}. Not thread-safe; allocates the config on {@link #build()}.
      */
     public static final class Builder
@@ -168,6 +198,8 @@ public final class LogConfig
         private int maxRevisionBytes = DEFAULT_MAX_REVISION_BYTES;
         private int snapshotsToKeep = 2;
         private long blockSize;
+        private long diskReserveBytes = DEFAULT_DISK_RESERVE_BYTES;
+        private DiskSpace diskSpace = DiskSpace.SYSTEM;
 
         private Builder(final Path directory)
         {
@@ -269,6 +301,35 @@ public final class LogConfig
                 throw new IllegalArgumentException("blockSize must be 0 or a power of two >= 1 MiB: " + bytes);
             }
             this.blockSize = bytes;
+            return this;
+        }
+
+        /**
+         * Sets the free space every append must leave on the file system (see
+         * {@link LogConfig#diskReserveBytes()}).
+         *
+         * @param bytes zero or more.
+         * @return this builder.
+         */
+        public Builder diskReserveBytes(final long bytes)
+        {
+            if (bytes < 0)
+            {
+                throw new IllegalArgumentException("diskReserveBytes must not be negative: " + bytes);
+            }
+            this.diskReserveBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sets how the log queries and claims disk space; tests inject a full disk with it.
+         *
+         * @param diskSpace the view to use.
+         * @return this builder.
+         */
+        public Builder diskSpace(final DiskSpace diskSpace)
+        {
+            this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
             return this;
         }
 

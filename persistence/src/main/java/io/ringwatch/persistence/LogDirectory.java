@@ -12,6 +12,7 @@ import java.util.List;
  * The layout of a data directory and the checks made before anything in it is touched:
  * <pre>
  * dir/ringwatch.meta        metadata ({@link MetadataFile})
+ * dir/ringwatch.lock        the owner's lock ({@link DirectoryLock})
  * dir/queue/*.cq4, *.cq4t   the Chronicle queue
  * dir/snapshots/*.snap      index snapshots
  * </pre>
@@ -59,8 +60,12 @@ final class LogDirectory
         boolean empty = true;
         for (final Path entry : list(directory))
         {
-            empty = false;
             final String name = entry.getFileName().toString();
+            if (DirectoryLock.NAME.equals(name) && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS))
+            {
+                continue;
+            }
+            empty = false;
             if (QUEUE.equals(name) && Files.isDirectory(entry))
             {
                 checkEntries(entry, ".cq4", ".cq4t");
@@ -80,6 +85,23 @@ final class LogDirectory
             throw new LogDirectoryException(directory + " has log files but no " + MetadataFile.NAME);
         }
         return metadata;
+    }
+
+    /**
+     * Creates the (empty) data directory itself, so it can be locked before the layout is written.
+     *
+     * @throws LogDirectoryException if it cannot be created.
+     */
+    static void createDirectory(final Path directory)
+    {
+        try
+        {
+            Files.createDirectories(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new LogDirectoryException("Cannot create " + directory + ": " + ex, ex);
+        }
     }
 
     /**

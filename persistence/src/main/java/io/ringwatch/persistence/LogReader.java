@@ -68,6 +68,7 @@ public final class LogReader implements AutoCloseable
      * @return true if positioned; false if the log does not hold it (compacted away or not yet written),
      *         in which case the position is unspecified.
      * @throws IllegalArgumentException if {@code revision} is not positive.
+     * @throws LogCorruptedException    if a queue file cannot be read (cut short or damaged).
      */
     public boolean seek(final long revision)
     {
@@ -75,6 +76,19 @@ public final class LogReader implements AutoCloseable
         {
             throw new IllegalArgumentException("revision must be positive: " + revision);
         }
+        try
+        {
+            return seekFrom(revision);
+        }
+        catch (final InternalError | AssertionError ex)
+        {
+            // A fault on a mapped page, or Chronicle's assertions about the file behind it.
+            throw new LogCorruptedException("Cannot seek to revision " + revision + " (queue file cut short?): " + ex, ex);
+        }
+    }
+
+    private boolean seekFrom(final long revision)
+    {
         loadCycles();
         int lo = 0;
         int hi = cycleCount - 1;
@@ -133,6 +147,12 @@ public final class LogReader implements AutoCloseable
                 length = (int)remaining;
                 buffer.checkLimit(length);
                 bytes.unsafeRead(buffer.addressOffset(), length);
+            }
+            catch (final InternalError | AssertionError ex)
+            {
+                // A fault on a mapped page: the file is shorter than its excerpts (cut or damaged).
+                throw new LogCorruptedException("Cannot read the excerpt at queue index 0x" +
+                    Long.toHexString(tailer.index()) + " (queue file cut short?): " + ex, ex);
             }
             final byte kind = check(buffer, length, index);
             if (kind == KIND_REVISION)

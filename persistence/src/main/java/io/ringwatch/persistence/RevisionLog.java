@@ -1,10 +1,16 @@
 package io.ringwatch.persistence;
 
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -31,8 +37,18 @@ import org.agrona.DirectBuffer;
  * One flush per batch is a group commit. {@code ASYNC} leaves the pages to the OS.
  * <p>
  * Open: the directory is checked (not a directory, not writable, foreign files, bad or newer
- * metadata: typed exceptions, nothing changed), then a torn last excerpt is dropped
- * ({@link TornTailRepair}) before the first append.
+ * metadata), then an existing log is opened READ-ONLY and read (first and last revision, the tail),
+ * so a foreign, truncated or corrupt queue is refused with a typed exception and no byte changed.
+ * Only then is the directory locked ({@link DirectoryLock}: one writable owner across processes
+ * and inside a JVM; a second open gets {@link LogLockedException} naming the holder), the queue
+ * reopened for writing and a torn last excerpt dropped ({@link TornTailRepair}) before the first
+ * append. Read-only opens take no lock and work beside a live writer.
+ * <p>
+ * Disk space: {@link SpaceGuard} claims the pages the appender will touch before it touches them,
+ * keeping {@link LogConfig#diskReserveBytes()} free, so a full disk fails an append with
+ * {@link LogWriteException} (the log still ends at the last complete revision) rather than a SIGBUS
+ * on a mapped page; readers convert a fault on a mapped page (a truncated file) into
+ * {@link LogCorruptedException}.
  */
 public final class RevisionLog implements AutoCloseable
 {
@@ -46,6 +62,8 @@ public final class RevisionLog implements AutoCloseable
     private final Object metadataLock = new Object();
     private final boolean sync;
     private final int droppedAtOpen;
+    private final DirectoryLock lock;
+    private final SpaceGuard space;
     private MetadataFile metadata;
     private int lastCycle = Integer.MIN_VALUE;
     private boolean closed;
@@ -55,8 +73,10 @@ public final class RevisionLog implements AutoCloseable
     private volatile long snapshotRevision;
     private volatile long retainFrom = Long.MAX_VALUE;
 
-    private RevisionLog(final LogConfig config, final MetadataFile metadata, final boolean writable)
+    private RevisionLog(final LogConfig config, final MetadataFile metadata, final DirectoryLock lock)
     {
+        final boolean writable = lock != null;
+        this.lock = lock;
         this.config = config;
         this.directory = config.directory();
         this.metadata = metadata;
@@ -74,8 +94,13 @@ public final class RevisionLog implements AutoCloseable
             builder.blockSize(config.blockSize());
         }
         SingleChronicleQueue opened = null;
+        SpaceGuard guard = null;
         try
         {
+            if (writable)
+            {
+                SpaceGuard.requireFree(config, 0);
+            }
             opened = builder.build();
             final int maxBytes = (int)Math.min(config.maxRevisionBytes(), opened.overlapSize());
             droppedAtOpen = writable ? TornTailRepair.repair(opened, maxBytes) : 0;
@@ -84,6 +109,12 @@ public final class RevisionLog implements AutoCloseable
             encoder = new RevisionEncoder(maxBytes);
             lastRevision = scanLastRevision();
             firstRevision = scanFirstRevision();
+            if (writable)
+            {
+                guard = new SpaceGuard(opened, config.diskSpace(), directory, config.diskReserveBytes());
+                guard.claimAtOpen();
+            }
+            space = guard;
             appender = writable ? opened.createAppender() : null;
             if (appender != null)
             {
@@ -93,13 +124,16 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final RevisionLogException ex)
         {
-            closeQuietly(opened);
+            closeQuietly(guard, opened);
             throw ex;
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | InternalError | AssertionError ex)
         {
-            closeQuietly(opened);
-            throw new LogCorruptedException("Cannot open the queue in " + directory + ": " + ex, ex);
+            // InternalError: a fault on a mapped page, for example a queue file cut short;
+            // AssertionError: Chronicle's own assertions (-ea) on such a file.
+            closeQuietly(guard, opened);
+            throw new LogCorruptedException("Cannot open the queue in " + directory +
+                (ex instanceof Error ? " (a queue file is cut short or damaged): " : ": ") + ex, ex);
         }
     }
 
@@ -109,8 +143,10 @@ public final class RevisionLog implements AutoCloseable
      * @param config where and how.
      * @return the open log.
      * @throws LogDirectoryException if the directory cannot be used (nothing changed).
+     * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
+     * @throws LogWriteException     if the disk has less free space than the reserve.
      */
     public static RevisionLog open(final LogConfig config)
     {
@@ -118,13 +154,69 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalArgumentException("config must not be null");
         }
-        MetadataFile metadata = LogDirectory.inspect(config.directory(), true);
-        if (metadata == null)
+        final Path directory = config.directory();
+        if (LogDirectory.inspect(directory, true) == null)
         {
-            LogDirectory.create(config.directory());
-            metadata = new MetadataFile(0, 0);
+            LogDirectory.createDirectory(directory);
         }
-        return new RevisionLog(config, metadata, true);
+        else
+        {
+            probe(config);
+        }
+        final DirectoryLock lock = DirectoryLock.acquire(directory);
+        try
+        {
+            // Inspected again under the lock: another process may have created the log meanwhile.
+            MetadataFile metadata = LogDirectory.inspect(directory, true);
+            if (metadata == null)
+            {
+                LogDirectory.create(directory);
+                metadata = new MetadataFile(0, 0);
+            }
+            final RevisionLog log = new RevisionLog(config, metadata, lock);
+            lock.recordHolder();
+            return log;
+        }
+        catch (final RuntimeException ex)
+        {
+            lock.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * Reads everything the writable open will read, through read-only mappings, so a corrupt or
+     * foreign queue is refused before any byte changes. A read-only mapping cannot grow the file, so
+     * reading a torn tail's garbage length can fault where the writable open (which repairs it)
+     * would not: a fault is accepted only when the last queue file really ends in a torn header.
+     */
+    private static void probe(final LogConfig config)
+    {
+        final Path directory = config.directory();
+        try
+        {
+            new RevisionLog(config, LogDirectory.inspect(directory, false), null).close();
+        }
+        catch (final LogCorruptedException ex)
+        {
+            if (!(ex.getCause() instanceof Error) || !endsInTornHeader(directory.resolve(LogDirectory.QUEUE)))
+            {
+                throw ex;
+            }
+        }
+    }
+
+    private static boolean endsInTornHeader(final Path queueDirectory)
+    {
+        try (Stream<Path> files = Files.list(queueDirectory))
+        {
+            final Path last = files.filter(f -> f.getFileName().toString().endsWith(".cq4")).max(Path::compareTo).orElse(null);
+            return last != null && new QueueFileWalk().walk(last, 0).end() == QueueFileWalk.End.TORN;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogDirectoryException("Cannot read " + queueDirectory + ": " + ex, ex);
+        }
     }
 
     /**
@@ -145,7 +237,7 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new LogDirectoryException(directory + " holds no revision log");
         }
-        return new RevisionLog(config, metadata, false);
+        return new RevisionLog(config, metadata, null);
     }
 
     /**
@@ -191,7 +283,8 @@ public final class RevisionLog implements AutoCloseable
      * @param prevModRevision    previous mod revision (0 when absent).
      * @param prevVersion        previous version (0 when absent).
      * @throws IllegalArgumentException if an argument is invalid or the revision grows over the size
-     *                                  cap; the change is not added.
+     *                                  cap; the change is not added, nothing is written, and the
+     *                                  revision stays open ({@link #abortRevision()} drops it).
      * @throws IllegalStateException    if no revision is open.
      */
     public void appendChange(
@@ -241,6 +334,7 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalStateException("revision " + revision + " holds no change; it was discarded");
         }
+        space.beforeAppend(appender, length);
         try (DocumentContext dc = appender.writingDocument())
         {
             try
@@ -258,6 +352,7 @@ public final class RevisionLog implements AutoCloseable
             // InternalError: the JVM's report of a fault on a mapped page (SIGBUS), e.g. a full tmpfs.
             throw new LogWriteException("Cannot append revision " + revision + " to " + queue.file() + ": " + ex, ex);
         }
+        space.afterAppend(appender);
         lastRevision = revision;
         if (firstRevision == 0)
         {
@@ -273,6 +368,22 @@ public final class RevisionLog implements AutoCloseable
                 enforceRetention();
             }
         }
+    }
+
+    /**
+     * Discards the open revision without writing anything, for example after {@link #appendChange}
+     * refused a change that would take it over the size cap; the next {@link #beginRevision} may
+     * start the same revision again. Writer thread; no allocation.
+     *
+     * @throws IllegalStateException if no revision is open.
+     */
+    public void abortRevision()
+    {
+        if (!encoder.isOpen())
+        {
+            throw new IllegalStateException("no revision is open");
+        }
+        encoder.abandon();
     }
 
     /**
@@ -464,6 +575,47 @@ public final class RevisionLog implements AutoCloseable
     }
 
     /**
+     * Whether the last queue file ends in an excerpt whose header is still marked not-complete: a
+     * writer died inside it (a crash; the next writable open drops it) or is writing it right now.
+     * Readers never see such an excerpt. For the replay tool; any thread; reads through plain file
+     * reads from the end of the last complete excerpt; allocates a little.
+     *
+     * @return true if the log ends in an incomplete excerpt.
+     * @throws LogCorruptedException if the last queue file cannot be read.
+     */
+    public boolean endsInIncompleteExcerpt()
+    {
+        File file = null;
+        long end = 0;
+        try (ExcerptTailer tailer = queue.createTailer())
+        {
+            tailer.direction(TailerDirection.BACKWARD).toEnd();
+            try (DocumentContext dc = tailer.readingDocument())
+            {
+                if (dc.isPresent())
+                {
+                    end = dc.wire().bytes().readLimit();
+                    file = tailer.currentFile();
+                    dc.rollbackOnClose();
+                }
+            }
+        }
+        catch (final InternalError | AssertionError ex)
+        {
+            throw new LogCorruptedException("Cannot read the end of the log in " + directory + ": " + ex, ex);
+        }
+        try
+        {
+            return file == null ? endsInTornHeader(directory.resolve(LogDirectory.QUEUE)) :
+                new QueueFileWalk().walk(file.toPath(), end).end() == QueueFileWalk.End.TORN;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogCorruptedException("Cannot read " + file + ": " + ex, ex);
+        }
+    }
+
+    /**
      * Walks the whole retained log checking CRCs, layouts and that revisions are contiguous. For the
      * replay tool; any thread (own tailer); allocates little, reads everything.
      *
@@ -497,12 +649,17 @@ public final class RevisionLog implements AutoCloseable
         {
             return new VerifyReport(first, last, count, droppedAtOpen, ex.getMessage());
         }
+        catch (final RuntimeException | InternalError | AssertionError ex)
+        {
+            // A fault on a mapped page (a queue file cut short), or Chronicle's assertions about one.
+            return new VerifyReport(first, last, count, droppedAtOpen, "unreadable after revision " + last + ": " + ex);
+        }
         return new VerifyReport(first, last, count, droppedAtOpen, null);
     }
 
     /**
-     * Closes the queue; readers created from this log must be closed first. An open revision is
-     * discarded. Writer thread; idempotent.
+     * Closes the queue and releases the directory's lock; readers created from this log must be
+     * closed first. An open revision is discarded. Writer thread; idempotent.
      */
     @Override
     public void close()
@@ -512,12 +669,27 @@ public final class RevisionLog implements AutoCloseable
             return;
         }
         closed = true;
-        maintenance.close();
-        if (appender != null)
+        try
         {
-            appender.close();
+            maintenance.close();
+            if (appender != null)
+            {
+                appender.close();
+            }
+            queue.close();
         }
-        queue.close();
+        finally
+        {
+            // The directory is released even if Chronicle failed to close cleanly.
+            if (space != null)
+            {
+                space.close();
+            }
+            if (lock != null)
+            {
+                lock.close();
+            }
+        }
     }
 
     SingleChronicleQueue queue()
@@ -584,8 +756,12 @@ public final class RevisionLog implements AutoCloseable
         return maintenance.next(scratch) ? scratch.revision() : 0;
     }
 
-    private static void closeQuietly(final SingleChronicleQueue queue)
+    private static void closeQuietly(final SpaceGuard guard, final SingleChronicleQueue queue)
     {
+        if (guard != null)
+        {
+            guard.close();
+        }
         if (queue != null)
         {
             queue.close();

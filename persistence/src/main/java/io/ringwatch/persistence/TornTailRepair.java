@@ -79,17 +79,19 @@ final class TornTailRepair
             }
             try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE))
             {
+                final int length = (int)(end - start);
+                final boolean sound = isSound(copy, length);
+                if (!sound && length < HEADER_LENGTH)
+                {
+                    // Refused before any byte is written.
+                    throw new LogCorruptedException("The last excerpt of " + file + " is too short to be dropped safely");
+                }
                 if (zeroIncompleteHeader(channel, end, maxExcerptBytes))
                 {
                     dropped++;
                 }
-                final int length = (int)(end - start);
-                if (!isSound(copy, length))
+                if (!sound)
                 {
-                    if (length < HEADER_LENGTH)
-                    {
-                        throw new LogCorruptedException("The last excerpt of " + file + " is too short to be dropped safely");
-                    }
                     writeVoid(channel, start, length, previousRevision(tailer));
                     dropped++;
                 }

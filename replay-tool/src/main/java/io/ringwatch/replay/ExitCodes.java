@@ -24,6 +24,9 @@ public final class ExitCodes
     /** The engine re-publishing history refused a revision. */
     public static final int REPUBLISH_FAILED = 5;
 
+    /** Any other failure, for example an I/O error: still one line on stderr, never a stack trace. */
+    public static final int FAILED = 6;
+
     private ExitCodes()
     {
     }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code list <dir>}: what a log holds, one {@code name: value} line per fact. Reads the metadata,
- * the first and last excerpts and the directory listing only. Runs on the command's thread.
+ * the first and last excerpts, the end of the last queue file and the directory listing only; a
+ * problem in what it reads ends it with exit 1. Runs on the command's thread.
  */
 @Command(name = "list", mixinStandardHelpOptions = true,
     description = "Shows what a log holds: revisions, compaction and snapshot points, files, time span.")
@@ -48,6 +49,8 @@ final class ListCommand implements Callable<Integer>
             out.printf("snapshots: %s%n", snapshots);
             out.printf("files: %d (%d queue cycle files, %d snapshots)%n", usage.files(), usage.cycleFiles(), usage.snapshotFiles());
             out.printf("bytes: %d (apparent size; queue files are sparse)%n", usage.bytes());
+            out.printf("tail: %s%n", log.endsInIncompleteExcerpt() ? SourceLog.INCOMPLETE_TAIL : "complete");
+            out.printf("checked: metadata, first and last excerpts (verify checks every excerpt)%n");
             if (last == 0)
             {
                 out.printf("time span: -%n");

@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
         "2:bad command line, or --into not empty",
         "3:the directory is missing or holds no RingWatch log",
         "4:a revision is out of the log's reach",
-        "5:the re-publishing engine refused a revision"},
+        "5:the re-publishing engine refused a revision",
+        "6:another failure (for example an I/O error), on one line"},
     footer = {"%n<dir> is an engine data directory (ringwatch.meta, queue/, snapshots/); nothing in it is changed.%n"})
 public final class ReplayMain implements Callable<Integer>
 {
@@ -85,7 +86,29 @@ public final class ReplayMain implements Callable<Integer>
                 command.getErr().println(name + ": " + ex.getMessage());
                 return ExitCodes.CORRUPT;
             }
-            throw ex;
+            command.getErr().println(name + ": failed: " + ex);
+            return ExitCodes.FAILED;
+        });
+        final CommandLine.IExecutionStrategy run = new CommandLine.RunLast();
+        commandLine.setExecutionStrategy(parsed ->
+        {
+            try
+            {
+                return run.execute(parsed);
+            }
+            catch (final InternalError | AssertionError ex)
+            {
+                // picocli lets Errors through; these are faults on a mapped page of a damaged queue
+                // file (or Chronicle's assertions about one), still one line and an exit code.
+                CommandLine.ParseResult last = parsed;
+                while (last.hasSubcommand())
+                {
+                    last = last.subcommand();
+                }
+                last.commandSpec().commandLine().getErr().println(last.commandSpec().qualifiedName() +
+                    ": the log is unreadable (a queue file cut short or damaged): " + ex);
+                return ExitCodes.CORRUPT;
+            }
         });
         return commandLine;
     }

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -72,36 +73,79 @@ final class RepublishCommand implements Callable<Integer>
             {
                 throw new RevisionOutOfRangeException(directory + " holds no revision to re-publish");
             }
-            requireFreshTarget();
-            final Collection<KeyState> base = span.from() == 1 ? List.of() : baseState(log, span.from(), err);
-            final long started = System.nanoTime();
-            final Republisher republisher;
-            final long targetLast;
-            try (RingWatch engine = openTarget())
+            final boolean created = requireFreshTarget();
+            try
             {
-                republisher = new Republisher(engine, new Pacer(pace), System::nanoTime);
-                republisher.publishBase(base);
-                final Progress bar = progress.start(err, "republish", span.count());
-                try
-                {
-                    log.read(span, republisher::publish, bar);
-                    republisher.drain();
-                }
-                finally
-                {
-                    bar.finish();
-                }
-                targetLast = engine.currentRevision();
+                return republish(log, span, out, err);
             }
-            final double seconds = (System.nanoTime() - started) / 1e9;
-            out.printf("republished revisions %d..%d of %s (%d revisions, %d changes) into %s%n",
-                span.from(), span.to(), directory, republisher.revisions(), republisher.changes(), into);
-            out.printf("target revisions: 1..%d (base state: %s)%n", targetLast, base.isEmpty() ? "none" :
-                base.size() + " keys at source revision " + (span.from() - 1) + ", txns: " + republisher.baseTxns());
-            out.printf("pace %s: %.3f s, %.0f revisions/s%n", pace, seconds, republisher.revisions() / Math.max(seconds, 1e-9));
-            out.flush();
+            catch (final RuntimeException | Error ex)
+            {
+                removeWhatWasBuilt(created);
+                throw ex;
+            }
         }
+    }
+
+    /**
+     * Opens the target engine, writes the base state and the span into it, and prints the summary.
+     */
+    private int republish(final SourceLog log, final RevisionSpan span, final PrintWriter out, final PrintWriter err)
+    {
+        final Collection<KeyState> base = span.from() == 1 ? List.of() : baseState(log, span.from(), err);
+        final long started = System.nanoTime();
+        final Republisher republisher;
+        final long targetLast;
+        try (RingWatch engine = openTarget())
+        {
+            republisher = new Republisher(engine, new Pacer(pace), System::nanoTime);
+            republisher.publishBase(base);
+            final Progress bar = progress.start(err, "republish", span.count());
+            try
+            {
+                log.read(span, republisher::publish, bar);
+                republisher.drain();
+            }
+            finally
+            {
+                bar.finish();
+            }
+            targetLast = engine.currentRevision();
+        }
+        final double seconds = (System.nanoTime() - started) / 1e9;
+        out.printf("republished revisions %d..%d of %s (%d revisions, %d changes) into %s%n",
+            span.from(), span.to(), directory, republisher.revisions(), republisher.changes(), into);
+        out.printf("target revisions: 1..%d (base state: %s)%n", targetLast, base.isEmpty() ? "none" :
+            base.size() + " keys at source revision " + (span.from() - 1) + ", txns: " + republisher.baseTxns());
+        out.printf("pace %s: %.3f s, %.0f revisions/s%n", pace, seconds, republisher.revisions() / Math.max(seconds, 1e-9));
+        out.flush();
         return ExitCodes.OK;
+    }
+
+    /**
+     * After a failure: deletes the target directory if this command created it, else everything
+     * in it (it was empty), so no half-built log is left to be mistaken for a good one.
+     */
+    private void removeWhatWasBuilt(final boolean created)
+    {
+        if (!Files.exists(into))
+        {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(into))
+        {
+            final List<Path> paths = walk.sorted(Comparator.reverseOrder()).toList();
+            for (final Path path : paths)
+            {
+                if (created || !path.equals(into))
+                {
+                    Files.delete(path);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new RepublishException("re-publishing failed and " + into + " could not be cleaned up: " + ex.getMessage(), ex);
+        }
     }
 
     private Collection<KeyState> baseState(final SourceLog log, final long first, final PrintWriter err)
@@ -118,7 +162,11 @@ final class RepublishCommand implements Callable<Integer>
         }
     }
 
-    private void requireFreshTarget()
+    /**
+     * @return true if the target does not exist yet (the command creates it), false if it is an
+     *         existing empty directory.
+     */
+    private boolean requireFreshTarget()
     {
         if (Files.exists(into))
         {
@@ -137,13 +185,14 @@ final class RepublishCommand implements Callable<Integer>
             {
                 throw new UsageException("--into " + into + " cannot be listed: " + ex.getMessage(), ex);
             }
-            return;
+            return false;
         }
         final Path parent = into.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent))
         {
             throw new UsageException("--into " + into + ": its parent directory does not exist");
         }
+        return true;
     }
 
     private RingWatch openTarget()

@@ -116,6 +116,28 @@ final class SourceLog implements AutoCloseable
     }
 
     /**
+     * Whether the log ends in an excerpt still marked not-complete (see
+     * {@link RevisionLog#endsInIncompleteExcerpt()}).
+     *
+     * @throws CorruptLogException if the end of the log cannot be read.
+     */
+    boolean endsInIncompleteExcerpt()
+    {
+        try
+        {
+            return log.endsInIncompleteExcerpt();
+        }
+        catch (final RevisionLogException ex)
+        {
+            throw new CorruptLogException(ex.getMessage(), ex);
+        }
+    }
+
+    /** What list and verify say about an incomplete last excerpt. */
+    static final String INCOMPLETE_TAIL = "incomplete last excerpt: a writer died inside it (the next engine open drops " +
+        "it, it was never acknowledged) or is writing it now";
+
+    /**
      * Resolves {@code --from} / {@code --to} against the log: absent means the log's first / last.
      *
      * @param from the first revision asked for, or null.

@@ -67,6 +67,10 @@ final class VerifyCommand implements Callable<Integer>
             out.println("OK: " + (span.count() == 0 ? "no revisions" :
                 "revisions " + span.from() + ".." + span.to() + " (" + span.count() + ") contiguous, every CRC valid") +
                 "; snapshots valid: " + snapshots);
+            if (log.endsInIncompleteExcerpt())
+            {
+                out.println("note: " + SourceLog.INCOMPLETE_TAIL);
+            }
             out.flush();
         }
         return ExitCodes.OK;

@@ -1,0 +1,289 @@
+package io.ringwatch.persistence;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.TailerDirection;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import net.openhft.chronicle.wire.Wire;
+
+/**
+ * Keeps the pages the appender (and the tailers reading the next header) will touch backed by the
+ * file system, so a full disk fails an append with {@link LogWriteException} BEFORE the mapping is
+ * touched instead of raising SIGBUS inside it (Chronicle-Queue issue #1282):
+ * <ul>
+ * <li>where the write position is known (the appender's wire, in the same cycle file), the space
+ *     from it to past the excerpt plus room for Chronicle's index arrays is claimed ahead, in steps
+ *     of {@link #STEP} bytes, through {@link DiskSpace#allocate}; the claim also requires the
+ *     configured reserve to stay free;</li>
+ * <li>where it is not (the first append after open, or one that rolls to a new cycle file, which
+ *     Chronicle creates and writes a header into), the file system must have the excerpt, the new
+ *     file's header and the reserve free.</li>
+ * </ul>
+ * Package-private; the writer thread (and the opening thread for {@link #claimAtOpen}). No
+ * allocation in steady state (one positional read and one write of zeros per step).
+ */
+final class SpaceGuard implements AutoCloseable
+{
+    /** How far ahead space is claimed at a time. */
+    static final long STEP = 1024 * 1024;
+
+    /** The usable space is asked again when the estimate comes this close to the reserve... */
+    private static final long RECHECK_MARGIN = 16 * STEP;
+    /** ... and after this many claims in any case, since other writers share the file system. */
+    private static final int QUERY_EVERY_CLAIMS = 64;
+
+    private final SingleChronicleQueue queue;
+    private final DiskSpace space;
+    private final Path directory;
+    private final long reserve;
+    private final long overhead;
+    private final ByteBuffer probe = ByteBuffer.allocateDirect(4);
+    private long usableEstimate = Long.MIN_VALUE / 2;
+    private int claimsSinceQuery;
+    private File file;
+    private FileChannel channel;
+    private long claimedTo;
+
+    SpaceGuard(final SingleChronicleQueue queue, final DiskSpace space, final Path directory, final long reserve)
+    {
+        this.queue = queue;
+        this.space = space;
+        this.directory = directory;
+        this.reserve = reserve;
+        // Two index arrays (a new index2index entry's array and the index array) plus headers,
+        // alignment padding and an end-of-file marker.
+        this.overhead = 2L * (queue.rollCycle().defaultIndexCount() * 8L + 64) + 256;
+    }
+
+    /**
+     * Claims the space an excerpt of {@code length} bytes needs before it is written.
+     *
+     * @throws LogWriteException if the file system cannot back it; nothing was written.
+     */
+    void beforeAppend(final ExcerptAppender appender, final int length)
+    {
+        final Wire wire = appender.wire();
+        if (wire == null || appender.cycle() != queue.cycle())
+        {
+            // A new cycle file: Chronicle maps it and writes its header and first index arrays.
+            requireFree(length + 2 * overhead);
+            return;
+        }
+        final long position = wire.bytes().writePosition();
+        claim(appender.currentFile(), position, position + length + overhead);
+    }
+
+    /**
+     * After an append that changed files, claims room past the new write position so readers that
+     * probe the next header never fault on a hole. Best effort: a failure leaves the next
+     * {@link #beforeAppend} to report the full disk.
+     */
+    void afterAppend(final ExcerptAppender appender)
+    {
+        final Wire wire = appender.wire();
+        final File current = appender.currentFile();
+        if (wire == null || current == null || isCurrent(current))
+        {
+            return;
+        }
+        final long position = wire.bytes().writePosition();
+        try
+        {
+            claim(current, position, position + overhead);
+        }
+        catch (final LogWriteException ignored)
+        {
+            // Reported by the next append, before it touches anything.
+        }
+    }
+
+    /**
+     * At open, before the appender exists: finds the write position of the last cycle file by
+     * walking Chronicle's headers from the end of its last excerpt, and claims room past it, so the
+     * first append and readers probing the next header never fault on a hole.
+     *
+     * @throws LogWriteException if the space cannot be claimed (a still-full disk).
+     */
+    void claimAtOpen()
+    {
+        File tailFile = null;
+        long excerptEnd = 0;
+        try (ExcerptTailer tailer = queue.createTailer())
+        {
+            tailer.direction(TailerDirection.BACKWARD).toEnd();
+            try (DocumentContext dc = tailer.readingDocument())
+            {
+                if (dc.isPresent())
+                {
+                    excerptEnd = dc.wire().bytes().readLimit();
+                    tailFile = tailer.currentFile();
+                    dc.rollbackOnClose();
+                }
+            }
+        }
+        if (tailFile == null)
+        {
+            requireFree(2 * overhead);
+            return;
+        }
+        final long position = writePosition(tailFile, excerptEnd);
+        if (position >= 0)
+        {
+            claim(tailFile, position, position + overhead);
+        }
+    }
+
+    /**
+     * Checks that the file system holding the log has {@code bytes} plus the reserve free.
+     *
+     * @throws LogWriteException if it has not, or cannot be asked.
+     */
+    static void requireFree(final LogConfig config, final long bytes)
+    {
+        requireFree(config.diskSpace(), config.directory(), bytes, config.diskReserveBytes());
+    }
+
+    @Override
+    public void close()
+    {
+        closeChannel();
+    }
+
+    private void claim(final File target, final long position, final long needed)
+    {
+        try
+        {
+            if (!isCurrent(target))
+            {
+                closeChannel();
+                channel = FileChannel.open(target.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+                file = target;
+                claimedTo = position;
+            }
+            if (needed <= claimedTo)
+            {
+                return;
+            }
+            final long from = Math.max(claimedTo, position);
+            long length = Math.max(needed, claimedTo + STEP) - from;
+            if (usableEstimate - length < reserve + RECHECK_MARGIN || ++claimsSinceQuery >= QUERY_EVERY_CLAIMS)
+            {
+                // Asking the file system allocates; on a roomy disk it is asked only now and then.
+                usableEstimate = space.usableBytes(directory);
+                claimsSinceQuery = 0;
+            }
+            if (usableEstimate - length < reserve)
+            {
+                // Near the end of the disk: claim only what this excerpt needs.
+                length = needed - from;
+            }
+            if (usableEstimate - length < reserve)
+            {
+                throw new LogWriteException("Disk full: " + directory + " has " + usableEstimate + " bytes usable; claiming " +
+                    length + " more for " + target.getName() + " would leave less than the reserve of " + reserve);
+            }
+            if (!isFree(from))
+            {
+                // Never zero what Chronicle wrote: refuse rather than guess where the data ends.
+                throw new LogWriteException("Cannot claim disk space in " + target + ": bytes at " + from +
+                    " are already written (write position " + position + ", claimed to " + claimedTo + ")");
+            }
+            space.allocate(channel, from, length);
+            usableEstimate -= length;
+            claimedTo = from + length;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogWriteException("Cannot claim disk space in " + target + " (disk full?): " + ex, ex);
+        }
+    }
+
+    /**
+     * Whether the 4 bytes at {@code position} are zeros (or past the end of the file): nothing was
+     * written there. One positional read per claim.
+     */
+    private boolean isFree(final long position) throws IOException
+    {
+        probe.clear();
+        while (probe.hasRemaining())
+        {
+            if (channel.read(probe, position + probe.position()) < 0)
+            {
+                return true;
+            }
+        }
+        return probe.getInt(0) == 0;
+    }
+
+    /** Chronicle hands out the same File object per store; equals only after a roll or reopen. */
+    private boolean isCurrent(final File target)
+    {
+        return target == file || target.equals(file);
+    }
+
+    private void requireFree(final long bytes)
+    {
+        requireFree(space, directory, bytes, reserve);
+    }
+
+    private static void requireFree(final DiskSpace space, final Path directory, final long bytes, final long reserve)
+    {
+        final long usable;
+        try
+        {
+            usable = space.usableBytes(Files.exists(directory) ? directory : directory.toAbsolutePath().getParent());
+        }
+        catch (final IOException ex)
+        {
+            throw new LogWriteException("Cannot query the free space of " + directory + ": " + ex, ex);
+        }
+        if (usable < bytes + reserve)
+        {
+            throw new LogWriteException("Disk full: " + directory + " has " + usable + " bytes usable; need " + bytes +
+                " plus the reserve of " + reserve);
+        }
+    }
+
+    /**
+     * The position the appender writes next in {@code target}, found by walking Chronicle's headers
+     * (index arrays, padding) from the end of its last excerpt, or -1 if the file is finished.
+     */
+    private static long writePosition(final File target, final long from)
+    {
+        try
+        {
+            final QueueFileWalk walk = new QueueFileWalk().walk(target.toPath(), from);
+            return walk.end() == QueueFileWalk.End.FINISHED ? -1 : walk.position();
+        }
+        catch (final IOException ex)
+        {
+            throw new LogCorruptedException("Cannot read " + target + ": " + ex, ex);
+        }
+    }
+
+    private void closeChannel()
+    {
+        if (channel != null)
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignored)
+            {
+                // The claimed space stays claimed; nothing else depends on the descriptor.
+            }
+            channel = null;
+            file = null;
+        }
+    }
+}

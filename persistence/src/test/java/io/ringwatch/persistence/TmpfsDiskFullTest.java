@@ -1,0 +1,123 @@
+package io.ringwatch.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real full disk: an 8 MiB tmpfs, where a mapped page the file system cannot back raises SIGBUS.
+ * Skipped (with the reason) where the test cannot mount one, i.e. when not run as root.
+ */
+class TmpfsDiskFullTest
+{
+    private static final int VALUE_BYTES = 16 * 1024;
+
+    @TempDir
+    Path root;
+
+    private Path mount;
+    private Path dir;
+    private final BigRevisions revisions = new BigRevisions(VALUE_BYTES);
+
+    @BeforeEach
+    void mountTmpfs() throws IOException
+    {
+        mount = Files.createDirectories(root.resolve("tmpfs"));
+        assumeTrue(Tmpfs.mount(mount, 8), "cannot mount an 8 MiB tmpfs here (needs root): the real disk-full test is skipped");
+        dir = mount.resolve("log");
+    }
+
+    @AfterEach
+    void unmountTmpfs()
+    {
+        if (mount != null)
+        {
+            Tmpfs.unmount(mount);
+        }
+    }
+
+    private LogConfig config(final long reserve)
+    {
+        return LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC).diskReserveBytes(reserve).build();
+    }
+
+    private long fill(final RevisionLog log)
+    {
+        long revision = 1;
+        while (true)
+        {
+            try
+            {
+                revisions.write(log, revision);
+                log.flush();
+            }
+            catch (final LogWriteException expected)
+            {
+                assertEquals(revision - 1, log.lastRevision());
+                return revision - 1;
+            }
+            revision++;
+            assertTrue(revision < 2_000, "an 8 MiB tmpfs never filled");
+        }
+    }
+
+    @Test
+    void aFullTmpfsFailsTheAppendTypedAndLosesNoAcknowledgedRevision()
+    {
+        final long acknowledged;
+        try (RevisionLog log = RevisionLog.open(config(0)))
+        {
+            acknowledged = fill(log);
+            assertTrue(acknowledged > 100, "filled after " + acknowledged);
+            revisions.readAll(log, acknowledged);
+            assertTrue(log.verify().ok(), () -> log.verify().problem());
+            try (LogReader reader = log.reader())
+            {
+                assertTrue(reader.seek(1), "an old revision is still reachable");
+            }
+            assertThrows(LogWriteException.class, () -> revisions.write(log, acknowledged + 1), "still full");
+        }
+        assertThrows(RevisionLogException.class, () -> RevisionLog.open(config(0)), "reopen on the full disk");
+        try (RevisionLog reader = RevisionLog.openReadOnly(dir))
+        {
+            revisions.readAll(reader, acknowledged);
+            assertTrue(reader.verify().ok(), () -> reader.verify().problem());
+        }
+        assertTrue(Tmpfs.resize(mount, 64), "remount with room");
+        try (RevisionLog log = RevisionLog.open(config(0)))
+        {
+            assertEquals(acknowledged, log.lastRevision(), "every acknowledged revision recovered");
+            revisions.readAll(log, acknowledged);
+            revisions.write(log, acknowledged + 1);
+            log.flush();
+            revisions.readAll(log, acknowledged + 1);
+        }
+    }
+
+    @Test
+    void theDefaultReserveRefusesAppendsWhileTheTmpfsStillHasRoom() throws IOException
+    {
+        final long acknowledged;
+        try (RevisionLog log = RevisionLog.open(config(LogConfig.DEFAULT_DISK_RESERVE_BYTES)))
+        {
+            acknowledged = fill(log);
+            revisions.readAll(log, acknowledged);
+        }
+        assertTrue(Files.getFileStore(mount).getUsableSpace() > 0, "the reserve kept room");
+        assertTrue(Tmpfs.resize(mount, 64));
+        try (RevisionLog log = RevisionLog.open(config(LogConfig.DEFAULT_DISK_RESERVE_BYTES)))
+        {
+            revisions.readAll(log, acknowledged);
+        }
+    }
+}
