@@ -9,10 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DeliveryPoolTest
 {
     private static final long PARK_NANOS = TimeUnit.MINUTES.toNanos(10);
-    private static final long PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     private final List<DeliveryPool> pools = new ArrayList<>();
     private final List<Thread> housekeepers = new ArrayList<>();
@@ -72,11 +74,17 @@ class DeliveryPoolTest
             final long producerSeed = random.nextLong();
             threads.add(new Thread(() -> produce(pool, own, new SplittableRandom(producerSeed), 20_000)));
         }
+        final AtomicReference<Throwable> failed = new AtomicReference<>();
+        threads.forEach(thread -> thread.setUncaughtExceptionHandler((t, e) -> failed.compareAndSet(null, e)));
         threads.forEach(Thread::start);
         for (final Thread thread : threads)
         {
-            thread.join(TimeUnit.NANOSECONDS.toMillis(PATIENCE_NANOS));
+            thread.join(TimeUnit.MINUTES.toMillis(2));
             assertFalse(thread.isAlive(), "a producer hung, seed " + seed);
+        }
+        if (failed.get() != null)
+        {
+            throw new AssertionError("seed " + seed + ": " + failed.get().getMessage(), failed.get());
         }
 
         await(() -> all.stream().allMatch(task -> task.consumed == task.produced.get()), "every task drained, seed " + seed);
@@ -246,12 +254,15 @@ class DeliveryPoolTest
 
     /**
      * A dispatcher's part: adds work to its own tasks a few at a time, then schedules each
-     * touched task (retrying what a full queue refused) and wakes the pool once per batch.
+     * touched task (retrying what a full queue refused) and wakes the pool once per batch. Now
+     * and then it stops and waits for its tasks to drain: a schedule lost in a race with a turn
+     * leaves a task idle with work, which no later schedule then rescues.
      */
     private void produce(final DeliveryPool pool, final List<CountingTask> tasks, final SplittableRandom random, final int units)
     {
         final ArrayDeque<CountingTask> retries = new ArrayDeque<>();
         int left = units;
+        int untilQuiet = 1 + random.nextInt(16);
         while (left > 0 || !retries.isEmpty())
         {
             final int batch = Math.min(left, 1 + random.nextInt(8));
@@ -282,6 +293,11 @@ class DeliveryPoolTest
             if (!retries.isEmpty())
             {
                 Thread.yield();
+            }
+            else if (--untilQuiet == 0)
+            {
+                untilQuiet = 1 + random.nextInt(16);
+                await(() -> tasks.stream().allMatch(task -> task.consumed == task.produced.get()), "the producer's tasks drained");
             }
         }
     }
@@ -399,7 +415,17 @@ class DeliveryPoolTest
         @Override
         public boolean hasWork()
         {
-            return consumed < produced.get();
+            final boolean work = consumed < produced.get();
+            if (!work)
+            {
+                // Widens the race the turn states exist for: a schedule landing between this look
+                // and the pool's move to IDLE.
+                for (int i = ThreadLocalRandom.current().nextInt(200); i > 0; i--)
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            return work;
         }
 
         @Override
