@@ -16,6 +16,13 @@ import java.util.function.Supplier;
  * them ({@link WakeableWaitStrategy}, {@link WakeableIdleStrategy}), so an idle engine holds no
  * core and a hand-off to a parked thread costs a wake-up, not a timed park. For the lowest
  * latency on cores of their own choose busy-spin strategies instead.
+ *
+ * <p>Push listeners run on a pool of {@link #deliveryThreads()} threads, any of which takes the
+ * next push watcher with events. A listener that blocks costs one thread: after
+ * {@link #listenerBlockedAfter()} (2 ms) the pool starts another in its place, up to
+ * {@link #maxDeliveryThreads()} (64) in all, and such extra threads end after
+ * {@link #deliveryKeepAlive()} (10 s) without work; {@link #slowListenerTimeout()} (5 s) is only
+ * when the blocked watcher itself is cancelled. Measured: BLOCKED_FIGURES.
  */
 public final class RingWatchConfig
 {

@@ -23,14 +23,19 @@ import java.util.function.Supplier;
  * RUNNING_SIGNALLED and leaves the rest to the running thread, which after the turn puts the
  * task back in the queue if it has work or was signalled, else moves it to IDLE. Only the
  * thread that moved a task to QUEUED or RUNNING may move it on, so a task is never queued twice
- * and never left IDLE with work. The ready queue is bounded: a schedule that finds it full
+ * and never left IDLE with work. Every move is a compare-and-set, a schedule that finds the task
+ * QUEUED included (QUEUED to QUEUED): the thread's next move reads that write, which orders the
+ * scheduler's work before the thread's next look for it, where a plain read could miss it (a
+ * store then a load may pass each other). The ready queue is bounded: a schedule that finds it full
  * returns false for its caller to retry (the dispatcher does), and a thread that cannot put its
  * task back keeps running it instead.
  *
  * <p><b>Compensation.</b> No thread can be pulled out of user code, so the pool works around a
  * blocked one, as ForkJoinPool's managed blocking does: the housekeeping thread
  * ({@link #maintain}) counts the threads that have been inside one turn longer than the
- * blocked threshold and starts new threads until {@code coreThreads} are not blocked, up to
+ * blocked threshold, waiting (parked, sleeping, on a monitor), or {@value #RUNNABLE_BLOCKED_FACTOR}
+ * times longer while still runnable (computing, native I/O: on a loaded machine a thread
+ * descheduled in a short call looks the same for a while), and starts new threads until {@code coreThreads} are not blocked, up to
  * {@code maxThreads}. A thread beyond the core count that then finds no work for the keep-alive
  * time retires. Past the cap, every thread being blocked, the ready tasks wait for a listener to
  * return. Cancelling a listener that stays in one call longer than the slow-listener timeout
@@ -57,6 +62,9 @@ final class DeliveryPool
     /** Turn state: a thread is in the task's turn and a schedule came since it began. */
     static final int RUNNING_SIGNALLED = 3;
 
+    /** A thread still RUNNABLE (computing, or in native I/O) counts as blocked only after this many thresholds. */
+    static final int RUNNABLE_BLOCKED_FACTOR = 25;
+
     private static final VarHandle THREADS;
 
     static
@@ -77,6 +85,7 @@ final class DeliveryPool
     private final int coreThreads;
     private final int maxThreads;
     private final long blockedAfterNanos;
+    private final long runnableBlockedAfterNanos;
     private final long keepAliveNanos;
     private final long slowListenerNanos;
     private final ManyToManyConcurrentArrayQueue<DeliveryTask> ready;
@@ -97,7 +106,8 @@ final class DeliveryPool
      * @param idleStrategies    makes each thread's idle strategy.
      * @param coreThreads       threads kept running (unless blocked) even without work; at least 1.
      * @param maxThreads        the cap on threads, blocked ones included; at least {@code coreThreads}.
-     * @param blockedAfterNanos a thread inside one turn this long counts as blocked.
+     * @param blockedAfterNanos a thread waiting inside one turn this long counts as blocked; a
+     *                          runnable one {@value #RUNNABLE_BLOCKED_FACTOR} times this long.
      * @param keepAliveNanos    a thread beyond the core count retires after this long without work.
      * @param slowListenerNanos a turn this long is reported to its task as overstayed.
      * @param queueCapacity     ready queue capacity (rounded up to a power of two).
@@ -123,6 +133,7 @@ final class DeliveryPool
         this.coreThreads = coreThreads;
         this.maxThreads = maxThreads;
         this.blockedAfterNanos = blockedAfterNanos;
+        this.runnableBlockedAfterNanos = blockedAfterNanos * RUNNABLE_BLOCKED_FACTOR;
         this.keepAliveNanos = keepAliveNanos;
         this.slowListenerNanos = slowListenerNanos;
         this.ready = new ManyToManyConcurrentArrayQueue<>(queueCapacity);
@@ -217,7 +228,7 @@ final class DeliveryPool
                 {
                     final long started = worker.turnStartNanos();
                     final long inside = nowNanos - started;
-                    if (inside > blockedAfterNanos)
+                    if (inside > blockedAfterNanos && (inside > runnableBlockedAfterNanos || isWaiting(worker.thread())))
                     {
                         blockedNow++;
                     }
@@ -410,6 +421,13 @@ final class DeliveryPool
      * never a plain store: it reads what a concurrent {@link #schedule} wrote, so that
      * schedule's work is visible to the caller's next look.
      */
+    private static boolean isWaiting(final Thread thread)
+    {
+        // Parked, sleeping, waiting on a monitor or a lock: blocked for sure. RUNNABLE may be a
+        // thread that the machine descheduled in a short call, so it gets longer.
+        return thread.getState() != Thread.State.RUNNABLE;
+    }
+
     private static void move(final DeliveryTask task, final int state)
     {
         int current;

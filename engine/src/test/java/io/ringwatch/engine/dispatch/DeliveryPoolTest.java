@@ -1,6 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -115,6 +117,41 @@ class DeliveryPoolTest
         await(() -> other.consumed == 100, "the other task ran beside the blocked one");
         assertEquals(2, pool.threadCount(), "one thread started in place of the blocked one");
         release.countDown();
+    }
+
+    @Test
+    void aThreadSpinningInATurnIsMadeUpForToo()
+    {
+        final DeliveryPool pool = pool(1, 4, 1024);
+        housekeep(pool);
+        final AtomicBoolean spin = new AtomicBoolean(true);
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountingTask spinner = new CountingTask(1)
+        {
+            @Override
+            public void runTurn(final EventBatchView batch, final int maxEvents)
+            {
+                entered.countDown();
+                while (spin.get())
+                {
+                    Thread.onSpinWait();
+                }
+            }
+        };
+        schedule(pool, spinner);
+        await(() -> entered.getCount() == 0, "the spinner entered");
+
+        final CountingTask other = new CountingTask(1);
+        other.produced.incrementAndGet();
+        schedule(pool, other);
+        try
+        {
+            await(() -> other.consumed == 1, "the other task ran beside the runnable, never-returning one");
+        }
+        finally
+        {
+            spin.set(false);
+        }
     }
 
     @Test
@@ -308,7 +345,7 @@ class DeliveryPoolTest
     }
 
     private DeliveryPool pool(final int core, final int max, final int queueCapacity, final long keepAliveNanos,
-        final java.util.function.Supplier<org.agrona.concurrent.IdleStrategy> idle)
+        final Supplier<IdleStrategy> idle)
     {
         final DeliveryPool pool = new DeliveryPool("ringwatch-delivery", 4, idle, core, max,
             TimeUnit.MILLISECONDS.toNanos(1), keepAliveNanos, TimeUnit.MINUTES.toNanos(10), queueCapacity);
@@ -318,7 +355,7 @@ class DeliveryPoolTest
     }
 
     /** Parks of 1 ms, so that an idle surplus thread looks at its keep-alive. */
-    private static org.agrona.concurrent.IdleStrategy parkBriefly()
+    private static IdleStrategy parkBriefly()
     {
         return new WakeableIdleStrategy(0, 0, TimeUnit.MILLISECONDS.toNanos(1));
     }
