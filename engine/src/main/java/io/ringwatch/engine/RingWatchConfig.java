@@ -23,10 +23,10 @@ import java.util.function.Supplier;
  * another in its place, up to {@link #maxDeliveryThreads()} (64) in all, and such extra threads
  * end after {@link #deliveryKeepAlive()} (10 s) without work; the
  * {@link #slowListenerTimeout()} (5 s) is only when the blocked watcher itself is cancelled.
- * Measured: 1,000 healthy push watchers beside a listener blocked for ever kept a write-to-listener p99 within 1.5 times the run
- * without it in 9 of 11 back-to-back pairs on a loaded 2-core VM, at most 522 ms when the
- * harness's own producer stalled 515 ms, where the blocked listener used to cost them the 5 s
- * slow-listener timeout (perf-reports/README.md).
+ * Measured: 1,000 healthy push watchers beside a listener blocked for ever kept a
+ * write-to-listener p99 within 1.5 times the run without it in 9 of 11 back-to-back pairs on a
+ * loaded 2-core VM, at most 522 ms when the harness's own producer stalled 515 ms, where the
+ * blocked listener used to cost them the 5 s slow-listener timeout (perf-reports/README.md).
  */
 public final class RingWatchConfig
 {
