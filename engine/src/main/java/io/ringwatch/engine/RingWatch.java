@@ -706,7 +706,9 @@ public final class RingWatch implements AutoCloseable
     /**
      * Stops the engine: refuses new requests, completes every write already admitted, delivers
      * what the window holds, ends every watch with ENGINE_CLOSED, stops the threads, and frees the
-     * index's off-heap memory once no read is in flight. Idempotent.
+     * index's off-heap memory once no read is in flight. Waits at most the slow-listener timeout
+     * for push listeners to return. A listener may call it: it returns without waiting for the
+     * calling thread, and that listener hears its own ENGINE_CLOSED after it returns. Idempotent.
      */
     @Override
     public void close()

@@ -105,6 +105,11 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--delivery-threads", description = "ringwatch delivery threads. Default: ${DEFAULT-VALUE}")
     private int deliveryThreads = 1;
 
+    @Option(names = "--blocked-listeners", split = ",", paramLabel = "N[,N...]",
+        description = "ringwatch: listeners of every key that block for ever, beside the watchers; a comma list runs " +
+            "ringwatch once per count, back to back in one report (0,1: without, then with). Default: ${DEFAULT-VALUE}")
+    private List<Integer> blockedListeners = new ArrayList<>(List.of(0));
+
     @Option(names = "--persistence", description = "ringwatch durability: none | async | sync. Default: ${DEFAULT-VALUE}")
     private Persistence persistence = Persistence.NONE;
 
@@ -150,12 +155,15 @@ final class RunCommand implements Callable<Integer>
         for (final PeerKind kind : engines)
         {
             final LoadSettings peerSettings = kind == PeerKind.ETCD && etcdRate > 0 ? settings.withRate(etcdRate) : settings;
-            try (Peer peer = open(kind, engine, workload))
+            for (final int blocked : kind == PeerKind.RINGWATCH ? blockedListeners : List.of(0))
             {
-                results.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
+                try (Peer peer = open(kind, engine, workload, blocked))
+                {
+                    results.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
+                }
+                // Leave the next peer a clean heap; the runs share one JVM.
+                System.gc();
             }
-            // Leave the next peer a clean heap; the runs share one JVM.
-            System.gc();
         }
 
         final String engineNames = engines.stream().map(DashedEnumConverter::name).collect(Collectors.joining("-"));
@@ -190,6 +198,14 @@ final class RunCommand implements Callable<Integer>
                 engines.stream().filter(kind -> kind != PeerKind.RINGWATCH).map(DashedEnumConverter::name)
                     .collect(Collectors.joining(", ")));
         }
+        if (blockedListeners.isEmpty() || blockedListeners.stream().anyMatch(count -> count < 0))
+        {
+            throw new IllegalArgumentException("--blocked-listeners takes counts >= 0: " + blockedListeners);
+        }
+        if (blockedListeners.stream().anyMatch(count -> count > 0) && !engines.contains(PeerKind.RINGWATCH))
+        {
+            throw new IllegalArgumentException("--blocked-listeners applies to --engine ringwatch only");
+        }
         if (pollers < 1)
         {
             throw new IllegalArgumentException("--pollers must be at least 1: " + pollers);
@@ -204,11 +220,11 @@ final class RunCommand implements Callable<Integer>
         }
     }
 
-    private Peer open(final PeerKind kind, final EngineSettings engine, final Workload workload)
+    private Peer open(final PeerKind kind, final EngineSettings engine, final Workload workload, final int blocked)
     {
         return switch (kind)
         {
-            case RINGWATCH -> new RingWatchPeer(engine, workload);
+            case RINGWATCH -> new RingWatchPeer(engine, workload, blocked);
             case DISRUPTOR -> new DisruptorFloorPeer(writerWait, workload);
             case JUC -> new LockedBroadcastPeer();
             case ETCD -> new EtcdPeer(etcdEndpoint, etcdMaxInFlight);
@@ -237,6 +253,7 @@ final class RunCommand implements Callable<Integer>
         options.put("delivery-idle", DashedEnumConverter.name(deliveryIdle));
         options.put("dispatchers", Integer.toString(dispatchers));
         options.put("delivery-threads", Integer.toString(deliveryThreads));
+        options.put("blocked-listeners", blockedListeners.stream().map(String::valueOf).collect(Collectors.joining(",")));
         options.put("persistence", DashedEnumConverter.name(persistence));
         options.put("data-dir", dataDir == null ? "" : dataDir.toString());
         if (engines.contains(PeerKind.ETCD))

@@ -1,178 +1,136 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.watch.CancelReason;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-
-import java.util.ArrayDeque;
 
 /**
- * Calls push listeners. Dispatchers put watchers that have something to deliver on this
- * worker's ready queue; the worker drains each in turn, at most one batch per turn so a busy
- * watcher cannot starve the others.
- *
- * <p>A listener that stays inside one call longer than the slow-listener timeout would hold up
- * every other watcher of this worker, and no thread can be pulled out of user code. So the
- * housekeeper ({@link #checkStuck}) cancels that watcher with
- * {@link CancelReason#SLOW_LISTENER} and hands the worker's queue to a fresh thread; the stuck
- * thread, when it finally returns, sees it is no longer the owner and exits. Allocates nothing
- * per event; a replacement thread is the one allocation, and only when a listener misbehaves.
+ * One thread of a {@link DeliveryPool}: takes the next ready task, runs its turns, and idles
+ * with its own strategy when the queue is empty. It publishes which task it is in and since
+ * when, for the pool's housekeeping to tell a blocked thread from a busy one; a thread beyond
+ * the pool's core count retires after the keep-alive time without work.
+ * <p>
+ * Threading: {@link #run()} on its own thread; {@link #inTurn()}, {@link #turnStartNanos()} and
+ * {@link #doorbell()} from any thread. Allocation: none after construction; two ordered stores
+ * and a clock read per turn.
  */
-final class DeliveryWorker
+final class DeliveryWorker implements Runnable
 {
-    private static final int READY_QUEUE_CAPACITY = 1 << 16;
-
-    private final String name;
-    private final int batchSize;
+    private final DeliveryPool pool;
+    private final int slot;
     private final IdleStrategy idleStrategy;
     private final Doorbell doorbell;
-    private final long slowListenerNanos;
-    private final ManyToOneConcurrentArrayQueue<PushWatcherState> ready =
-        new ManyToOneConcurrentArrayQueue<>(READY_QUEUE_CAPACITY);
-    private final ArrayDeque<PushWatcherState> again = new ArrayDeque<>();
-    private EventBatchView batch;
-    private volatile Thread owner;
-    private volatile boolean closing;
-    private volatile PushWatcherState inCall;
-    private volatile long callStartNanos;
-    private int generation;
+    private final EventBatchView batch;
+    private final Thread thread;
+    private volatile DeliveryTask inTurn;
+    private volatile long turnStartNanos;
+    /** Housekeeping-owned: the start of the last turn reported as overstayed. */
+    long reportedTurnStart;
 
     /**
-     * @param doorbell wakes the worker's thread when it parks in {@code idleStrategy}; the
-     *                 dispatchers ring it once per batch in which they scheduled watchers here.
+     * @param doorbell rung by {@link DeliveryPool#wake()}; armed by {@code idleStrategy} if it is
+     *                 wakeable, else never armed.
      */
     DeliveryWorker(
+        final DeliveryPool pool,
+        final int slot,
         final String name,
-        final int batchSize,
         final IdleStrategy idleStrategy,
         final Doorbell doorbell,
-        final long slowListenerNanos)
+        final EventBatchView batch)
     {
-        this.name = name;
-        this.batchSize = batchSize;
+        this.pool = pool;
+        this.slot = slot;
         this.idleStrategy = idleStrategy;
         this.doorbell = doorbell;
-        this.slowListenerNanos = slowListenerNanos;
-    }
-
-    void start()
-    {
-        startThread();
-    }
-
-    /**
-     * @param watcher a watcher with something to deliver.
-     * @return false when the ready queue is full and the caller must retry later.
-     */
-    boolean schedule(final PushWatcherState watcher)
-    {
-        return ready.offer(watcher);
-    }
-
-    /**
-     * Housekeeper check: replaces this worker's thread if a listener has overstayed its call.
-     *
-     * @param nowNanos the housekeeper's clock.
-     */
-    void checkStuck(final long nowNanos)
-    {
-        final PushWatcherState stuck = inCall;
-        if (stuck != null && nowNanos - callStartNanos > slowListenerNanos && inCall == stuck)
-        {
-            stuck.abandon();
-            stuck.terminate(CancelReason.SLOW_LISTENER, 0, null,
-                "the listener stayed in one call longer than " + slowListenerNanos / 1_000_000 + " ms");
-            inCall = null;
-            startThread();
-        }
-    }
-
-    /**
-     * Delivers what is queued, then stops the worker's thread; waits at most {@code timeoutNanos}.
-     *
-     * @param timeoutNanos the longest to wait for the queue to drain.
-     */
-    void close(final long timeoutNanos)
-    {
-        closing = true;
-        doorbell.ring();
-        final Thread thread = owner;
-        if (thread != null)
-        {
-            try
-            {
-                thread.join(Math.max(1, timeoutNanos / 1_000_000));
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private synchronized void startThread()
-    {
-        // Each thread gets its own batch: a stuck predecessor may still hold the old one.
-        batch = new EventBatchView(batchSize);
-        final EventBatchView threadBatch = batch;
-        final Thread thread = new Thread(() -> run(threadBatch), name + "-" + generation++);
+        this.batch = batch;
+        this.thread = new Thread(this, name);
         thread.setDaemon(true);
-        owner = thread;
-        thread.start();
     }
 
-    private void run(final EventBatchView threadBatch)
+    @Override
+    public void run()
     {
-        final Thread self = Thread.currentThread();
-        while (owner == self)
+        boolean retired = false;
+        try
         {
-            final PushWatcherState watcher = nextReady();
-            if (watcher == null)
+            long idleSince = 0;
+            while (true)
             {
-                if (closing)
+                final DeliveryTask task = pool.poll();
+                if (task != null)
+                {
+                    idleStrategy.reset();
+                    idleSince = 0;
+                    pool.run(this, task, batch);
+                    continue;
+                }
+                if (pool.isDone())
                 {
                     return;
                 }
+                if (pool.hasSurplus())
+                {
+                    final long now = System.nanoTime();
+                    if (idleSince == 0)
+                    {
+                        idleSince = now;
+                    }
+                    else if (pool.tryRetire(now - idleSince))
+                    {
+                        retired = true;
+                        return;
+                    }
+                }
                 idleStrategy.idle(0);
-                continue;
             }
-            idleStrategy.reset();
-            deliver(watcher, threadBatch);
-            if (owner != self)
-            {
-                return;
-            }
-            if (watcher.hasSomethingToDeliver() && !watcher.signal())
-            {
-                again.offer(watcher);
-            }
-        }
-    }
-
-    private PushWatcherState nextReady()
-    {
-        final PushWatcherState watcher = ready.poll();
-        return watcher != null ? watcher : again.poll();
-    }
-
-    private void deliver(final PushWatcherState watcher, final EventBatchView threadBatch)
-    {
-        if (watcher.isAbandoned())
-        {
-            // Its stuck thread is still inside it and will deliver the cancellation on return.
-            return;
-        }
-        watcher.unschedule();
-        callStartNanos = System.nanoTime();
-        inCall = watcher;
-        try
-        {
-            watcher.drain(watcher.listener(), threadBatch, batchSize);
         }
         finally
         {
-            inCall = null;
+            // Disarmed, so a waker's ring goes to a thread that is still there.
+            idleStrategy.reset();
+            pool.ended(this, retired);
         }
+    }
+
+    void enterTurn(final DeliveryTask task)
+    {
+        turnStartNanos = System.nanoTime();
+        inTurn = task;
+    }
+
+    void leaveTurn()
+    {
+        inTurn = null;
+    }
+
+    /**
+     * @return the task whose turn this thread is in, or null. Any thread.
+     */
+    DeliveryTask inTurn()
+    {
+        return inTurn;
+    }
+
+    /**
+     * @return when the current (or last) turn began, by {@link System#nanoTime()}. Any thread.
+     */
+    long turnStartNanos()
+    {
+        return turnStartNanos;
+    }
+
+    Doorbell doorbell()
+    {
+        return doorbell;
+    }
+
+    Thread thread()
+    {
+        return thread;
+    }
+
+    int slot()
+    {
+        return slot;
     }
 }

@@ -46,7 +46,7 @@ final class Dispatcher implements Agent
     private final long progressIntervalNanos;
     private final PaddedSequence nextSequence;
     private final Doorbell doorbell;
-    private final Doorbell[] deliveryDoorbells;
+    private final DeliveryPool delivery;
     private final WatchRoutes<WatcherState> routes = new WatchRoutes<>();
     private final ManyToOneConcurrentLinkedQueue<Command> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final ArrayList<WatcherState> registry = new ArrayList<>();
@@ -86,10 +86,10 @@ final class Dispatcher implements Agent
         final long progressIntervalNanos,
         final long startRevision,
         final Doorbell doorbell,
-        final Doorbell[] deliveryDoorbells)
+        final DeliveryPool delivery)
     {
         this.doorbell = doorbell;
-        this.deliveryDoorbells = deliveryDoorbells.clone();
+        this.delivery = delivery;
         this.name = name;
         this.window = window;
         this.clock = clock;
@@ -561,12 +561,9 @@ final class Dispatcher implements Agent
         batch++;
         if (signalling)
         {
-            // Once per batch, not per watcher: the ring's fence is paid once for all the schedules
-            // above, as the writer rings this dispatcher once per batch of revisions.
-            for (final Doorbell delivery : deliveryDoorbells)
-            {
-                delivery.ring();
-            }
+            // Once per batch, not per watcher: one fence for all the schedules above, and as many
+            // parked delivery threads woken as there are ready watchers.
+            delivery.wake();
         }
     }
 

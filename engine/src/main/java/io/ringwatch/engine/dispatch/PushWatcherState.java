@@ -1,6 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.history.History;
+import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -9,19 +10,19 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A push watcher: its listener is called by a {@link DeliveryWorker}. A {@code scheduled} flag
- * keeps the watcher at most once in its worker's ready queue however many events arrive, so
- * waking it costs one CAS per dispatcher batch, not one per event.
+ * A push watcher: its listener is called in turns by a {@link DeliveryPool}, one batch a turn.
+ * Its turn state keeps it at most once in the pool's ready queue and on at most one thread
+ * however many events arrive, so waking it costs one CAS per dispatcher batch, not one per event.
  */
-final class PushWatcherState extends WatcherState
+final class PushWatcherState extends WatcherState implements DeliveryTask
 {
-    private static final VarHandle SCHEDULED;
+    private static final VarHandle TURN_STATE;
 
     static
     {
         try
         {
-            SCHEDULED = MethodHandles.lookup().findVarHandle(PushWatcherState.class, "scheduled", int.class);
+            TURN_STATE = MethodHandles.lookup().findVarHandle(PushWatcherState.class, "turnState", int.class);
         }
         catch (final ReflectiveOperationException e)
         {
@@ -30,10 +31,8 @@ final class PushWatcherState extends WatcherState
     }
 
     private final WatchListener listener;
-    private final DeliveryWorker worker;
-    @SuppressWarnings("unused")
-    private volatile int scheduled;
-    private volatile boolean abandoned;
+    private final DeliveryPool pool;
+    private volatile int turnState;
 
     PushWatcherState(
         final long id,
@@ -45,53 +44,52 @@ final class PushWatcherState extends WatcherState
         final long cancelWaitNanos,
         final History history,
         final WatchListener listener,
-        final DeliveryWorker worker)
+        final DeliveryPool pool)
     {
         super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos, history);
         this.listener = listener;
-        this.worker = worker;
+        this.pool = pool;
     }
 
     @Override
     boolean signal()
     {
-        if (!SCHEDULED.compareAndSet(this, 0, 1))
-        {
-            return true;
-        }
-        if (worker.schedule(this))
-        {
-            return true;
-        }
-        scheduled = 0;
-        return false;
+        return pool.schedule(this);
+    }
+
+    @Override
+    public int turnState()
+    {
+        return turnState;
+    }
+
+    @Override
+    public boolean compareAndSetTurnState(final int expected, final int updated)
+    {
+        return TURN_STATE.compareAndSet(this, expected, updated);
+    }
+
+    @Override
+    public void runTurn(final EventBatchView batch, final int maxEvents)
+    {
+        drain(listener, batch, maxEvents);
+    }
+
+    @Override
+    public boolean hasWork()
+    {
+        return hasSomethingToDeliver();
     }
 
     /**
-     * Called by the worker before it drains the watcher: events that arrive from now on schedule
-     * it again.
+     * Cancels the watcher with {@link CancelReason#SLOW_LISTENER}; its thread, still inside the
+     * listener, delivers the cancellation when the listener returns. Frees no thread: the pool
+     * has already compensated for this one.
      */
-    void unschedule()
+    @Override
+    public void overstayed(final long timeoutNanos)
     {
-        scheduled = 0;
-    }
-
-    /**
-     * Marks the watcher as left to the thread stuck inside its listener: no other delivery
-     * thread may drain it, since its queue has one consumer.
-     */
-    void abandon()
-    {
-        abandoned = true;
-    }
-
-    boolean isAbandoned()
-    {
-        return abandoned;
-    }
-
-    WatchListener listener()
-    {
-        return listener;
+        terminate(CancelReason.SLOW_LISTENER, 0, null,
+            "the listener stayed in one call longer than " + timeoutNanos / 1_000_000 + " ms");
     }
 }

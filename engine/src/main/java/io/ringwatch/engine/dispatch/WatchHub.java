@@ -25,9 +25,10 @@ import java.util.function.LongSupplier;
 
 /**
  * Owns the watch side of an engine: the dispatcher shards (each on its own agent thread), the
- * delivery workers that call push listeners, and a housekeeper thread that replaces a delivery
- * thread stuck in a listener. Creates watchers and assigns each to a shard and, for push, to a
- * worker, by its id.
+ * {@link DeliveryPool} whose threads call push listeners, and a housekeeper thread that makes
+ * the pool compensate for a thread blocked in a listener and applies the slow-listener policy.
+ * Creates watchers and assigns each to a shard by its id; a push watcher runs on whichever
+ * delivery thread is free.
  *
  * <p>Any thread may create watchers. Creating one allocates its state and a small queue; events
  * then flow without allocation.
@@ -35,6 +36,9 @@ import java.util.function.LongSupplier;
 public final class WatchHub implements AutoCloseable
 {
     private static final int INITIAL_PENDING_CAPACITY = 8;
+    /** Push watchers ready at once before a dispatcher must retry a schedule. */
+    private static final int READY_QUEUE_CAPACITY = 1 << 16;
+    private static final long HOUSEKEEPING_MIN_PERIOD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
     private final WatchWindow window;
     private final LongSupplier appliedRevision;
@@ -43,9 +47,10 @@ public final class WatchHub implements AutoCloseable
     private final Function<String, IndexFunction> indexFunctions;
     private final int maxPendingEvents;
     private final long slowListenerNanos;
+    private final long blockedAfterNanos;
     private final Dispatcher[] dispatchers;
     private final AgentRunner[] runners;
-    private final DeliveryWorker[] workers;
+    private final DeliveryPool delivery;
     private final Thread housekeeper;
     private final ThreadLocal<EventBatchView> pollBatches;
     private final AtomicLong nextWatchId = new AtomicLong(1);
@@ -78,19 +83,14 @@ public final class WatchHub implements AutoCloseable
         this.compactRevision = compactRevision;
         this.maxPendingEvents = config.maxPendingEvents();
         this.slowListenerNanos = config.slowListenerTimeout().toNanos();
+        this.blockedAfterNanos = config.listenerBlockedAfter().toNanos();
         final NanoClock clock = SystemNanoClock.INSTANCE;
         final long startRevision = appliedRevision.getAsLong();
 
-        workers = new DeliveryWorker[config.deliveryThreads()];
-        final Doorbell[] deliveryDoorbells = new Doorbell[workers.length];
-        for (int i = 0; i < workers.length; i++)
-        {
-            final IdleStrategy idle = config.deliveryIdleStrategy().get();
-            deliveryDoorbells[i] = doorbellOf(idle);
-            workers[i] = new DeliveryWorker("ringwatch-delivery-" + i, config.deliveryBatchSize(),
-                idle, deliveryDoorbells[i], slowListenerNanos);
-            workers[i].start();
-        }
+        delivery = new DeliveryPool("ringwatch-delivery", config.deliveryBatchSize(), config.deliveryIdleStrategy(),
+            config.deliveryThreads(), config.maxDeliveryThreads(), config.listenerBlockedAfter().toNanos(),
+            config.deliveryKeepAlive().toNanos(), slowListenerNanos, READY_QUEUE_CAPACITY);
+        delivery.start();
 
         dispatchers = new Dispatcher[config.dispatcherThreads()];
         runners = new AgentRunner[dispatchers.length];
@@ -98,7 +98,7 @@ public final class WatchHub implements AutoCloseable
         {
             final IdleStrategy idle = config.dispatcherIdleStrategy().get();
             dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
-                config.progressNotifyInterval().toNanos(), startRevision, doorbellOf(idle), deliveryDoorbells);
+                config.progressNotifyInterval().toNanos(), startRevision, doorbellOf(idle), delivery);
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {
@@ -136,7 +136,7 @@ public final class WatchHub implements AutoCloseable
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
-            newPendingQueue(), slowListenerNanos, history, listener, workers[(int)(id % workers.length)]);
+            newPendingQueue(), slowListenerNanos, history, listener, delivery);
         return admit(watcher, indexFunction);
     }
 
@@ -192,7 +192,10 @@ public final class WatchHub implements AutoCloseable
     /**
      * Routes what the window still holds, ends every watcher with
      * {@link CancelReason#ENGINE_CLOSED}, lets push listeners hear it, and stops the threads.
-     * Call after the writer has stopped. Idempotent.
+     * Call after the writer has stopped. Waits at most the slow-listener timeout for listeners
+     * to return. Called from a listener, it does not wait for the calling thread: it returns
+     * at once, and that thread delivers what is left (its own watcher's ENGINE_CLOSED among it)
+     * when the listener returns. Idempotent.
      */
     @Override
     public void close()
@@ -207,11 +210,8 @@ public final class WatchHub implements AutoCloseable
             dispatchers[i].stop();
             runners[i].close();
         }
-        for (final DeliveryWorker worker : workers)
-        {
-            worker.close(slowListenerNanos);
-        }
         housekeeper.interrupt();
+        delivery.close(slowListenerNanos);
     }
 
     private <W extends WatcherState> W admit(final W watcher, final IndexFunction indexFunction)
@@ -282,7 +282,9 @@ public final class WatchHub implements AutoCloseable
 
     private void keepHouse()
     {
-        final long periodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1), Math.min(slowListenerNanos / 4, TimeUnit.MILLISECONDS.toNanos(50)));
+        // Often enough to compensate for a blocked delivery thread within 1.5 times the blocked
+        // threshold, and to report a slow listener within a quarter of its timeout.
+        final long periodNanos = Math.max(HOUSEKEEPING_MIN_PERIOD_NANOS, Math.min(slowListenerNanos / 4, blockedAfterNanos / 2));
         while (!closed)
         {
             try
@@ -293,11 +295,7 @@ public final class WatchHub implements AutoCloseable
             {
                 return;
             }
-            final long now = System.nanoTime();
-            for (final DeliveryWorker worker : workers)
-            {
-                worker.checkStuck(now);
-            }
+            delivery.maintain(System.nanoTime());
         }
     }
 }

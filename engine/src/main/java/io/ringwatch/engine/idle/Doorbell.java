@@ -119,6 +119,18 @@ public final class Doorbell extends DoorbellRightPadding
     public boolean ring()
     {
         VarHandle.fullFence();
+        return ringAfterFence();
+    }
+
+    /**
+     * {@link #ring()} without its fence, for a producer that wakes several consumers: it makes
+     * its work visible, issues one {@link VarHandle#fullFence()}, then calls this on each
+     * doorbell. Without that fence a wake-up can be lost. Any thread; no allocation.
+     *
+     * @return true if this call woke the owner.
+     */
+    public boolean ringAfterFence()
+    {
         final Thread armed = sleeper;
         if (armed != null && SLEEPER.compareAndSet(this, armed, null))
         {

@@ -23,7 +23,7 @@ import io.ringwatch.engine.secondary.IndexMaintainer;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -388,37 +388,114 @@ public final class WritePipeline implements AutoCloseable
         validateBranch(txn.orElse());
     }
 
+    /**
+     * Validates each op, then refuses a put key given twice and a delete whose range holds a
+     * put key, with the errors an all-pairs check in op order would give: the first op that fails
+     * validation or repeats an earlier put key, whichever comes first, then the first delete that
+     * holds a put key. O(n log n): the put keys are sorted once (stably, so equal keys keep their
+     * op order), and a delete's range, being one interval that starts at its from key, holds a
+     * put key exactly when the first put key at or after its from key lies in it.
+     */
     private void validateBranch(final List<Op> ops)
     {
-        final List<byte[]> putKeys = new ArrayList<>();
-        for (final Op op : ops)
+        final int size = ops.size();
+        InvalidRequestException invalid = null;
+        int validOps = size;
+        for (int i = 0; i < size; i++)
         {
-            validate(op);
-            if (op.kind() == Op.Kind.PUT)
+            try
             {
-                for (final byte[] other : putKeys)
-                {
-                    if (Keys.compare(other, op.key()) == 0)
-                    {
-                        throw new InvalidRequestException("duplicate key given in transaction: " + op);
-                    }
-                }
-                putKeys.add(op.key());
+                validate(ops.get(i));
+            }
+            catch (final InvalidRequestException e)
+            {
+                // Thrown only if no earlier op repeats a put key, as an in-order check would.
+                invalid = e;
+                validOps = i;
+                break;
             }
         }
-        for (final Op op : ops)
+        final Integer[] puts = putsByKey(ops, validOps);
+        final Op duplicate = firstDuplicatePut(ops, puts);
+        if (duplicate != null)
         {
-            if (op.kind() == Op.Kind.DELETE)
+            throw new InvalidRequestException("duplicate key given in transaction: " + duplicate);
+        }
+        if (invalid != null)
+        {
+            throw invalid;
+        }
+        if (puts.length == 0)
+        {
+            return;
+        }
+        for (int i = 0; i < size; i++)
+        {
+            final Op op = ops.get(i);
+            if (op.kind() == Op.Kind.DELETE && holdsAnyKey(op.range(), ops, puts))
             {
-                for (final byte[] key : putKeys)
-                {
-                    if (op.range().contains(key))
-                    {
-                        throw new InvalidRequestException("transaction deletes a key it also puts: " + op);
-                    }
-                }
+                throw new InvalidRequestException("transaction deletes a key it also puts: " + op);
             }
         }
+    }
+
+    /** @return the indexes of the put ops among the first {@code count}, sorted stably by key. */
+    private static Integer[] putsByKey(final List<Op> ops, final int count)
+    {
+        int putCount = 0;
+        for (int i = 0; i < count; i++)
+        {
+            if (ops.get(i).kind() == Op.Kind.PUT)
+            {
+                putCount++;
+            }
+        }
+        final Integer[] puts = new Integer[putCount];
+        for (int i = 0, p = 0; i < count; i++)
+        {
+            if (ops.get(i).kind() == Op.Kind.PUT)
+            {
+                puts[p++] = i;
+            }
+        }
+        Arrays.sort(puts, (a, b) -> Keys.compare(ops.get(a).key(), ops.get(b).key()));
+        return puts;
+    }
+
+    /** @return the earliest put op whose key an earlier put op already gave, or null. */
+    private static Op firstDuplicatePut(final List<Op> ops, final Integer[] puts)
+    {
+        int first = Integer.MAX_VALUE;
+        for (int i = 1; i < puts.length; i++)
+        {
+            // Stable sort: of equal keys the earliest op comes first, and each later one repeats it.
+            if (Keys.compare(ops.get(puts[i - 1]).key(), ops.get(puts[i]).key()) == 0)
+            {
+                first = Math.min(first, puts[i]);
+            }
+        }
+        return first == Integer.MAX_VALUE ? null : ops.get(first);
+    }
+
+    /** @return true when {@code range} holds the key of one of the sorted {@code puts}. */
+    private static boolean holdsAnyKey(final KeyRange range, final List<Op> ops, final Integer[] puts)
+    {
+        final byte[] from = range.fromKey();
+        int low = 0;
+        int high = puts.length;
+        while (low < high)
+        {
+            final int mid = (low + high) >>> 1;
+            if (Keys.compare(ops.get(puts[mid]).key(), from) < 0)
+            {
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid;
+            }
+        }
+        return low < puts.length && range.contains(ops.get(puts[low]).key());
     }
 
     private static void requireConditionalPut(final Op put, final long expectedModRevision)

@@ -4,7 +4,9 @@ import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.write.DirectWriter;
 import io.ringwatch.perf.load.CancellationTally;
@@ -16,6 +18,7 @@ import io.ringwatch.perf.load.ValueCodec;
 import io.ringwatch.perf.load.Workload;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -31,6 +34,8 @@ public final class RingWatchPeer implements Peer
 
     private final EngineSettings settings;
     private final RingWatch engine;
+    private final int blockedListeners;
+    private final CountDownLatch releaseBlocked = new CountDownLatch(1);
     private final LongAdder failures = new LongAdder();
     private PullPollers pollers;
 
@@ -43,7 +48,28 @@ public final class RingWatchPeer implements Peer
      */
     public RingWatchPeer(final EngineSettings settings, final Workload workload)
     {
+        this(settings, workload, 0);
+    }
+
+    /**
+     * Starts an engine for the workload, with listeners that block for ever beside the
+     * workload's watchers: the cost of a blocked listener to the others.
+     *
+     * @param settings         the engine's strategies and threads.
+     * @param workload         the keys, to size the index and limits.
+     * @param blockedListeners push watchers of every key whose listener blocks in its first
+     *                         call until the peer closes; not counted in the results.
+     * @throws IllegalArgumentException if persistence is asked for without a data directory, or
+     *                                  {@code blockedListeners} is negative.
+     */
+    public RingWatchPeer(final EngineSettings settings, final Workload workload, final int blockedListeners)
+    {
+        if (blockedListeners < 0)
+        {
+            throw new IllegalArgumentException("blocked listeners must not be negative: " + blockedListeners);
+        }
         this.settings = settings;
+        this.blockedListeners = blockedListeners;
         this.engine = RingWatch.open(config(settings, workload));
     }
 
@@ -74,13 +100,14 @@ public final class RingWatchPeer implements Peer
     @Override
     public String name()
     {
-        return "ringwatch";
+        return blockedListeners == 0 ? "ringwatch" : "ringwatch-" + blockedListeners + "-blocked";
     }
 
     @Override
     public String description()
     {
-        return (settings.persistence() == Persistence.NONE ? "RingWatch in memory, " : "RingWatch over its revision log, ") + settings.describe();
+        return (settings.persistence() == Persistence.NONE ? "RingWatch in memory, " : "RingWatch over its revision log, ") + settings.describe() +
+            (blockedListeners == 0 ? "" : ", plus " + blockedListeners + " listener(s) of every key blocked for ever in their first call");
     }
 
     @Override
@@ -120,6 +147,10 @@ public final class RingWatchPeer implements Peer
     @Override
     public void ready()
     {
+        for (int i = 0; i < blockedListeners; i++)
+        {
+            engine.watch(WatchRequest.of(KeyRange.all()), new BlockedListener(releaseBlocked));
+        }
         if (pollers != null)
         {
             pollers.start();
@@ -147,7 +178,32 @@ public final class RingWatchPeer implements Peer
         {
             pollers.stop();
         }
+        releaseBlocked.countDown();
         engine.close();
+    }
+
+    /** Blocks in its first call until the peer closes: a listener stuck for good. A delivery thread. */
+    private static final class BlockedListener implements WatchListener
+    {
+        private final CountDownLatch release;
+
+        BlockedListener(final CountDownLatch release)
+        {
+            this.release = release;
+        }
+
+        @Override
+        public void onEvents(final EventBatch events)
+        {
+            try
+            {
+                release.await();
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Every key laid end to end in one buffer: key {@code k} at {@code k * keySize}. */

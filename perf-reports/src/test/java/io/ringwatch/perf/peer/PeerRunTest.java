@@ -39,6 +39,16 @@ class PeerRunTest
     }
 
     @Test
+    void ringWatchWatchersReceiveEveryWriteBesideAListenerBlockedForEver() throws InterruptedException
+    {
+        final Workload workload = new Workload(50, 16, 16, 12, 3, 0);
+        final EngineSettings settings = new EngineSettings(WriterWait.WAKEABLE, ThreadIdle.WAKEABLE, ThreadIdle.WAKEABLE,
+            1, 1, 1, WriteMode.ASYNC, Persistence.NONE, null);
+
+        assertDeliveredExactly(new RingWatchPeer(settings, workload, 1), workload);
+    }
+
+    @Test
     void ringWatchBlockingPutsAreAcknowledgedToo() throws InterruptedException
     {
         final Workload workload = new Workload(20, 16, 8, 4, 2, 0);
