@@ -224,6 +224,29 @@ public final class PendingQueue
     }
 
     /**
+     * How many values were ever offered: the index the next offer takes. Producer thread only;
+     * allocates nothing.
+     *
+     * @return the count of values offered.
+     */
+    public long offeredCount()
+    {
+        return producerIndex;
+    }
+
+    /**
+     * How many values were ever removed: a value offered at index {@code i} (see
+     * {@link #offeredCount()}) has been removed once this exceeds {@code i}. Any thread; allocates
+     * nothing.
+     *
+     * @return the count of values removed.
+     */
+    public long removedCount()
+    {
+        return (long)CONSUMER_INDEX.getAcquire(this);
+    }
+
+    /**
      * Length of the array the producer currently writes to: how far the queue has grown. Producer thread
      * only (or when quiescent); allocates nothing.
      *

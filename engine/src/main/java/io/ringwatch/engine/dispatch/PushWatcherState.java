@@ -41,13 +41,12 @@ final class PushWatcherState extends WatcherState
         final long startRevision,
         final Dispatcher dispatcher,
         final WatchWindow window,
-        final PendingQueue pending,
         final long cancelWaitNanos,
         final History history,
         final WatchListener listener,
         final DeliveryWorker worker)
     {
-        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos, history);
+        super(id, request, startRevision, dispatcher, window, cancelWaitNanos, history);
         this.listener = listener;
         this.worker = worker;
     }

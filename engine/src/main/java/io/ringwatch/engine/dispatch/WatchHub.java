@@ -4,6 +4,8 @@ import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.history.History;
+import io.ringwatch.engine.history.TieredHistory;
+import io.ringwatch.engine.history.WindowHistory;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.secondary.IndexFunction;
@@ -29,19 +31,16 @@ import java.util.function.LongSupplier;
  * thread stuck in a listener. Creates watchers and assigns each to a shard and, for push, to a
  * worker, by its id.
  *
- * <p>Any thread may create watchers. Creating one allocates its state and a small queue; events
- * then flow without allocation.
+ * <p>Any thread may create watchers. Creating one allocates its state and its routes; its queue
+ * is allocated with its first event, and events then flow without allocation.
  */
 public final class WatchHub implements AutoCloseable
 {
-    private static final int INITIAL_PENDING_CAPACITY = 8;
-
     private final WatchWindow window;
     private final LongSupplier appliedRevision;
     private final LongSupplier compactRevision;
     private final History history;
     private final Function<String, IndexFunction> indexFunctions;
-    private final int maxPendingEvents;
     private final long slowListenerNanos;
     private final Dispatcher[] dispatchers;
     private final AgentRunner[] runners;
@@ -58,8 +57,9 @@ public final class WatchHub implements AutoCloseable
      * @param window          the window the dispatchers follow.
      * @param appliedRevision the engine's current revision, to resolve "watch from now".
      * @param compactRevision the engine's compaction point.
-     * @param history         where watchers the window cannot serve catch up; null when the
-     *                        engine keeps no log, and such watchers are cancelled.
+     * @param history         the revision log, where watchers the window cannot serve catch up;
+     *                        null when the engine keeps no log, and they catch up from the window
+     *                        alone (cancelled only once it no longer holds their next event).
      * @param indexFunctions  resolves a secondary index's name to its function for watches by
      *                        index; throws a typed error for an unknown name.
      */
@@ -73,10 +73,9 @@ public final class WatchHub implements AutoCloseable
     {
         this.indexFunctions = indexFunctions;
         this.window = window;
-        this.history = history;
+        this.history = history != null ? new TieredHistory(window, history) : new WindowHistory(window);
         this.appliedRevision = appliedRevision;
         this.compactRevision = compactRevision;
-        this.maxPendingEvents = config.maxPendingEvents();
         this.slowListenerNanos = config.slowListenerTimeout().toNanos();
         final NanoClock clock = SystemNanoClock.INSTANCE;
         final long startRevision = appliedRevision.getAsLong();
@@ -93,12 +92,14 @@ public final class WatchHub implements AutoCloseable
         }
 
         dispatchers = new Dispatcher[config.dispatcherThreads()];
+        final long pendingShare = Math.max(1, config.pendingBudget() / dispatchers.length);
         runners = new AgentRunner[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
             final IdleStrategy idle = config.dispatcherIdleStrategy().get();
             dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
-                config.progressNotifyInterval().toNanos(), startRevision, doorbellOf(idle), deliveryDoorbells);
+                config.progressNotifyInterval().toNanos(), startRevision, config.watcherQueueDepth(), pendingShare,
+                doorbellOf(idle), deliveryDoorbells);
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {
@@ -136,7 +137,7 @@ public final class WatchHub implements AutoCloseable
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
-            newPendingQueue(), slowListenerNanos, history, listener, workers[(int)(id % workers.length)]);
+            slowListenerNanos, history, listener, workers[(int)(id % workers.length)]);
         return admit(watcher, indexFunction);
     }
 
@@ -155,7 +156,7 @@ public final class WatchHub implements AutoCloseable
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), dispatcher, window,
-            newPendingQueue(), slowListenerNanos, history, pollBatches);
+            slowListenerNanos, history, pollBatches);
         return admit(watcher, indexFunction);
     }
 
@@ -244,11 +245,6 @@ public final class WatchHub implements AutoCloseable
     private long resolveStart(final WatchRequest request)
     {
         return request.startRevision() == 0 ? appliedRevision.getAsLong() + 1 : request.startRevision();
-    }
-
-    private PendingQueue newPendingQueue()
-    {
-        return new PendingQueue(INITIAL_PENDING_CAPACITY, maxPendingEvents);
     }
 
     private void requireOpen(final WatchRequest request)
