@@ -120,7 +120,8 @@ final class ShardRegistry
             final KeyRange range = watcher.request().range();
             if (range.isSingleKey())
             {
-                routes.addKey(range.fromKey(), watcher);
+                // The request's range is immutable: the routes keep its key rather than a copy.
+                routes.addImmutableKey(range.fromKey(), watcher);
             }
             else if (range.fromKey().length == 0 && range.toKey() == null)
             {

@@ -53,6 +53,26 @@ public final class WatchRoutes<W>
      */
     public void addKey(final byte[] key, final W watcher)
     {
+        addKey(key, watcher, true);
+    }
+
+    /**
+     * Registers a watcher of one exact key given as an array that never changes (an immutable request's
+     * key), which the routes then keep instead of a copy: one copy of the key per watcher, not two.
+     * Dispatcher thread only; may allocate a list.
+     *
+     * @param key     the key; kept, so nobody may change it from now on.
+     * @param watcher the watcher to report when this key is routed.
+     * @throws IllegalArgumentException if an argument is null.
+     * @throws IllegalStateException    if called from a {@link RouteVisitor} during {@link #route}.
+     */
+    public void addImmutableKey(final byte[] key, final W watcher)
+    {
+        addKey(key, watcher, false);
+    }
+
+    private void addKey(final byte[] key, final W watcher, final boolean copy)
+    {
         requireNonNull(key, "key");
         requireNonNull(watcher, "watcher");
         requireNotRouting();
@@ -60,7 +80,7 @@ public final class WatchRoutes<W>
         final Object registered = exactKeys.get(probe.wrap(key));
         if (null == registered)
         {
-            exactKeys.put(ByteKey.copyOf(key), watcher);
+            exactKeys.put(copy ? ByteKey.copyOf(key) : ByteKey.sharing(key), watcher);
         }
         else if (registered instanceof WatcherList)
         {
