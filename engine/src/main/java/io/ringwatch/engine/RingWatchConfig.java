@@ -163,8 +163,13 @@ public final class RingWatchConfig
      * events leaves the routes and reads the watch window (then, in a persistent engine, the
      * revision log) by its own cursor, filtering by its range, until it has caught up and rejoins
      * with no gap and no duplicate. So a slow or never-drained watcher holds at most this many
-     * queue entries (8 bytes each) and is cancelled only when the window and the log no longer
-     * hold its next event ({@code LAPPED} / {@code REVISION_UNAVAILABLE}), never for being slow.
+     * queue entries (8 bytes each: 8 KiB at the default 1,024; none while it reads by cursor, and
+     * no queue at all while it has no event) and is cancelled only when the window and the log no
+     * longer hold its next event ({@code REVISION_UNAVAILABLE}, naming a revision it can resume
+     * from), never for being slow. Measured: 10,000 never-polled prefix watchers at 5,000 writes/s
+     * held 3 MB of heap in all (jmh/README.md, "Isolation runs"). A deeper queue lets a watcher
+     * absorb longer bursts without reading by cursor (which costs its consumer a read of every
+     * window event); a shallower one bounds memory more tightly.
      * Watches by secondary index, which cannot read by cursor yet, are cancelled
      * {@code OVERFLOWED} at this depth.
      *
@@ -191,7 +196,7 @@ public final class RingWatchConfig
      * equally by the dispatcher threads (each owns its share, so counting costs no atomic per
      * event). A dispatcher whose share is spent sends the watcher it would queue for to read by
      * cursor, as if its queue were full. So queued events cost at most about 8 bytes times this
-     * budget of heap, however many watchers are slow.
+     * budget of heap (32 MiB at the default 2^22), however many watchers are slow.
      *
      * @return the most queue entries pending in the engine.
      */
