@@ -83,11 +83,19 @@ final class Dispatcher implements Agent
     private long nextProgressNanos;
 
     /**
-     * @param startRevision      the engine's revision when the dispatcher starts following the
-     *                           window from its next event.
-     * @param queueDepth         the depth of each watcher's queue.
-     * @param pendingShare       this shard's share of the engine's pending budget, in entries.
-     * @param deliveryDoorbells  the delivery threads' doorbells.
+     * Creates a shard that follows the window from its next published event. Any thread; allocates
+     * its registry, budget and signalling state.
+     *
+     * @param name                  the agent's role name.
+     * @param window                the window to follow.
+     * @param clock                 the clock of periodic progress.
+     * @param progressIntervalNanos the interval of periodic progress.
+     * @param startRevision         the engine's revision when the dispatcher starts following the
+     *                              window from its next event.
+     * @param queueDepth            the depth of each watcher's queue.
+     * @param pendingShare          this shard's share of the engine's pending budget, in entries.
+     * @param doorbell              wakes this dispatcher's thread when it parks.
+     * @param deliveryDoorbells     the delivery threads' doorbells.
      */
     Dispatcher(
         final String name,

@@ -62,17 +62,18 @@ final class PendingBudget
             return false;
         }
         counted++;
-        if (!watcher.holdsEntries)
+        if (watcher.holderIndex < 0)
         {
-            watcher.holdsEntries = true;
+            watcher.holderIndex = holders.size();
             holders.add(watcher);
         }
         return true;
     }
 
     /**
-     * Frees the watcher's queue: it left the routes (its consumer reads by cursor and drops what
-     * was queued) or ended. A consumer still delivering from it finishes with its own reference.
+     * Frees the watcher's queue and forgets the watcher: it left the routes (its consumer reads by
+     * cursor and drops what was queued) or ended. A consumer still delivering from the queue
+     * finishes with its own reference. Allocates nothing.
      *
      * @param watcher the watcher.
      */
@@ -85,6 +86,18 @@ final class PendingBudget
             watcher.markerAt = -1;
             counted = Math.max(0, counted - queue.size());
         }
+        if (watcher.holderIndex >= 0)
+        {
+            removeHolder(watcher.holderIndex);
+        }
+    }
+
+    /**
+     * @return the number of watchers whose queues this shard counts.
+     */
+    int holderCount()
+    {
+        return holders.size();
     }
 
     /**
@@ -114,19 +127,26 @@ final class PendingBudget
         long total = 0;
         for (int i = holders.size() - 1; i >= 0; i--)
         {
-            final WatcherState holder = holders.get(i);
-            final PendingQueue queue = holder.pending;
+            final PendingQueue queue = holders.get(i).pending;
             final int size = queue == null ? 0 : queue.size();
             if (size == 0)
             {
-                holder.holdsEntries = false;
-                final int last = holders.size() - 1;
-                holders.set(i, holders.get(last));
-                holders.remove(last);
+                removeHolder(i);
             }
             total += size;
         }
         counted = total;
         return counted < share;
+    }
+
+    private void removeHolder(final int index)
+    {
+        final int last = holders.size() - 1;
+        final WatcherState removed = holders.get(index);
+        final WatcherState moved = holders.get(last);
+        holders.set(index, moved);
+        moved.holderIndex = index;
+        holders.remove(last);
+        removed.holderIndex = -1;
     }
 }

@@ -21,6 +21,6 @@ abstract class ShardFields
     long routedFrom;
     /** The queue index of the last progress marker offered, -1 when none is pending. */
     long markerAt = -1;
-    /** True while the shard's list of queue holders, which its budget recounts, names this watcher. */
-    boolean holdsEntries;
+    /** Position in the shard's list of queue holders, which its budget recounts; -1 when not in it. */
+    int holderIndex = -1;
 }

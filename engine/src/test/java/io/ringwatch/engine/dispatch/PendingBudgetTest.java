@@ -61,6 +61,22 @@ class PendingBudgetTest
     }
 
     @Test
+    void aRecountForgetsWatchersWhoseQueuesWereDrained()
+    {
+        final PendingBudget budget = new PendingBudget(8, 4);
+        final WatcherState drained = watcher();
+        final WatcherState full = watcher();
+        assertTrue(budget.offer(drained, 1, 0));
+        for (int i = 0; i < 3; i++)
+        {
+            assertTrue(budget.offer(full, i, 0));
+        }
+        drained.pending.poll();
+        assertTrue(budget.offer(full, 3, 1));
+        assertEquals(1, budget.holderCount());
+    }
+
+    @Test
     void releasingAQueueFreesItAndItsShare()
     {
         final PendingBudget budget = new PendingBudget(8, 10);
@@ -69,9 +85,11 @@ class PendingBudgetTest
         {
             assertTrue(budget.offer(watcher, i, 0));
         }
+        assertEquals(1, budget.holderCount());
         budget.release(watcher);
         assertNull(watcher.pending);
         assertEquals(0, budget.counted());
+        assertEquals(0, budget.holderCount(), "a released watcher is not kept reachable");
         assertTrue(budget.offer(watcher, 9, 0));
         assertEquals(9, watcher.pending.poll());
     }
