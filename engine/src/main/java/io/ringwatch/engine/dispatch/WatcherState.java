@@ -21,10 +21,11 @@ import java.lang.invoke.VarHandle;
  * watchers share all of it and differ only in who drains it and how that consumer is woken
  * ({@link #signal()}), the way a Disruptor EventHandler and EventPoller share one ring.
  *
- * <p>Threads. Each thread's state has its own place: the owning {@link Dispatcher} alone writes
+ * <p>Threads. Each thread's state has its own class: the owning {@link Dispatcher} alone writes
  * the fields of {@link ShardFields} and the queue reference; one consumer at a time drains the
- * watcher ({@link #drain}) and owns the delivery point and the {@link CatchUpCursor}; any thread
- * may cancel it or ask for progress. The queue holds window sequences (>= 0) and progress
+ * watcher ({@link #drain}) and owns the fields of {@link ConsumerFields} (the delivery point and
+ * the {@link CatchUpCursor}); this class holds what users hold and what threads hand each other
+ * (the volatile flags); any thread may cancel it or ask for progress. The queue holds window sequences (>= 0) and progress
  * markers (negative, see {@link #progressMarker(long)}); it is allocated by the dispatcher with
  * the first event it routes to the watcher and dropped when the watcher leaves the routes or
  * ends, so an idle watcher holds none.
@@ -48,17 +49,13 @@ import java.lang.invoke.VarHandle;
  * periodic notifications collapse: at most one request is in flight and at most one marker is
  * queued per watcher.
  */
-abstract class WatcherState extends ShardFields implements Watcher
+abstract class WatcherState extends ConsumerFields implements Watcher
 {
     private static final VarHandle CANCELLATION;
     private static final VarHandle PROGRESS_REQUESTED;
     private static final VarHandle PROGRESS_WANTED;
     private static final int MATCH_SHIFT = 61;
     private static final long SEQUENCE_MASK = (1L << MATCH_SHIFT) - 1;
-
-    private static final int SYNCED = 0;
-    private static final int CATCHING_UP = 1;
-    private static final int REJOINING = 2;
 
     static
     {
@@ -89,7 +86,6 @@ abstract class WatcherState extends ShardFields implements Watcher
     private volatile WatchCancellation cancellation;
     /** The thread inside {@link #drain}, if any: {@link #cancel()} waits for it to leave. */
     private volatile Thread consumer;
-    private boolean cancellationDelivered;
 
     /** Written by the dispatcher: true while the routes may offer this watcher events. */
     private volatile boolean routed;
@@ -103,22 +99,6 @@ abstract class WatcherState extends ShardFields implements Watcher
     /** 1 when the consumer owes a progress notification while off the routes; taken once. */
     @SuppressWarnings("unused")
     private volatile int progressWanted;
-
-    /** Consumer-owned: SYNCED, CATCHING_UP or REJOINING. */
-    private int mode = SYNCED;
-    /** Consumer-owned: every event before this revision has been delivered... */
-    private long resumeRevision;
-    /** Consumer-owned: ...and this many of its own matching events. */
-    private int deliveredAtResume;
-    /** Consumer-owned: the last rejoin request sent. */
-    private int rejoinTicket;
-    /**
-     * Consumer-owned: a revision every event up to which has been delivered (the last progress
-     * reported, or one before the revision of the last event delivered), so progress never goes back.
-     */
-    private long knownComplete;
-    /** Consumer-owned: the cursor while catching up, else null. */
-    private CatchUpCursor cursor;
 
     /**
      * For a watch by index, the index's function, resolved when the watch is created and set
