@@ -114,6 +114,24 @@ public final class ChronicleJournal implements Journal
     }
 
     @Override
+    public long maxRevisionBytes()
+    {
+        return log.maxRevisionBytes();
+    }
+
+    @Override
+    public long revisionHeaderBytes()
+    {
+        return RevisionLog.encodedHeaderLength();
+    }
+
+    @Override
+    public long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        return RevisionLog.encodedChangeLength(keyLength, valueLength, prevValueLength);
+    }
+
+    @Override
     public long loadSnapshot(final SnapshotSink into)
     {
         try (SnapshotReader snapshot = log.openLatestSnapshot())

@@ -66,6 +66,42 @@ public interface Journal extends History, AutoCloseable
     void flush();
 
     /**
+     * The most bytes one revision may take in this journal, counted as
+     * {@link #revisionHeaderBytes()} plus {@link #changeBytes} of each change. The writer measures
+     * a revision against it before it changes anything, so a revision the journal would refuse is
+     * refused whole and nothing changes. Any thread.
+     *
+     * @return the cap; {@code Long.MAX_VALUE} (the default) for a journal without one.
+     */
+    default long maxRevisionBytes()
+    {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * @return the bytes a revision takes before its first change, as {@link #maxRevisionBytes()}
+     * counts them; 0 by default. Any thread.
+     */
+    default long revisionHeaderBytes()
+    {
+        return 0;
+    }
+
+    /**
+     * The bytes one change adds to its revision, as {@link #maxRevisionBytes()} counts them. Any
+     * thread; no allocation.
+     *
+     * @param keyLength       the key's length.
+     * @param valueLength     the new value's length, 0 for a delete.
+     * @param prevValueLength the previous value's length, 0 when there was none.
+     * @return the bytes; by default the three lengths summed.
+     */
+    default long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        return (long)keyLength + valueLength + prevValueLength;
+    }
+
+    /**
      * Hands recovery the newest index snapshot, one key-value at a time, so that it need not
      * replay the whole history. Recovery thread, before the writer starts.
      *

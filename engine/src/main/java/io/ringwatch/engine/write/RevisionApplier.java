@@ -60,6 +60,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
     private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
     private final IndexVisitor collectDoomed = this::collectDoomed;
+    private final IndexVisitor measureDoomed = this::measureDoomed;
+    private final RevisionSizer sizer;
     private final JournalRecorder journal;
     private final Doorbell[] windowReaders;
     private long rungRevision;
@@ -78,8 +80,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final IndexMaintainer secondary,
         final Journal journal,
         final int ringSize,
-        final Doorbell[] windowReaders)
+        final Doorbell[] windowReaders,
+        final int maxKeyBytes,
+        final int maxValueBytes)
     {
+        this.sizer = new RevisionSizer(journal, maxKeyBytes, maxValueBytes);
         this.index = index;
         this.windowReaders = windowReaders.clone();
         this.window = window;
@@ -236,6 +241,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
                 return;
             }
         }
+        if (sizer.mustMeasureSingleChanges())
+        {
+            sizer.begin();
+            sizer.add(command.keyLength, command.valueLength,
+                index.get(command.key, 0, command.keyLength, probe) ? probe.valueLength() : 0);
+            sizer.check();
+        }
         secondary.checkPut(command.value, command.valueLength);
         put(command.key, command.keyLength, command.value, command.valueLength);
         command.resultRevision = revision + 1;
@@ -282,6 +294,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         final List<Op> ops = holds ? txn.then() : txn.orElse();
         secondary.checkTxn(ops);
+        if (sizer.isBounded())
+        {
+            measure(ops, command);
+        }
         final long[] deleted = new long[ops.size()];
         final List<List<KeyValue>> prevKvs = new ArrayList<>(ops.size());
         final ExpandableArrayBuffer key = command.key;
@@ -315,6 +331,52 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         command.resultTxn = new TxnResult(txnRevision, holds, results);
         command.resultRevision = txnRevision;
         command.resultSucceeded = holds;
+    }
+
+    /**
+     * Measures what the chosen branch will take in the journal, before anything changes: each
+     * put with the value it replaces, each delete with every key-value it removes.
+     */
+    private void measure(final List<Op> ops, final WriteCommand command)
+    {
+        sizer.begin();
+        for (int i = 0; i < ops.size(); i++)
+        {
+            final Op op = ops.get(i);
+            final KeyRange range = op.range();
+            final byte[] from = range.fromKey();
+            command.key.putBytes(0, from);
+            if (op.kind() == Op.Kind.PUT)
+            {
+                sizer.add(from.length, op.value().length,
+                    index.get(command.key, 0, from.length, probe) ? probe.valueLength() : 0);
+            }
+            else if (range.isSingleKey())
+            {
+                if (index.get(command.key, 0, from.length, probe))
+                {
+                    sizer.add(from.length, 0, probe.valueLength());
+                }
+            }
+            else
+            {
+                final byte[] to = range.toKey();
+                if (to != null)
+                {
+                    command.rangeEnd.putBytes(0, to);
+                }
+                // Overlapping deletes are counted once each: an overestimate that errs on refusing.
+                index.scan(command.key, 0, from.length, to == null ? null : command.rangeEnd, 0,
+                    to == null ? 0 : to.length, 0, measureDoomed);
+            }
+        }
+        sizer.check();
+    }
+
+    private boolean measureDoomed(final IndexEntry entry)
+    {
+        sizer.add(entry.keyLength(), 0, entry.valueLength());
+        return true;
     }
 
     private long deleteTxnRange(final WriteCommand command, final Op op)
@@ -361,6 +423,12 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         {
             return 0;
         }
+        if (!mutating && sizer.mustMeasureSingleChanges())
+        {
+            sizer.begin();
+            sizer.add(keyLength, 0, probe.valueLength());
+            sizer.check();
+        }
         final long next = beginMutation();
         index.remove(key, 0, keyLength, prev);
         appendDelete(next, key, keyLength, prevSink);
@@ -372,11 +440,17 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     {
         doomedOffsets.clear();
         doomedBytes = 0;
+        sizer.begin();
         index.scan(from, 0, fromLength, to, 0, toLength, 0, collectDoomed);
         final int count = doomedOffsets.size();
         if (count == 0)
         {
             return 0;
+        }
+        if (!mutating)
+        {
+            // Inside a transaction the whole branch was measured before its first change.
+            sizer.check();
         }
         final long next = beginMutation();
         for (int i = 0; i < count; i++)
@@ -395,6 +469,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         doomedOffsets.addInt(doomedBytes);
         doomedKeys.putBytes(doomedBytes, entry.key(), 0, entry.keyLength());
         doomedBytes += entry.keyLength();
+        if (sizer.isBounded())
+        {
+            sizer.add(entry.keyLength(), 0, entry.valueLength());
+        }
         return true;
     }
 

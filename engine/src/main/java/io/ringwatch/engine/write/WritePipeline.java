@@ -82,7 +82,7 @@ public final class WritePipeline implements AutoCloseable
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
         final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, config.writeRingSize(),
-            windowReaders);
+            windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         disruptor.setDefaultExceptionHandler(new FailingHandler());
         ring = disruptor.start();
