@@ -35,10 +35,13 @@ import java.util.concurrent.CountDownLatch;
  * (whose functions check every new value before the first mutation). Puts and deletes allocate
  * nothing in steady state; transactions and {@code prevKv} results allocate their result objects.
  *
- * <p>With a journal, every change is also recorded there as it is applied. A sync journal is
- * flushed once per Disruptor batch, and the batch's writes are acknowledged only after that
- * (group commit); an async journal's writes are acknowledged at once. A journal failure fails
- * that write and every later one ({@link io.ringwatch.engine.JournalFailedException}).
+ * <p>With a journal, the writer builds each revision's {@link ChangeRecord} in the command's ring
+ * slot as it applies it and hands the slots over to the {@link Journaller} (at the end of each
+ * batch, and every few dozen commands within a long one), which appends them and completes the
+ * writes: the writer never waits for the disk. With a SYNC journal the writer publishes nothing:
+ * the journal stage opens the window and the applied revision once a batch is durable. After a
+ * journal failure the writer refuses every command ({@link io.ringwatch.engine.JournalFailedException})
+ * and changes nothing more. The writer reads no clock: a command carries the time it entered.
  */
 final class RevisionApplier implements EventHandler<WriteCommand>
 {
@@ -62,12 +65,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final IndexVisitor collectDoomed = this::collectDoomed;
     private final IndexVisitor measureDoomed = this::measureDoomed;
     private final RevisionSizer sizer;
-    private final JournalRecorder journal;
+    private final Journaller journal;
+    private final boolean publishes;
     private final Doorbell[] windowReaders;
     private long rungRevision;
-    /** Writes applied but not yet acknowledged, waiting for the batch's flush. */
-    private final WriteCommand[] unacknowledged;
-    private int unacknowledgedCount;
+    private long unhandedCommands;
+    /** The command being applied, whose slot receives the revision's change record. */
+    private WriteCommand current;
     private final CountDownLatch running = new CountDownLatch(1);
     private int doomedBytes;
     private long revision;
@@ -78,13 +82,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final WatchWindow window,
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
-        final Journal journal,
-        final int ringSize,
+        final Journal journalSizes,
+        final Journaller journal,
         final Doorbell[] windowReaders,
         final int maxKeyBytes,
         final int maxValueBytes)
     {
-        this.sizer = new RevisionSizer(journal, maxKeyBytes, maxValueBytes);
+        this.sizer = new RevisionSizer(journalSizes, maxKeyBytes, maxValueBytes);
         this.index = index;
         this.windowReaders = windowReaders.clone();
         this.window = window;
@@ -92,8 +96,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.secondary = secondary;
         this.revision = cursor.applied();
         this.rungRevision = revision;
-        this.journal = journal == null ? null : new JournalRecorder(journal);
-        this.unacknowledged = this.journal != null && this.journal.flushBeforeAcknowledge() ? new WriteCommand[ringSize] : null;
+        this.journal = journal;
+        this.publishes = journal == null || !journal.gatesVisibility();
     }
 
     /**
@@ -135,19 +139,18 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
     {
         apply(command);
-        if (revision != rungRevision && (endOfBatch || revision - rungRevision >= RING_EVERY_REVISIONS))
+        if (publishes && revision != rungRevision && (endOfBatch || revision - rungRevision >= RING_EVERY_REVISIONS))
         {
             wakeWindowReaders();
         }
-        if (unacknowledged == null)
+        if (journal == null)
         {
-            complete(command);
-            return;
+            command.complete();
         }
-        unacknowledged[unacknowledgedCount++] = command;
-        if (endOfBatch || unacknowledgedCount == unacknowledged.length)
+        else if (endOfBatch || ++unhandedCommands >= RING_EVERY_REVISIONS)
         {
-            acknowledgeBatch();
+            unhandedCommands = 0;
+            journal.hand(sequence);
         }
     }
 
@@ -161,37 +164,18 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
     }
 
-    private void acknowledgeBatch()
-    {
-        try
-        {
-            journal.flush();
-        }
-        catch (final RuntimeException e)
-        {
-            for (int i = 0; i < unacknowledgedCount; i++)
-            {
-                if (unacknowledged[i].resultError == null)
-                {
-                    unacknowledged[i].resultError = journal.failure();
-                }
-            }
-        }
-        for (int i = 0; i < unacknowledgedCount; i++)
-        {
-            complete(unacknowledged[i]);
-            unacknowledged[i] = null;
-        }
-        unacknowledgedCount = 0;
-    }
-
     private void apply(final WriteCommand command)
     {
         mutating = false;
-        if (journal != null && journal.failure() != null && command.kind != WriteCommand.NOOP)
+        current = command;
+        if (journal != null && command.kind != WriteCommand.NOOP)
         {
-            command.resultError = journal.failure();
-            return;
+            final RingWatchException failure = journal.failure();
+            if (failure != null)
+            {
+                command.resultError = failure;
+                return;
+            }
         }
         try
         {
@@ -214,14 +198,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         catch (final RuntimeException e)
         {
-            try
-            {
-                finishRevision();
-            }
-            catch (final RuntimeException journalFailure)
-            {
-                // Already recorded as the journal's failure; the write reports its first error.
-            }
+            // Only a broken invariant gets here after a mutation: publish what was applied, so the
+            // window, the journal and the index still agree.
+            finishRevision();
             command.resultError = e instanceof RingWatchException ?
                 (RingWatchException)e : new RingWatchException("write failed in the writer: " + e, e);
         }
@@ -411,7 +390,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
         if (journal != null)
         {
-            journal.change(EventType.PUT, key, keyLength, value, valueLength, createRevision, version,
+            current.changes.add(EventType.PUT, key, keyLength, value, valueLength, createRevision, version,
                 existed ? prev.value() : null, existed ? prev.valueLength() : 0,
                 existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
         }
@@ -483,7 +462,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
         if (journal != null)
         {
-            journal.change(EventType.DELETE, key, keyLength, null, 0, 0, 0,
+            current.changes.add(EventType.DELETE, key, keyLength, null, 0, 0, 0,
                 prev.value(), prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
         }
         if (prevSink != null)
@@ -503,7 +482,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         {
             if (journal != null)
             {
-                journal.begin(next);
+                current.changes.clear();
+                current.journalRevision = next;
             }
             mutating = true;
             cursor.beginApplying(next);
@@ -517,43 +497,15 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         {
             revision++;
             mutating = false;
-            try
-            {
-                if (journal != null)
-                {
-                    journal.end(revision);
-                }
-            }
-            finally
+            if (publishes)
             {
                 window.publish();
                 cursor.markApplied(revision);
             }
-        }
-    }
-
-    private static void complete(final WriteCommand command)
-    {
-        final WriteCallback callback = command.callback;
-        if (callback == null)
-        {
-            command.completion.complete(command);
-            return;
-        }
-        try
-        {
-            if (command.resultError != null)
-            {
-                callback.onFailed(command.resultError);
-            }
             else
             {
-                callback.onWritten(command.resultRevision, command.resultSucceeded, command.resultDeleted);
+                current.windowSequence = window.appendedSequence();
             }
-        }
-        catch (final RuntimeException ignore)
-        {
-            // A user callback's failure must not stop the writer; the write itself stands.
         }
     }
 
