@@ -161,6 +161,23 @@ class DurabilityGateTest
         reopenFindsExactly(1, List.of("a=1"));
     }
 
+    @Test
+    void aBlockingWriteInsideAWritesCompletionIsRefusedInsteadOfWaitingForItself() throws Exception
+    {
+        journal = new InMemoryJournal(1 << 16, true);
+        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        journal.holdFlushes();
+
+        // Held, so the completion cannot have run yet and runs on the journal thread.
+        final CompletableFuture<WriteResult> nested = engine.writeAsync(Op.put("a", "1"))
+            .thenApply(first -> engine.put("b", "1"));
+        journal.releaseFlushes();
+
+        final ExecutionException refused = assertThrows(ExecutionException.class, () -> nested.get(30, TimeUnit.SECONDS));
+        assertInstanceOf(RingWatchException.class, refused.getCause());
+        assertEquals(2, engine.put("c", "1").revision(), "the engine goes on");
+    }
+
     private void reopenFindsExactly(final long revision, final List<String> state)
     {
         engine.close();

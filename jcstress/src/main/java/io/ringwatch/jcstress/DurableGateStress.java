@@ -19,12 +19,13 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
-import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.JJ_Result;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
@@ -33,47 +34,52 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * The SYNC visibility gate: a put through a {@link WritePipeline} over a SYNC journal, against a reader of
  * everything a reader or a watcher follows (the applied revision, the window's published revision, and a
- * point read of the key through {@link RangeReader}), and then of the revision the journal has forced. No
- * reader may see revision 1 before the journal's flush covered it: r1 is the newest revision the reader saw
- * (0 or 1), r2 the journal's flushed revision read afterwards.
+ * point read of the put's key through {@link RangeReader}), and then of the revision the journal has forced.
+ * No reader may see a revision before the journal's flush covered it. r1: whether the reader saw the put's
+ * key (1) or not (0); r2: 1 when the flushed revision read afterwards covers everything the reader saw, 0
+ * when the reader saw a revision not yet flushed.
  * <p>
- * Each instance builds its own pipeline (a writer and a journal-stage thread, a 4-slot ring, a 4-key index, a
- * 16-event window) over a {@link FlushCountingJournal} whose flush spins a little, so the writer's in-memory
- * work is well ahead of durability. The arbiter closes the pipeline and frees the index. With the gate
- * removed (the writer publishing its revisions itself, as before issue 12) the quick run shows {@code 1, 0}.
+ * One pipeline per forked JVM (a writer and a journal-stage thread, a 64-slot ring, a 16-event window) over a
+ * {@link FlushCountingJournal} whose flush spins a little, so the writer's in-memory work runs well ahead of
+ * durability; each instance puts a fresh key, so instances only share the revision counter. A pipeline per
+ * instance would leave a dozen samples a second. The pipeline is never closed (its threads are daemons).
+ * With the gate removed (the writer publishing its revisions itself, as before issue 12) the run shows
+ * {@code 1, 0} and {@code 0, 0}.
  */
 @JCStressTest
 @Description("SYNC durability gate: no reader sees revision R before the journal's flush covered R.")
-@Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "Read before anything was durable; nothing seen.")
-@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "Read before the gate opened; durable by the time r2 was read.")
-@Outcome(id = "1, 1", expect = ACCEPTABLE_INTERESTING, desc = "Saw revision 1, which was durable.")
-@Outcome(expect = FORBIDDEN, desc = "Saw revision 1 before the journal's flush covered it (1, 0).")
+@Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "Read before the put was visible; nothing unflushed seen.")
+@Outcome(id = "1, 1", expect = ACCEPTABLE_INTERESTING, desc = "Saw the put, which was durable by then.")
+@Outcome(expect = FORBIDDEN, desc = "Saw a revision before the journal's flush covered it.")
 @State
 public class DurableGateStress
 {
     private static final RingWatchConfig CONFIG = RingWatchConfig.builder()
-        .writeRingSize(4)
-        .maxKeyBytes(8)
+        .writeRingSize(64)
+        .maxKeyBytes(16)
         .maxValueBytes(8)
         .build();
     private static final WindowConfig WINDOW = WindowConfig.builder()
         .minCapacity(16)
         .maxCapacity(16)
-        .maxEventBytes(24)
+        .maxEventBytes(32)
         .dataBytesPerEvent(32)
         .build();
     private static final Doorbell[] NO_WINDOW_READERS = new Doorbell[0];
-    private static final Op PUT_A = Op.put("a", "1");
-    private static final UnsafeBuffer KEY_A = new UnsafeBuffer("a".getBytes());
+    private static final byte[] VALUE = "1".getBytes();
+    private static final AtomicLong KEYS = new AtomicLong();
 
-    private final OffHeapIndex index = new OffHeapIndex(4);
-    private final WatchWindow window = new WatchWindow(WINDOW, SystemNanoClock.INSTANCE);
-    private final RevisionCursor cursor = new RevisionCursor(0);
-    private final FlushCountingJournal journal = new FlushCountingJournal();
-    private final RangeReader reader = new RangeReader(index, window, cursor, true);
+    private static final OffHeapIndex INDEX = new OffHeapIndex(1 << 16);
+    private static final WatchWindow WINDOW_BUFFER = new WatchWindow(WINDOW, SystemNanoClock.INSTANCE);
+    private static final RevisionCursor CURSOR = new RevisionCursor(0);
+    private static final FlushCountingJournal JOURNAL = new FlushCountingJournal();
+    private static final RangeReader READER = new RangeReader(INDEX, WINDOW_BUFFER, CURSOR, true);
+    private static final WritePipeline PIPELINE = new WritePipeline(
+        CONFIG, INDEX, WINDOW_BUFFER, CURSOR, new IndexMaintainer(WINDOW_BUFFER), JOURNAL, NO_WINDOW_READERS);
+
+    private final byte[] key = ("k" + KEYS.incrementAndGet()).getBytes();
+    private final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);
     private final IndexEntry entry = new IndexEntry();
-    private final WritePipeline pipeline = new WritePipeline(
-        CONFIG, index, window, cursor, new IndexMaintainer(window), journal, NO_WINDOW_READERS);
 
     /**
      * Submits the put. Writer actor thread.
@@ -81,36 +87,25 @@ public class DurableGateStress
     @Actor
     public void writer()
     {
-        pipeline.writeAsync(PUT_A);
+        PIPELINE.writeAsync(Op.put(key, VALUE));
     }
 
     /**
      * Reads what readers and watchers follow, then the flushed revision. Reader actor thread.
      *
-     * @param result r1: the newest revision seen; r2: the flushed revision, read after.
+     * @param result r1: whether the put was seen; r2: whether the flush covered all that was seen.
      */
     @Actor
-    public void reader(final JJ_Result result)
+    public void reader(final II_Result result)
     {
-        long seen = Math.max(cursor.applied(), window.publishedRevision());
-        if (reader.get(KEY_A, 0, 1, entry))
+        long seen = Math.max(CURSOR.applied(), WINDOW_BUFFER.publishedRevision());
+        final boolean found = READER.get(keyBuffer, 0, key.length, entry);
+        if (found)
         {
             seen = Math.max(seen, entry.modRevision());
         }
-        result.r1 = seen;
-        result.r2 = journal.flushedRevision();
-    }
-
-    /**
-     * Closes the pipeline (completing the put) and frees the index. Arbiter thread.
-     *
-     * @param result unused.
-     */
-    @Arbiter
-    public void close(final JJ_Result result)
-    {
-        pipeline.close();
-        index.close();
+        result.r1 = found ? 1 : 0;
+        result.r2 = JOURNAL.flushedRevision() >= seen ? 1 : 0;
     }
 
     /** A SYNC journal that keeps nothing but the revision its last flush covered. */

@@ -78,6 +78,10 @@ final class Journaller implements Runnable
         this.appendedRevision = durableRevision;
         this.thread = new Thread(this, "ringwatch-journal");
         thread.setDaemon(true);
+        if (sync)
+        {
+            cursor.gatedBy(thread);
+        }
     }
 
     /**
@@ -102,6 +106,14 @@ final class Journaller implements Runnable
     JournalFailedException failure()
     {
         return failure;
+    }
+
+    /**
+     * @return true on the journal stage's thread, where write completions run.
+     */
+    boolean isJournalThread()
+    {
+        return Thread.currentThread() == thread;
     }
 
     /** Starts the stage's thread. */

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.write;
 
+import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.ringbuffer.PaddedSequence;
 
 import java.lang.invoke.VarHandle;
@@ -27,6 +28,8 @@ public final class RevisionCursor
     private final PaddedSequence durable;
     /** Even when no roll-back runs, odd during one: readers that overlap a roll-back retry. */
     private final PaddedSequence rollbacks = new PaddedSequence(0);
+    /** The thread that advances {@code applied} behind the writer (the SYNC journal stage), if any. */
+    private volatile Thread gate;
 
     /**
      * @param revision the revision to start from (0 for an empty store).
@@ -97,11 +100,18 @@ public final class RevisionCursor
      *
      * @return that revision, an upper bound of every change the caller saw before the call; after
      * a roll-back, the revision rolled back to.
+     * @throws RingWatchException on the thread that would have to open the gate itself (a SYNC
+     *                            engine's journal stage, where write completions run).
      */
     public long awaitApplying()
     {
         final long stamp = rollbacks.get();
         final long bound = applying.get();
+        if (applied.get() < bound && Thread.currentThread() == gate)
+        {
+            throw new RingWatchException("a read inside a write's completion would wait for the journal thread " +
+                "it runs on: chain it with the *Async variants of CompletableFuture");
+        }
         for (int step = 0; applied.get() < bound; step++)
         {
             if (rollbacks.get() != stamp)
@@ -129,6 +139,17 @@ public final class RevisionCursor
         applying.setVolatile(revision);
         // The index stores that follow must not become visible before the new bound.
         VarHandle.releaseFence();
+    }
+
+    /**
+     * Names the thread that advances {@code applied} behind the writer, so a read on it that would
+     * wait for itself is refused instead of hanging.
+     *
+     * @param thread the SYNC journal stage's thread.
+     */
+    void gatedBy(final Thread thread)
+    {
+        gate = thread;
     }
 
     void markApplied(final long revision)

@@ -274,9 +274,10 @@ public final class WritePipeline implements AutoCloseable
 
     BlockingCompletion armedCompletion()
     {
-        if (Thread.currentThread() == writerThread)
+        if (Thread.currentThread() == writerThread || (journaller != null && journaller.isJournalThread()))
         {
-            throw new RingWatchException("a blocking write from the writer thread would wait for itself");
+            throw new RingWatchException("a blocking write from the thread that completes writes would wait for itself: " +
+                "chain it with the *Async variants of CompletableFuture");
         }
         final BlockingCompletion completion = completions.get();
         completion.arm();
