@@ -130,8 +130,9 @@ public interface Journal extends History, AutoCloseable
     long loadSnapshot(SnapshotSink into);
 
     /**
-     * @return true when {@link #flush} forces revisions to disk, so the writer acknowledges a
-     * batch of writes only after flushing it; false when an append alone is the acknowledgement.
+     * @return true when {@link #flush} forces revisions to disk, so the journal stage acknowledges
+     * a batch of writes, and shows it to readers and watchers, only after flushing it; false when an
+     * append alone is the acknowledgement.
      * Any thread.
      */
     boolean isSync();

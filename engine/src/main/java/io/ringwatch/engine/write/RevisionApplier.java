@@ -27,10 +27,11 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The single writer: consumes the write ring and, for each command, checks its conditions,
- * assigns the next revision if it changes anything, applies it to the off-heap index (which
- * yields the previous key-value), appends its events to the watch window, publishes them, and
- * completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
+ * The single writer: consumes the write ring and, for each command, checks its conditions, the
+ * secondary-index functions and the revision's size in the journal ({@link RevisionSizer}) before
+ * anything changes, assigns the next revision if it changes anything, applies it to the off-heap
+ * index (which yields the previous key-value), appends its events to the watch window, publishes
+ * them, and (in memory) completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
  * and the window, and keeps the secondary indexes current through {@link IndexMaintainer}
  * (whose functions check every new value before the first mutation). Puts and deletes allocate
  * nothing in steady state; transactions and {@code prevKv} results allocate their result objects.
