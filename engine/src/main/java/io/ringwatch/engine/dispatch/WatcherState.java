@@ -98,12 +98,10 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     private volatile int progressWanted;
 
     /**
-     * For a watch by index, the index's function, resolved when the watch is created and set
-     * before the watcher is registered (the registration command publishes it); else null.
+     * For a watch by index, the index's function and the value watched, set before the watcher
+     * is registered (the registration command publishes it); else null.
      */
-    IndexFunction indexFunction;
-    /** For a watch by index, the index value watched; else null. Set with {@link #indexFunction}. */
-    byte[] indexValue;
+    IndexWatch index;
 
     WatcherState(
         final long id,
@@ -147,8 +145,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     void watchIndex(final IndexFunction function)
     {
-        indexFunction = function;
-        indexValue = request.indexValue();
+        index = new IndexWatch(function, request.indexValue());
     }
 
     /**
@@ -255,7 +252,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     boolean canCatchUp()
     {
         // A watch by index needs its function's verdict per event, which only the dispatcher has.
-        return indexFunction == null;
+        return index == null;
     }
 
     /**
