@@ -9,9 +9,10 @@ import java.util.Arrays;
  * Which watchers does an event key match? Routes a key to the watchers of exact keys, of key ranges
  * (prefixes arrive as ranges, see {@link io.ringwatch.engine.kv.Keys#prefixEnd(byte[])}) and of every key.
  * <p>
- * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in a hash map
- * (O(1 + matches) per key); prefix-shaped ranges ({@code [p, prefixEnd(p))}) in {@link PrefixRoutes}, a hash
- * map probed once per distinct prefix length (O(key length + lengths + matches)); other ranges in an
+ * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in an
+ * {@link ExactKeyTable}, open-addressed over the key arrays themselves with no wrapper per key
+ * (O(1 + matches) per key); prefix-shaped ranges ({@code [p, prefixEnd(p))}) in {@link PrefixRoutes}, a
+ * hash map probed once per distinct prefix length (O(key length + lengths + matches)); other ranges in an
  * interval tree (O(log n + matches) typically, O(log n) per match at worst). So routing never visits
  * watchers that do not match.
  * <p>
