@@ -1,7 +1,5 @@
 package io.ringwatch.replay;
 
-import java.time.Instant;
-
 import io.ringwatch.persistence.ChangeType;
 
 /**
@@ -72,6 +70,9 @@ enum OutputFormat
         }
     };
 
+    /** Each thread's formatter (the tool formats on its command thread only). */
+    private static final ThreadLocal<InstantText> INSTANTS = ThreadLocal.withInitial(InstantText::new);
+
     /**
      * One event (a change of a revision).
      *
@@ -102,7 +103,7 @@ enum OutputFormat
      */
     static String instant(final long epochNanos)
     {
-        return Instant.EPOCH.plusNanos(epochNanos).toString();
+        return INSTANTS.get().format(epochNanos);
     }
 
     /**
