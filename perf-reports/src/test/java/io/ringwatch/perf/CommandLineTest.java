@@ -60,7 +60,7 @@ class CommandLineTest
             run = runs.filter(p -> p.getFileName().toString().endsWith("-repeat")).findFirst().orElseThrow();
         }
         final String page = Files.readString(run.resolve("index.html"));
-        assertTrue(page.contains("<tr><td class=\"l\">disruptor</td><td>2</td>"), page);
+        assertTrue(page.contains("<tr><td class=\"l\" rowspan=\"3\">disruptor</td><td rowspan=\"3\">2</td>"), page);
         assertTrue(page.contains("<polyline class=\"p99\" data-series=\"disruptor\""), page);
         assertTrue(Files.readString(run.resolve("summary.txt")).contains("disruptor  2 runs: p50 "));
     }

@@ -222,8 +222,8 @@ public final class ReportWriter
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
             .append(Markup.escape(report.title())).append("</title>\n<style>\n")
             .append("body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}")
-            .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
-            .append("th{background:#f3f3f3}td.l,th.l{text-align:left}.note{background:#fff8e0;padding:8px;border:1px solid #eed}")
+            .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td{white-space:nowrap}")
+            .append("th{background:#f3f3f3}td.l,th.l{text-align:left;white-space:normal}.note{background:#fff8e0;padding:8px;border:1px solid #eed}")
             .append(".met{color:#080}.missed{color:#b00;font-weight:bold}svg.plot{border:1px solid #ddd;margin:4px 0 16px}")
             .append("code{background:#f4f4f4;padding:1px 3px}\n</style>\n</head>\n<body>\n");
         html.append("<h1>").append(Markup.escape(report.title())).append("</h1>\n");
@@ -334,26 +334,34 @@ public final class ReportWriter
 
     private static void spreadTable(final StringBuilder html, final RunReport report)
     {
-        html.append("<h2>Spread over repeated runs</h2>\n<p>Write-to-listener percentiles of every run of each peer: ")
-            .append("min / median / max. The plots and the tables above show the run with the median p99.</p>\n<table>\n")
-            .append("<tr><th class=\"l\">peer</th><th>runs</th>");
+        html.append("<h2>Spread over repeated runs</h2>\n<p>Write-to-listener percentiles over every run of each peer: ")
+            .append("the lowest, the median and the highest value of each. The plots and the tables above show the run ")
+            .append("whose p99 is the median (the lower of the middle two for an even count).</p>\n<table>\n")
+            .append("<tr><th class=\"l\">peer</th><th>runs</th><th class=\"l\">over the runs</th>");
         for (final String name : PERCENTILE_NAMES)
         {
             html.append("<th>").append(name).append("</th>");
         }
         html.append("</tr>\n");
+        final String[] rows = {"min", "median", "max"};
         for (final Map.Entry<String, List<PeerResult>> peer : report.repeats().entrySet())
         {
-            html.append("<tr><td class=\"l\">").append(Markup.escape(peer.getKey())).append("</td><td>")
-                .append(peer.getValue().size()).append("</td>");
-            for (final double p : PERCENTILES)
+            for (int row = 0; row < rows.length; row++)
             {
-                final double[] spread = Spread.of(peer.getValue(), p);
-                html.append("<td>").append(Markup.escape(Markup.latency(spread[0]))).append(" / <b>")
-                    .append(Markup.escape(Markup.latency(spread[1]))).append("</b> / ")
-                    .append(Markup.escape(Markup.latency(spread[2]))).append("</td>");
+                html.append("<tr>");
+                if (row == 0)
+                {
+                    html.append("<td class=\"l\" rowspan=\"3\">").append(Markup.escape(peer.getKey()))
+                        .append("</td><td rowspan=\"3\">").append(peer.getValue().size()).append("</td>");
+                }
+                html.append("<td class=\"l\">").append(rows[row]).append("</td>");
+                for (final double p : PERCENTILES)
+                {
+                    final String value = Markup.escape(Markup.latency(Spread.of(peer.getValue(), p)[row]));
+                    html.append("<td>").append(row == 1 ? "<b>" + value + "</b>" : value).append("</td>");
+                }
+                html.append("</tr>\n");
             }
-            html.append("</tr>\n");
         }
         html.append("</table>\n");
     }
@@ -378,8 +386,9 @@ public final class ReportWriter
                 .append(String.format(Locale.ROOT, "%.1f s", a.wallSeconds())).append("</td><td>")
                 .append(String.format(Locale.ROOT, "%.2f of %d", a.coresBusy(), a.processors())).append("</td><td class=\"l\">")
                 .append(Markup.escape(String.join(", ", a.collectors()))).append("</td><td>").append(a.pauses().size())
-                .append("</td><td>").append(Markup.escape(Markup.latency(a.pauseMillis() * 1000))).append("</td><td>")
-                .append(Markup.escape(Markup.latency(a.maxPauseMillis() * 1000))).append("</td><td>")
+                .append("</td><td>").append(a.pauses().isEmpty() ? "-" : Markup.escape(Markup.latency(a.pauseMillis() * 1000)))
+                .append("</td><td>").append(a.pauses().isEmpty() ? "-" : Markup.escape(Markup.latency(a.maxPauseMillis() * 1000)))
+                .append("</td><td>")
                 .append(a.collections().size() - a.pauses().size()).append("</td></tr>\n");
         }
         html.append("</table>\n");
