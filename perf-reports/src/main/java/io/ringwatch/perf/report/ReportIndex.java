@@ -41,7 +41,8 @@ public final class ReportIndex
         final StringBuilder html = new StringBuilder(8192);
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>RingWatch perf runs</title>\n")
             .append("<style>body{font-family:sans-serif;margin:24px;color:#222}table{border-collapse:collapse}")
-            .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}td.l,th.l{text-align:left}")
+            .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}td{white-space:nowrap}")
+            .append("td.l,th.l{text-align:left;white-space:normal}")
             .append("th{background:#f3f3f3}</style>\n</head>\n<body>\n<h1>RingWatch perf runs</h1>\n")
             .append("<p>Write-to-listener latency (coordinated-omission correct) and acknowledged write rate per peer. ")
             .append("Newest first.</p>\n<table>\n<tr><th class=\"l\">run</th><th class=\"l\">started</th><th class=\"l\">peer</th>")

@@ -88,10 +88,13 @@ public final class TimelinePlot
             svg.append(polyline(r, y, xMax, plotRight, colour, true));
             svg.append(polyline(r, y, xMax, plotRight, colour, false));
             final double tickY = plotBottom + 26 + 5 * (i % 5);
+            int measuredPauses = 0;
             for (final GcPause pause : r.activity().pauses())
             {
+                // Pauses of the warm-up (negative times) are in the JVM table, not on this axis.
                 if (pause.atSeconds() >= 0 && pause.atSeconds() <= xMax)
                 {
+                    measuredPauses++;
                     final double px = x(pause.atSeconds(), xMax, plotRight);
                     svg.append("<rect class=\"gc\" data-series=\"").append(Markup.escape(r.peer())).append("\" x=\"")
                         .append(Markup.px(px - 1)).append("\" y=\"").append(Markup.px(tickY)).append("\" width=\"")
@@ -105,7 +108,7 @@ public final class TimelinePlot
             svg.append(PercentilePlot.line(plotRight + 16, ly, plotRight + 40, ly, colour).replace("/>", " stroke-width=\"3\"/>"));
             svg.append(PercentilePlot.text(plotRight + 46, ly + 4, "start", r.peer()));
             svg.append(PercentilePlot.text(plotRight + 46, ly + 19, "start", "worst second p99 " +
-                Markup.latency(worstP99Micros(r)) + ", GC " + r.activity().pauses().size())
+                Markup.latency(worstP99Micros(r)) + ", " + measuredPauses + " GC pauses")
                 .replace("<text", "<text fill=\"#555\" font-size=\"11\""));
         }
         svg.append("</svg>\n");
