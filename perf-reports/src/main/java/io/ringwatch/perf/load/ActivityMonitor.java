@@ -18,15 +18,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Watches the JVM during one peer's run, without JFR: the garbage collectors' notifications
- * (each collection's collector, cause, start and duration) and the process CPU time at the start
- * and the end. {@link #start} and {@link #stop} on the run's thread; the notifications arrive on a
+ * (each collection's collector, cause, start and duration; placed in time by the notification's
+ * arrival less the duration) and the process CPU time at the start and the end. {@link #start} and {@link #stop} on the run's thread; the notifications arrive on a
  * JMX thread and go into a concurrent queue. Allocates per collection, never on the load's path.
  */
 public final class ActivityMonitor implements NotificationListener
 {
     private final ConcurrentLinkedQueue<GcPause> collections = new ConcurrentLinkedQueue<>();
     private final List<NotificationEmitter> emitters = new ArrayList<>();
-    private volatile long originUptimeMillis;
+    private volatile long originNanos;
     private long startNanos;
     private long startCpuNanos;
 
@@ -47,7 +47,7 @@ public final class ActivityMonitor implements NotificationListener
         }
         startNanos = System.nanoTime();
         startCpuNanos = processCpuNanos();
-        originUptimeMillis = ManagementFactory.getRuntimeMXBean().getUptime();
+        originNanos = startNanos;
         return this;
     }
 
@@ -58,8 +58,7 @@ public final class ActivityMonitor implements NotificationListener
      */
     public void placeFrom(final long originNanos)
     {
-        final long uptimeNow = ManagementFactory.getRuntimeMXBean().getUptime();
-        originUptimeMillis = uptimeNow + (originNanos - System.nanoTime()) / 1_000_000L;
+        this.originNanos = originNanos;
     }
 
     /**
@@ -109,8 +108,12 @@ public final class ActivityMonitor implements NotificationListener
         {
             return;
         }
+        final long receivedNanos = System.nanoTime();
         final GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData)notification.getUserData());
-        final double at = (info.getGcInfo().getStartTime() - originUptimeMillis) / 1000.0;
+        // GcInfo's start time counts from a VM clock that is not RuntimeMXBean's uptime (seconds apart
+        // on a loaded machine); the notification is sent as the collection ends, so its arrival less
+        // the duration places it on System.nanoTime's line, within the notification's delay.
+        final double at = (receivedNanos - originNanos) / 1e9 - info.getGcInfo().getDuration() / 1000.0;
         collections.add(new GcPause(at, info.getGcName(), info.getGcAction(), info.getGcCause(), info.getGcInfo().getDuration()));
     }
 
