@@ -104,11 +104,12 @@ public final class TimelinePlot
                         .append("</title></rect>\n");
                 }
             }
-            final double ly = TOP + 10 + 36 * legendRow++;
+            final double ly = TOP + 10 + 52 * legendRow++;
             svg.append(PercentilePlot.line(plotRight + 16, ly, plotRight + 40, ly, colour).replace("/>", " stroke-width=\"3\"/>"));
             svg.append(PercentilePlot.text(plotRight + 46, ly + 4, "start", r.peer()));
-            svg.append(PercentilePlot.text(plotRight + 46, ly + 19, "start", "worst second p99 " +
-                Markup.latency(worstP99Micros(r)) + ", " + measuredPauses + " GC pauses")
+            svg.append(PercentilePlot.text(plotRight + 46, ly + 19, "start", "worst second p99 " + Markup.latency(worstP99Micros(r)))
+                .replace("<text", "<text fill=\"#555\" font-size=\"11\""));
+            svg.append(PercentilePlot.text(plotRight + 46, ly + 33, "start", measuredPauses + " GC pauses shown")
                 .replace("<text", "<text fill=\"#555\" font-size=\"11\""));
         }
         svg.append("</svg>\n");
