@@ -87,7 +87,7 @@ public final class TimelinePlot
             final String colour = PeerStyle.colour(r.peer(), i);
             svg.append(polyline(r, y, xMax, plotRight, colour, true));
             svg.append(polyline(r, y, xMax, plotRight, colour, false));
-            final double tickY = plotBottom + 26 + 5 * (i % 5);
+            final double tickY = plotBottom + 24 + 7 * (i % 4);
             int measuredPauses = 0;
             for (final GcPause pause : r.activity().pauses())
             {
@@ -98,7 +98,7 @@ public final class TimelinePlot
                     final double px = x(pause.atSeconds(), xMax, plotRight);
                     svg.append("<rect class=\"gc\" data-series=\"").append(Markup.escape(r.peer())).append("\" x=\"")
                         .append(Markup.px(px - 1)).append("\" y=\"").append(Markup.px(tickY)).append("\" width=\"")
-                        .append(Markup.px(Math.max(2, pause.millis() / 1000.0 / xMax * (plotRight - LEFT)))).append("\" height=\"4\" fill=\"")
+                        .append(Markup.px(Math.max(2, pause.millis() / 1000.0 / xMax * (plotRight - LEFT)))).append("\" height=\"6\" fill=\"")
                         .append(colour).append("\"><title>").append(Markup.escape(pause.collector() + ", " + pause.cause() + ": " +
                             String.format(Locale.ROOT, "%.1f ms at %.2f s", pause.millis(), pause.atSeconds())))
                         .append("</title></rect>\n");
