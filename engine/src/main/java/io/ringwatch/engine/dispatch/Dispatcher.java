@@ -379,7 +379,7 @@ final class Dispatcher implements Agent
         else
         {
             unroute(watcher);
-            watcher.terminate(reason, window.oldestRevision(), null, message);
+            watcher.terminate(reason, watcher.shard.history.resumeRevision(), null, message);
         }
         signals.touch(watcher);
     }

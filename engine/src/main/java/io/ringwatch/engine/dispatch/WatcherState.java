@@ -562,7 +562,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         catch (final RuntimeException e)
         {
             delivered += flush(listener, batch);
-            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.firstRevision(), e,
+            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.resumeRevision(), e,
                 "the history no longer holds the events this watcher needs: " + e);
             return delivered;
         }
@@ -595,7 +595,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     {
         if (!at.open(shard.history, resumeRevision, deliveredAtResume))
         {
-            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.firstRevision(), null,
+            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.resumeRevision(), null,
                 "revision " + resumeRevision + " is older than the oldest revision held");
             return false;
         }
