@@ -6,6 +6,7 @@ import io.ringwatch.engine.JournalFailedException;
 import io.ringwatch.engine.history.Journal;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.PaddedSequence;
 import io.ringwatch.ringbuffer.WatchWindow;
