@@ -17,7 +17,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@code [0, length())} without re-encoding:
  * <pre>
  * per change (little-endian):
- *   0 byte  type ({@link EventType#code()})   1 int keyLength   5 int valueLength   9 int prevValueLength
+ *   0 byte  type ({@link #PUT} or {@link #DELETE})   1 int keyLength   5 int valueLength   9 int prevValueLength
  *  13 long  createRevision  21 long modRevision  29 long version
  *  37 long  prevCreateRevision  45 long prevModRevision (0: the key was absent)  53 long prevVersion
  *  61 key bytes, value bytes, previous value bytes
@@ -31,6 +31,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ChangeRecord
 {
+    /** Type code of a PUT: the revision log's code, so that the journal copies changes as they are. */
+    public static final byte PUT = 1;
+    /** Type code of a DELETE: the revision log's code. */
+    public static final byte DELETE = 2;
+
     /** Offset of the type code in a change. */
     public static final int TYPE = 0;
     /** Offset of the key length in a change. */
@@ -166,7 +171,7 @@ public final class ChangeRecord
 
         final int at = length;
         final ExpandableDirectByteBuffer buffer = this.buffer;
-        buffer.putByte(at + TYPE, type.code());
+        buffer.putByte(at + TYPE, isPut ? PUT : DELETE);
         buffer.putInt(at + KEY_LENGTH, keyLength, LITTLE_ENDIAN);
         buffer.putInt(at + VALUE_LENGTH, storedValueLength, LITTLE_ENDIAN);
         buffer.putInt(at + PREV_VALUE_LENGTH, storedPrevLength, LITTLE_ENDIAN);
@@ -229,13 +234,13 @@ public final class ChangeRecord
      */
     public EventType type()
     {
-        return EventType.fromCode(typeCode());
+        return PUT == typeCode() ? EventType.PUT : EventType.DELETE;
     }
 
     /**
-     * The current change's type code, as {@link EventType#code()}. No allocation.
+     * The current change's type code as stored. No allocation.
      *
-     * @return the code.
+     * @return {@link #PUT} or {@link #DELETE}.
      */
     public byte typeCode()
     {

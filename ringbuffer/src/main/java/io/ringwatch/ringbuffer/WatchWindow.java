@@ -137,10 +137,10 @@ public final class WatchWindow
         {
             throw new InvalidEventException("key must not be empty, as in etcd: keyLength=" + keyLength);
         }
-        final byte typeCode = change.typeCode();
+        final boolean isPut = ChangeRecord.PUT == change.typeCode();
         final long createRevision = change.createRevision();
         final long version = change.version();
-        if (EventType.PUT.code() == typeCode && (createRevision < 1 || createRevision > revision || version < 1))
+        if (isPut && (createRevision < 1 || createRevision > revision || version < 1))
         {
             throw new InvalidEventException("PUT needs createRevision in [1, " + revision +
                 "] and a positive version: createRevision=" + createRevision + ", version=" + version);
@@ -167,7 +167,7 @@ public final class WatchWindow
             gen = resizeIfDue(gen, sequence, timestampNanos);
         }
         final int dataEvictions = gen.write(
-            sequence, revision, typeCode, timestampNanos,
+            sequence, revision, isPut ? EventType.PUT.code() : EventType.DELETE.code(), timestampNanos,
             change.buffer(), change.bytesOffset(), keyLength, valueLength, prevValueLength,
             createRevision, version,
             change.prevCreateRevision(), prevModRevision, change.prevVersion());
