@@ -12,10 +12,9 @@ import io.ringwatch.engine.read.RangeReader;
 import io.ringwatch.engine.secondary.IndexMaintainer;
 import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.engine.write.WritePipeline;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.WatchWindow;
 import io.ringwatch.ringbuffer.WindowConfig;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jcstress.annotations.Actor;
@@ -113,7 +112,6 @@ public class DurableGateStress
     static final class FlushCountingJournal implements Journal
     {
         private long appended;
-        private long current;
         private volatile long flushed;
 
         long flushedRevision()
@@ -140,26 +138,9 @@ public class DurableGateStress
         }
 
         @Override
-        public void beginRevision(final long revision, final long timestampMillis)
+        public void appendRevision(final long revision, final long timestampMillis, final ChangeRecord changes)
         {
-            current = revision;
-        }
-
-        @Override
-        public void appendChange(
-            final EventType type,
-            final DirectBuffer key, final int keyOffset, final int keyLength,
-            final DirectBuffer value, final int valueOffset, final int valueLength,
-            final long createRevision, final long version,
-            final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
-            final long prevCreateRevision, final long prevModRevision, final long prevVersion)
-        {
-        }
-
-        @Override
-        public void endRevision()
-        {
-            appended = current;
+            appended = revision;
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.ringwatch.jcstress;
 
+import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -43,6 +44,8 @@ final class WindowEvents
     /** Every value pattern at {@code revision * VALUE_STRIDE}; read-only once built, shared by all threads. */
     private static final UnsafeBuffer VALUES = valuePatterns();
     private static final UnsafeBuffer KEY_BUFFER = new UnsafeBuffer(KEY);
+    /** Each writer thread's change, built in place so that appending allocates nothing once it exists. */
+    private static final ThreadLocal<ChangeRecord> CHANGE = ThreadLocal.withInitial(ChangeRecord::new);
 
     private WindowEvents()
     {
@@ -80,17 +83,20 @@ final class WindowEvents
         final int revision = revisionOf(sequence);
         final int prevRevision = revision - 1;
         final boolean hasPrev = prevRevision > 0;
-        final long appended = window.append(
-            revision,
+        final ChangeRecord change = CHANGE.get();
+        change.clear();
+        change.add(
             EventType.PUT,
             KEY_BUFFER, 0, KEY.length,
             VALUES, valueOffset(revision), valueLength(revision),
             CREATE_REVISION,
             revision,
+            revision,
             VALUES, hasPrev ? valueOffset(prevRevision) : 0, hasPrev ? valueLength(prevRevision) : 0,
             hasPrev ? CREATE_REVISION : 0,
             prevRevision,
             prevRevision);
+        final long appended = window.append(revision, change);
         if (appended != sequence)
         {
             throw new IllegalStateException("appended sequence " + appended + ", expected " + sequence);

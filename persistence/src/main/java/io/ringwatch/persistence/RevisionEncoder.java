@@ -117,6 +117,35 @@ final class RevisionEncoder
     }
 
     /**
+     * Builds a whole revision from changes already in the per-change layout: the header, then the
+     * change bytes copied as they are; then seals it like {@link #finish()}. The caller has
+     * validated the arguments and no revision is open.
+     *
+     * @return the excerpt's length; the bytes are at {@link #address()}.
+     * @throws IllegalArgumentException if the revision would exceed the configured size cap.
+     */
+    int encode(
+        final long revision,
+        final long timestampNanos,
+        final DirectBuffer changes,
+        final int offset,
+        final int changesLength,
+        final int changeCount)
+    {
+        final long newLength = (long)HEADER_LENGTH + changesLength;
+        if (newLength > maxBytes)
+        {
+            throw new IllegalArgumentException("revision " + revision + " would encode to " + newLength +
+                " bytes, over the cap of " + maxBytes);
+        }
+        begin(revision, timestampNanos);
+        buffer.putBytes(HEADER_LENGTH, changes, offset, changesLength);
+        length = (int)newLength;
+        this.changeCount = changeCount;
+        return finish();
+    }
+
+    /**
      * Seals the excerpt: change count and CRC. Returns its length; the bytes are at {@link #address()}.
      */
     int finish()

@@ -21,9 +21,9 @@ import org.agrona.DirectBuffer;
  * The revision log: every applied revision as ONE Chronicle Queue excerpt (layout in
  * {@link ExcerptLayout}), with compaction, retention, snapshots and verification.
  * <p>
- * Threading: ONE writer thread calls {@link #beginRevision}, {@link #appendChange},
- * {@link #endRevision}, {@link #flush}, {@link #compact}, {@link #enforceRetention} and
- * {@link #close}; a snapshot thread may use {@link #snapshotWriter(long)}; any thread may call
+ * Threading: ONE writer thread calls {@link #appendRevision} (or {@link #beginRevision},
+ * {@link #appendChange} and {@link #endRevision}), {@link #flush}, {@link #compact},
+ * {@link #enforceRetention} and {@link #close}; a snapshot thread may use {@link #snapshotWriter(long)}; any thread may call
  * {@link #reader()}, {@link #lastRevision()}, {@link #firstRevision()}, {@link #compactRevision()}
  * and {@link #retainFrom(long)}. Each {@link LogReader} is used by one thread at a time.
  * <p>
@@ -257,12 +257,52 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalStateException("revision " + encoder.revision() + " is still open; end it first");
         }
-        final long last = lastRevision;
-        if (revision <= 0 || (last != 0 && revision != last + 1))
-        {
-            throw new IllegalArgumentException("revision " + revision + " is out of sequence: the log ends at " + last);
-        }
+        checkNext(revision);
         encoder.begin(revision, timestampNanos);
+    }
+
+    /**
+     * Appends a whole revision from changes already encoded in the per-change layout of
+     * {@link ExcerptLayout} (little-endian, 61 fixed bytes, then key, value and previous value):
+     * writes the header, copies the changes as they are, seals the excerpt with its CRC and
+     * appends it, as {@link #beginRevision}, {@link #appendChange} per change and
+     * {@link #endRevision} would, with the same disk-space claim and size cap. The changes are
+     * trusted to be well formed (their producer validated them); only the framing is checked.
+     * Writer thread; no allocation in steady state.
+     *
+     * @param revision       must be {@link #lastRevision()} + 1, or any positive value for an empty log.
+     * @param timestampNanos when the writer applied it.
+     * @param changes        holds the encoded changes.
+     * @param offset         where the first change starts in {@code changes}.
+     * @param length         the changes' total length in bytes.
+     * @param changeCount    how many changes, at least 1.
+     * @throws IllegalArgumentException if the revision is out of sequence, the framing is invalid,
+     *                                  or the revision is over the size cap; nothing is written.
+     * @throws IllegalStateException    if a revision is begun, or the log is read-only or closed.
+     * @throws LogWriteException        if the queue cannot take the excerpt (for example a full
+     *                                  disk); the revision is not in the log.
+     */
+    public void appendRevision(
+        final long revision,
+        final long timestampNanos,
+        final DirectBuffer changes,
+        final int offset,
+        final int length,
+        final int changeCount)
+    {
+        checkWritable();
+        if (encoder.isOpen())
+        {
+            throw new IllegalStateException("revision " + encoder.revision() + " is still open; end it first");
+        }
+        checkNext(revision);
+        if (changeCount < 1 || length < (long)changeCount * ExcerptLayout.CHANGE_FIXED_LENGTH)
+        {
+            throw new IllegalArgumentException("revision " + revision + " needs at least one change of at least " +
+                ExcerptLayout.CHANGE_FIXED_LENGTH + " bytes each: " + changeCount + " changes in " + length + " bytes");
+        }
+        checkRange("changes", changes, offset, length, 1);
+        write(revision, encoder.encode(revision, timestampNanos, changes, offset, length, changeCount));
     }
 
     /**
@@ -336,6 +376,12 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalStateException("revision " + revision + " holds no change; it was discarded");
         }
+        write(revision, length);
+    }
+
+    /** Appends the sealed excerpt in the encoder's buffer, claiming its disk space first. */
+    private void write(final long revision, final int length)
+    {
         space.beforeAppend(appender, length);
         try (DocumentContext dc = appender.writingDocument())
         {
@@ -735,6 +781,15 @@ public final class RevisionLog implements AutoCloseable
     SingleChronicleQueue queue()
     {
         return queue;
+    }
+
+    private void checkNext(final long revision)
+    {
+        final long last = lastRevision;
+        if (revision <= 0 || (last != 0 && revision != last + 1))
+        {
+            throw new IllegalArgumentException("revision " + revision + " is out of sequence: the log ends at " + last);
+        }
     }
 
     static void checkRange(final String name, final DirectBuffer buffer, final int offset, final int length, final int min)

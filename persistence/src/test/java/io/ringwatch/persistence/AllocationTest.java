@@ -3,6 +3,7 @@ package io.ringwatch.persistence;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
@@ -29,6 +30,7 @@ class AllocationTest
 
     private final UnsafeBuffer key = new UnsafeBuffer(new byte[32]);
     private final UnsafeBuffer value = new UnsafeBuffer(new byte[64]);
+    private final UnsafeBuffer encoded = new UnsafeBuffer(new byte[256]);
     private long revision;
 
     /** Looked up once: ManagementFactory.getThreadMXBean() itself allocates on every call. */
@@ -52,6 +54,36 @@ class AllocationTest
         {
             log.flush();
         }
+    }
+
+    /** One PUT already in the per-change layout, as the engine's change record hands it over. */
+    private void appendWhole(final RevisionLog log)
+    {
+        revision++;
+        encoded.putByte(ExcerptLayout.TYPE, ChangeType.PUT);
+        encoded.putInt(ExcerptLayout.KEY_LENGTH, 32, ByteOrder.LITTLE_ENDIAN);
+        encoded.putInt(ExcerptLayout.VALUE_LENGTH, 64, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.CREATE_REVISION, revision, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.MOD_REVISION, revision, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.VERSION, 1, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.CHANGE_FIXED_LENGTH, revision);
+        log.appendRevision(revision, revision, encoded, 0, ExcerptLayout.CHANGE_FIXED_LENGTH + 32 + 64, 1);
+        if (revision % BATCH == 0)
+        {
+            log.flush();
+        }
+    }
+
+    private long appendWholeRound(final RevisionLog log)
+    {
+        long allocated = 0;
+        for (int i = 0; i < ROUND; i++)
+        {
+            final long before = allocatedBytes();
+            appendWhole(log);
+            allocated += allocatedBytes() - before;
+        }
+        return allocated;
     }
 
     private long appendRound(final RevisionLog log)
@@ -111,6 +143,19 @@ class AllocationTest
             }
             assertSomeRoundAllocatesNothing("append with a flush per batch", () -> appendRound(log));
             assertSomeRoundAllocatesNothing("read", () -> readRound(log, reader, record));
+        }
+    }
+
+    @Test
+    void appendingWholeEncodedRevisionsAllocatesNothingInSteadyState()
+    {
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).durability(LogConfig.Durability.SYNC).build()))
+        {
+            for (int i = 0; i < WARM_UP; i++)
+            {
+                appendWhole(log);
+            }
+            assertSomeRoundAllocatesNothing("appendRevision with a flush per batch", () -> appendWholeRound(log));
         }
     }
 }

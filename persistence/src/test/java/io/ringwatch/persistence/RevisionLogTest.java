@@ -1,11 +1,14 @@
 package io.ringwatch.persistence;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -73,6 +76,85 @@ class RevisionLogTest
                 assertFalse(reader.next(record));
             }
         }
+    }
+
+    @Test
+    void aRevisionAppendedFromEncodedChangesIsTheExcerptBuiltChangeByChange()
+    {
+        final UnsafeBuffer key = new UnsafeBuffer("pods/a".getBytes(StandardCharsets.UTF_8));
+        final UnsafeBuffer value = new UnsafeBuffer("spec-2".getBytes(StandardCharsets.UTF_8));
+        final UnsafeBuffer prev = new UnsafeBuffer("spec-1".getBytes(StandardCharsets.UTF_8));
+        final byte[] byChange;
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir.resolve("by-change")).build()))
+        {
+            log.beginRevision(7, 99);
+            log.appendChange(ChangeType.PUT, key, 0, 6, value, 0, 6, 3, 7, 2, prev, 0, 6, 3, 5, 1);
+            log.appendChange(ChangeType.DELETE, prev, 0, 6, null, 0, 0, 0, 0, 0, value, 0, 6, 4, 6, 2);
+            log.endRevision();
+            byChange = readOne(log);
+        }
+
+        // The same two changes, encoded by hand at an offset, as a writer's change record holds them.
+        final UnsafeBuffer changes = new UnsafeBuffer(new byte[256]);
+        int at = 3;
+        at = encode(changes, at, ChangeType.PUT, key, value, 3, 7, 2, prev, 3, 5, 1);
+        at = encode(changes, at, ChangeType.DELETE, prev, null, 0, 0, 0, value, 4, 6, 2);
+        final int length = at - 3;
+        final byte[] whole;
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir.resolve("whole")).build()))
+        {
+            log.appendRevision(7, 99, changes, 3, length, 2);
+            assertEquals(7, log.lastRevision());
+            whole = readOne(log);
+            assertTrue(log.verify().ok(), () -> log.verify().problem());
+            assertThrows(IllegalArgumentException.class, () -> log.appendRevision(9, 99, changes, 3, length, 2));
+            assertThrows(IllegalArgumentException.class, () -> log.appendRevision(8, 99, changes, 3, 60, 1));
+            assertThrows(IllegalArgumentException.class, () -> log.appendRevision(8, 99, changes, 200, 100, 1));
+            assertEquals(7, log.lastRevision());
+        }
+
+        assertArrayEquals(byChange, whole);
+    }
+
+    private static byte[] readOne(final RevisionLog log)
+    {
+        try (LogReader reader = log.reader())
+        {
+            final RevisionRecord record = new RevisionRecord();
+            assertTrue(reader.next(record));
+            final byte[] copy = new byte[record.encodedLength()];
+            record.encoded().getBytes(0, copy);
+            assertFalse(reader.next(record));
+            return copy;
+        }
+    }
+
+    private static int encode(
+        final UnsafeBuffer into, final int at, final byte type, final UnsafeBuffer key, final UnsafeBuffer value,
+        final long createRevision, final long modRevision, final long version,
+        final UnsafeBuffer prev, final long prevCreateRevision, final long prevModRevision, final long prevVersion)
+    {
+        final int valueLength = value == null ? 0 : value.capacity();
+        into.putByte(at + ExcerptLayout.TYPE, type);
+        into.putInt(at + ExcerptLayout.KEY_LENGTH, key.capacity(), ByteOrder.LITTLE_ENDIAN);
+        into.putInt(at + ExcerptLayout.VALUE_LENGTH, valueLength, ByteOrder.LITTLE_ENDIAN);
+        into.putInt(at + ExcerptLayout.PREV_VALUE_LENGTH, prev.capacity(), ByteOrder.LITTLE_ENDIAN);
+        into.putLong(at + ExcerptLayout.CREATE_REVISION, createRevision, ByteOrder.LITTLE_ENDIAN);
+        into.putLong(at + ExcerptLayout.MOD_REVISION, modRevision, ByteOrder.LITTLE_ENDIAN);
+        into.putLong(at + ExcerptLayout.VERSION, version, ByteOrder.LITTLE_ENDIAN);
+        into.putLong(at + ExcerptLayout.PREV_CREATE_REVISION, prevCreateRevision, ByteOrder.LITTLE_ENDIAN);
+        into.putLong(at + ExcerptLayout.PREV_MOD_REVISION, prevModRevision, ByteOrder.LITTLE_ENDIAN);
+        into.putLong(at + ExcerptLayout.PREV_VERSION, prevVersion, ByteOrder.LITTLE_ENDIAN);
+        int bytesAt = at + ExcerptLayout.CHANGE_FIXED_LENGTH;
+        into.putBytes(bytesAt, key, 0, key.capacity());
+        bytesAt += key.capacity();
+        if (value != null)
+        {
+            into.putBytes(bytesAt, value, 0, valueLength);
+            bytesAt += valueLength;
+        }
+        into.putBytes(bytesAt, prev, 0, prev.capacity());
+        return bytesAt + prev.capacity();
     }
 
     @Test

@@ -80,26 +80,24 @@ final class Generation
 
     /**
      * Writer thread: stores event {@code sequence}, first evicting (and announcing) every older
-     * event whose slot or bytes it will overwrite. The caller has validated the arguments.
+     * event whose slot or bytes it will overwrite. The event's key, value and previous value lie
+     * contiguously in {@code source} from {@code bytesOffset}, so they are copied at once. The
+     * caller has validated the arguments.
      *
      * @return how many events were evicted because the data ring, not the slot ring, was full.
      */
     int write(
         final long sequence,
         final long revision,
-        final EventType type,
+        final byte typeCode,
         final long timestampNanos,
-        final DirectBuffer key,
-        final int keyOffset,
+        final DirectBuffer source,
+        final int bytesOffset,
         final int keyLength,
-        final DirectBuffer value,
-        final int valueOffset,
         final int valueLength,
+        final int prevValueLength,
         final long createRevision,
         final long version,
-        final DirectBuffer prevValue,
-        final int prevValueOffset,
-        final int prevValueLength,
         final long prevCreateRevision,
         final long prevModRevision,
         final long prevVersion)
@@ -130,11 +128,12 @@ final class Generation
         slots.putInt(slot + KEY_LENGTH, keyLength);
         slots.putInt(slot + VALUE_LENGTH, valueLength);
         slots.putInt(slot + PREV_VALUE_LENGTH, prevValueLength);
-        slots.putInt(slot + TYPE, type.code());
+        slots.putInt(slot + TYPE, typeCode);
 
-        putBytes(dataOffset, key, keyOffset, keyLength);
-        putBytes(dataOffset + keyLength, value, valueOffset, valueLength);
-        putBytes(dataOffset + keyLength + valueLength, prevValue, prevValueOffset, prevValueLength);
+        if (eventBytes > 0)
+        {
+            data.putBytes(dataOffset, source, bytesOffset, eventBytes);
+        }
         dataTail = end;
         return dataEvictions;
     }
@@ -148,19 +147,18 @@ final class Generation
     {
         final int slot = slotOffset(sequence);
         final UnsafeBuffer slots = this.slots;
-        final int keyLength = slots.getInt(slot + KEY_LENGTH);
-        final int valueLength = slots.getInt(slot + VALUE_LENGTH);
-        final int dataOffset = (int)(slots.getLong(slot + DATA_POSITION) & dataMask);
         return target.write(
             sequence,
             slots.getLong(slot + REVISION),
-            EventType.fromCode((byte)slots.getInt(slot + TYPE)),
+            (byte)slots.getInt(slot + TYPE),
             slots.getLong(slot + TIMESTAMP),
-            data, dataOffset, keyLength,
-            data, dataOffset + keyLength, valueLength,
+            data,
+            (int)(slots.getLong(slot + DATA_POSITION) & dataMask),
+            slots.getInt(slot + KEY_LENGTH),
+            slots.getInt(slot + VALUE_LENGTH),
+            slots.getInt(slot + PREV_VALUE_LENGTH),
             slots.getLong(slot + CREATE_REVISION),
             slots.getLong(slot + VERSION),
-            data, dataOffset + keyLength + valueLength, slots.getInt(slot + PREV_VALUE_LENGTH),
             slots.getLong(slot + PREV_CREATE_REVISION),
             slots.getLong(slot + PREV_MOD_REVISION),
             slots.getLong(slot + PREV_VERSION));
@@ -308,14 +306,6 @@ final class Generation
             writerOldest = oldest;
         }
         return dataEvictions;
-    }
-
-    private void putBytes(final int dataOffset, final DirectBuffer source, final int sourceOffset, final int length)
-    {
-        if (length > 0)
-        {
-            data.putBytes(dataOffset, source, sourceOffset, length);
-        }
     }
 
     private int slotOffset(final long sequence)

@@ -1,8 +1,9 @@
 package io.ringwatch.ringbuffer;
 
 /**
- * Thrown by {@link WatchWindow#append} when an event is malformed (revision out of order, bad
- * offsets or lengths, missing buffers). The window is left unchanged.
+ * Thrown by {@link WatchWindow#append} or {@link ChangeRecord#add} when an event is malformed
+ * (revision out of order, bad offsets or lengths, missing buffers). The window or record is left
+ * unchanged.
  */
 public class InvalidEventException extends IllegalArgumentException
 {

@@ -2,14 +2,13 @@ package io.ringwatch.ringbuffer;
 
 import java.util.Objects;
 
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 
 /**
  * A cyclic, revision-addressed buffer of recent change events: what the Kubernetes watch cache
  * keeps in memory, with one writer and any number of concurrent readers.
  * <p>
- * <b>Writer.</b> Exactly one thread calls {@link #append} and {@link #publish()}. Each appended
+ * <b>Writer.</b> Exactly one thread calls {@link #append(long, ChangeRecord)} and {@link #publish()}. Each appended
  * event gets the next sequence (dense, from 0); appended events become visible to readers only
  * at the next {@code publish()}, so a transaction's events appear together. Appending never
  * waits for a reader.
@@ -111,88 +110,50 @@ public final class WatchWindow
     }
 
     /**
-     * Appends one event, invisible to readers until {@link #publish()}. Writer thread only; no
-     * allocation unless the window resizes. For {@link EventType#DELETE} the value, create
-     * revision and version are ignored and stored as empty and 0 (etcd's tombstone). With
-     * {@code prevModRevision == 0} there is no previous key-value: the previous value and
-     * revisions are ignored and stored as empty and 0.
+     * Appends the change {@code change} is positioned on as one event, invisible to readers until
+     * {@link #publish()}. The record already stores a DELETE without value, createRevision and
+     * version, and a change without previous key-value without its previous value and revisions
+     * (see {@link ChangeRecord}); the window copies its bytes in one piece. Writer thread only; no
+     * allocation unless the window resizes.
      *
-     * @param revision           the event's revision, positive and not below the previous one.
-     * @param type               PUT or DELETE.
-     * @param key                buffer holding the key.
-     * @param keyOffset          offset of the key in {@code key}.
-     * @param keyLength          length of the key, positive.
-     * @param value              buffer holding the new value; may be null for DELETE or when empty.
-     * @param valueOffset        offset of the value in {@code value}.
-     * @param valueLength        length of the value.
-     * @param createRevision     for PUT, the key's create revision, in [1, revision].
-     * @param version            for PUT, the key's version after the put, positive.
-     * @param prevValue          buffer holding the previous value; may be null when there is none.
-     * @param prevValueOffset    offset of the previous value in {@code prevValue}.
-     * @param prevValueLength    length of the previous value.
-     * @param prevCreateRevision create revision of the previous key-value.
-     * @param prevModRevision    mod revision of the previous key-value, in [0, revision]; 0 for none.
-     * @param prevVersion        version of the previous key-value.
+     * @param revision the event's revision, positive and not below the previous one.
+     * @param change   positioned on the change to append (by {@code add} or {@code next}); left
+     *                 where it is. For a PUT its createRevision must be in [1, revision] and its
+     *                 version positive; its prevModRevision in [0, revision]; its key not empty.
      * @return the event's sequence.
      * @throws EventTooLargeException if key, value and previous value exceed
      *                                {@link WindowConfig#maxEventBytes()}; nothing changes.
-     * @throws InvalidEventException  for any other malformed argument; nothing changes.
+     * @throws InvalidEventException  for any other malformed change; nothing changes.
      */
-    public long append(
-        final long revision,
-        final EventType type,
-        final DirectBuffer key,
-        final int keyOffset,
-        final int keyLength,
-        final DirectBuffer value,
-        final int valueOffset,
-        final int valueLength,
-        final long createRevision,
-        final long version,
-        final DirectBuffer prevValue,
-        final int prevValueOffset,
-        final int prevValueLength,
-        final long prevCreateRevision,
-        final long prevModRevision,
-        final long prevVersion)
+    public long append(final long revision, final ChangeRecord change)
     {
         if (revision <= 0 || revision < lastRevision)
         {
             throw new InvalidEventException(
                 "revision " + revision + " must be positive and not below the last appended " + lastRevision);
         }
-        if (null == type)
-        {
-            throw new InvalidEventException("type must not be null");
-        }
+        final int keyLength = change.keyLength();
         if (keyLength < 1)
         {
             throw new InvalidEventException("key must not be empty, as in etcd: keyLength=" + keyLength);
         }
-        requireRange("key", key, keyOffset, keyLength);
-        final boolean isPut = EventType.PUT == type;
-        final int storedValueLength = isPut ? valueLength : 0;
-        if (isPut)
+        final boolean isPut = ChangeRecord.PUT == change.typeCode();
+        final long createRevision = change.createRevision();
+        final long version = change.version();
+        if (isPut && (createRevision < 1 || createRevision > revision || version < 1))
         {
-            requireRange("value", value, valueOffset, valueLength);
-            if (createRevision < 1 || createRevision > revision || version < 1)
-            {
-                throw new InvalidEventException("PUT needs createRevision in [1, " + revision +
-                    "] and a positive version: createRevision=" + createRevision + ", version=" + version);
-            }
+            throw new InvalidEventException("PUT needs createRevision in [1, " + revision +
+                "] and a positive version: createRevision=" + createRevision + ", version=" + version);
         }
+        final long prevModRevision = change.prevModRevision();
         if (prevModRevision < 0 || prevModRevision > revision)
         {
             throw new InvalidEventException(
                 "prevModRevision " + prevModRevision + " must be in [0, " + revision + "]");
         }
-        final boolean hasPrev = 0 != prevModRevision;
-        final int storedPrevLength = hasPrev ? prevValueLength : 0;
-        if (hasPrev)
-        {
-            requireRange("prevValue", prevValue, prevValueOffset, prevValueLength);
-        }
-        final long eventBytes = (long)keyLength + storedValueLength + storedPrevLength;
+        final int valueLength = change.valueLength();
+        final int prevValueLength = change.prevValueLength();
+        final long eventBytes = (long)keyLength + valueLength + prevValueLength;
         if (eventBytes > maxEventBytes)
         {
             throw new EventTooLargeException(eventBytes, maxEventBytes);
@@ -206,15 +167,10 @@ public final class WatchWindow
             gen = resizeIfDue(gen, sequence, timestampNanos);
         }
         final int dataEvictions = gen.write(
-            sequence, revision, type, timestampNanos,
-            key, keyOffset, keyLength,
-            value, valueOffset, storedValueLength,
-            isPut ? createRevision : 0,
-            isPut ? version : 0,
-            prevValue, prevValueOffset, storedPrevLength,
-            hasPrev ? prevCreateRevision : 0,
-            prevModRevision,
-            hasPrev ? prevVersion : 0);
+            sequence, revision, isPut ? EventType.PUT.code() : EventType.DELETE.code(), timestampNanos,
+            change.buffer(), change.bytesOffset(), keyLength, valueLength, prevValueLength,
+            createRevision, version,
+            change.prevCreateRevision(), prevModRevision, change.prevVersion());
         countDataEvictions(dataEvictions);
         nextSequence = sequence + 1;
         lastRevision = revision;
@@ -586,26 +542,5 @@ public final class WatchWindow
             }
         }
         return low;
-    }
-
-    private static void requireRange(final String name, final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (length < 0 || offset < 0)
-        {
-            throw new InvalidEventException(name + " offset and length must not be negative: " + offset + ", " + length);
-        }
-        if (null == buffer)
-        {
-            if (length > 0)
-            {
-                throw new InvalidEventException(name + " buffer is null but length is " + length);
-            }
-            return;
-        }
-        if ((long)offset + length > buffer.capacity())
-        {
-            throw new InvalidEventException(name + " range [" + offset + ", " + ((long)offset + length) +
-                ") exceeds buffer capacity " + buffer.capacity());
-        }
     }
 }

@@ -92,7 +92,7 @@ final class DerivedEvents
             prevValue.putByte(i, prevValueByte(sequence, i));
         }
         final long revision = revision(sequence);
-        final long appended = window.append(
+        final long appended = Changes.append(window,
             revision, type(sequence), key, 0, keyLength, value, 0, valueLength,
             sequence % revision + 1, sequence + 1,
             prevValue, 0, prevValueLength,

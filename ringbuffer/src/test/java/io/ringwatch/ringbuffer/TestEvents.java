@@ -29,7 +29,7 @@ final class TestEvents
     {
         final UnsafeBuffer keyBytes = bytes(key);
         final UnsafeBuffer valueBytes = bytes(value);
-        return window.append(revision, EventType.PUT, keyBytes, 0, keyBytes.capacity(),
+        return Changes.append(window, revision, EventType.PUT, keyBytes, 0, keyBytes.capacity(),
             valueBytes, 0, valueBytes.capacity(), revision, 1, null, 0, 0, 0, 0, 0);
     }
 
@@ -37,7 +37,7 @@ final class TestEvents
     static long delete(final WatchWindow window, final long revision, final String key)
     {
         final UnsafeBuffer keyBytes = bytes(key);
-        return window.append(revision, EventType.DELETE, keyBytes, 0, keyBytes.capacity(),
+        return Changes.append(window, revision, EventType.DELETE, keyBytes, 0, keyBytes.capacity(),
             null, 0, 0, 0, 0, null, 0, 0, 0, 0, 0);
     }
 

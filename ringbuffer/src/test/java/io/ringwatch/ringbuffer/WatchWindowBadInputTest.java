@@ -36,11 +36,11 @@ class WatchWindowBadInputTest
     {
         fillWithFreshEvents();
 
-        assertUnchangedAfter(EventTooLargeException.class, () -> window.append(
+        assertUnchangedAfter(EventTooLargeException.class, () -> Changes.append(window,
             10, EventType.PUT, big, 0, big.capacity(), null, 0, 0, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(EventTooLargeException.class, () -> window.append(
+        assertUnchangedAfter(EventTooLargeException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, big, 0, MAX_EVENT_BYTES - 2, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(EventTooLargeException.class, () -> window.append(
+        assertUnchangedAfter(EventTooLargeException.class, () -> Changes.append(window,
             10, EventType.DELETE, key, 0, 3, null, 0, 0, 0, 0, big, 0, MAX_EVENT_BYTES - 2, 1, 2, 1));
     }
 
@@ -49,7 +49,7 @@ class WatchWindowBadInputTest
     {
         fillWithFreshEvents();
 
-        final long sequence = window.append(
+        final long sequence = Changes.append(window,
             10, EventType.DELETE, key, 0, 3, big, 0, big.capacity(), 0, 0, big, 0, big.capacity(), 0, 0, 0);
 
         assertEquals(4, sequence);
@@ -60,31 +60,31 @@ class WatchWindowBadInputTest
     {
         fillWithFreshEvents();
 
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, null, key, 0, 3, key, 0, 3, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, null, 0, 3, key, 0, 3, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 0, key, 0, 3, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 2, 3, key, 0, 3, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, -1, 3, key, 0, 3, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, null, 0, 3, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, key, 0, -1, 10, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, key, 0, 3, 0, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, key, 0, 3, 11, 1, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, key, 0, 3, 10, 0, null, 0, 0, 0, 0, 0));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, key, 0, 3, 10, 1, null, 0, 3, 1, 2, 1));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, key, 0, 3, 10, 1, key, 0, 3, 1, 11, 1));
-        assertUnchangedAfter(InvalidEventException.class, () -> window.append(
+        assertUnchangedAfter(InvalidEventException.class, () -> Changes.append(window,
             10, EventType.PUT, key, 0, 3, key, 0, 3, 10, 1, key, 0, 3, 1, -1, 1));
     }
 

@@ -92,7 +92,7 @@ class WatchWindowLappingTest
             final byte[] fill = new byte[992];
             Arrays.fill(fill, (byte)revision);
             value.putBytes(0, fill);
-            window.append(revision, EventType.PUT, key, 0, 8, value, 0, 992, revision, 1, null, 0, 0, 0, 0, 0);
+            Changes.append(window, revision, EventType.PUT, key, 0, 8, value, 0, 992, revision, 1, null, 0, 0, 0, 0, 0);
         }
         window.publish();
         final EventRecord record = new EventRecord();

@@ -25,7 +25,7 @@ class WatchWindowRoundTripTest
         final UnsafeBuffer source = bytes("xxkey-1yyvalue-twozzprev-one!");
         clock.set(42_000);
 
-        final long sequence = window.append(7, EventType.PUT, source, 2, 5, source, 9, 9, 3, 4,
+        final long sequence = Changes.append(window, 7, EventType.PUT, source, 2, 5, source, 9, 9, 3, 4,
             source, 20, 8, 3, 5, 3);
         window.publish();
 
@@ -51,8 +51,8 @@ class WatchWindowRoundTripTest
     void readKeyCopiesMetadataAndKeyButLeavesTheValueBuffersAlone()
     {
         final UnsafeBuffer source = bytes("key-1value-twoprev-onekey-2other-val");
-        window.append(7, EventType.PUT, source, 0, 5, source, 5, 9, 3, 4, source, 14, 8, 3, 5, 3);
-        window.append(8, EventType.PUT, source, 22, 5, source, 27, 9, 8, 1, null, 0, 0, 0, 0, 0);
+        Changes.append(window, 7, EventType.PUT, source, 0, 5, source, 5, 9, 3, 4, source, 14, 8, 3, 5, 3);
+        Changes.append(window, 8, EventType.PUT, source, 22, 5, source, 27, 9, 8, 1, null, 0, 0, 0, 0, 0);
         window.publish();
         final EventRecord record = readOk(window, 0);
 
@@ -99,7 +99,7 @@ class WatchWindowRoundTripTest
         final UnsafeBuffer ignored = bytes("ignored value");
         final UnsafeBuffer prev = bytes("last");
 
-        window.append(9, EventType.DELETE, key, 0, 4, ignored, 0, 13, 2, 8, prev, 0, 4, 2, 6, 8);
+        Changes.append(window, 9, EventType.DELETE, key, 0, 4, ignored, 0, 13, 2, 8, prev, 0, 4, 2, 6, 8);
         window.publish();
 
         final EventRecord record = readOk(window, 0);
@@ -122,7 +122,7 @@ class WatchWindowRoundTripTest
         final UnsafeBuffer key = bytes("k");
         final UnsafeBuffer prev = bytes("should not be stored");
 
-        window.append(1, EventType.PUT, key, 0, 1, key, 0, 1, 1, 1, prev, 0, prev.capacity(), 9, 0, 9);
+        Changes.append(window, 1, EventType.PUT, key, 0, 1, key, 0, 1, 1, 1, prev, 0, prev.capacity(), 9, 0, 9);
         window.publish();
 
         final EventRecord record = readOk(window, 0);

@@ -3,14 +3,11 @@ package io.ringwatch.engine.durable;
 import io.ringwatch.engine.history.HistoryReader;
 import io.ringwatch.engine.history.Journal;
 import io.ringwatch.engine.history.SnapshotSink;
-import io.ringwatch.persistence.ChangeType;
 import io.ringwatch.persistence.LogConfig;
 import io.ringwatch.persistence.RevisionLog;
 import io.ringwatch.persistence.SnapshotEntry;
 import io.ringwatch.persistence.SnapshotReader;
-import io.ringwatch.ringbuffer.EventType;
-import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
+import io.ringwatch.ringbuffer.ChangeRecord;
 
 import java.util.function.LongSupplier;
 
@@ -21,11 +18,9 @@ import java.util.function.LongSupplier;
  */
 public final class ChronicleJournal implements Journal
 {
-    private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
 
     private final RevisionLog log;
     private final boolean sync;
-    private long revision;
     private LongSupplier visibleRevision = () -> Long.MAX_VALUE;
 
     private ChronicleJournal(final RevisionLog log, final boolean sync)
@@ -74,34 +69,9 @@ public final class ChronicleJournal implements Journal
     }
 
     @Override
-    public void beginRevision(final long revision, final long timestampMillis)
+    public void appendRevision(final long revision, final long timestampMillis, final ChangeRecord changes)
     {
-        this.revision = revision;
-        log.beginRevision(revision, timestampMillis * 1_000_000L);
-    }
-
-    @Override
-    public void appendChange(
-        final EventType type,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long createRevision, final long version,
-        final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
-        final long prevCreateRevision, final long prevModRevision, final long prevVersion)
-    {
-        final boolean put = type == EventType.PUT;
-        log.appendChange(put ? ChangeType.PUT : ChangeType.DELETE,
-            key, keyOffset, keyLength,
-            value == null ? EMPTY : value, value == null ? 0 : valueOffset, value == null ? 0 : valueLength,
-            put ? createRevision : 0, put ? revision : 0, put ? version : 0,
-            prevValue == null ? EMPTY : prevValue, prevValue == null ? 0 : prevValueOffset, prevValue == null ? 0 : prevValueLength,
-            prevCreateRevision, prevModRevision, prevVersion);
-    }
-
-    @Override
-    public void endRevision()
-    {
-        log.endRevision();
+        log.appendRevision(revision, timestampMillis * 1_000_000L, changes.buffer(), 0, changes.length(), changes.count());
     }
 
     @Override

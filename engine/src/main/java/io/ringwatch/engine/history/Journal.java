@@ -1,7 +1,6 @@
 package io.ringwatch.engine.history;
 
-import io.ringwatch.ringbuffer.EventType;
-import org.agrona.DirectBuffer;
+import io.ringwatch.ringbuffer.ChangeRecord;
 
 import java.util.function.LongSupplier;
 
@@ -10,8 +9,7 @@ import java.util.function.LongSupplier;
  * watchers catch up from and recovery replays: the revision log. The engine's journal stage (its
  * own thread, {@code ringwatch-journal}, behind the writer) is its only writer.
  *
- * <p>The journal stage calls {@link #beginRevision}, then {@link #appendChange} once per change in
- * the order the writer applied them, then {@link #endRevision}; before it acknowledges writes of a
+ * <p>The journal stage calls {@link #appendRevision} once per revision; before it acknowledges writes of a
  * SYNC journal it calls {@link #flush}, once per batch of revisions (group commit).
  * Journal-thread methods must not allocate per change in steady state. A method that throws
  * leaves the engine unable to write: it fails that write and every later one, and rolls memory
@@ -26,43 +24,19 @@ public interface Journal extends History, AutoCloseable
     long lastRevision();
 
     /**
-     * Starts recording a revision. Journal thread.
+     * Records one revision whole, from its changes as the writer built them once, in the order it
+     * applied them, each with the key's state after it and before it. From here readers can see
+     * it. A journal that keeps bytes copies {@link ChangeRecord#buffer()} as it is (the record
+     * holds the revision log's per-change layout); no journal re-encodes a change. Journal thread;
+     * no allocation per change in steady state.
      *
      * @param revision        the revision, one more than the last recorded.
      * @param timestampMillis when its write entered the engine, in milliseconds since the epoch.
+     * @param changes         the revision's changes, at least one; valid only during the call. The
+     *                        journal may move its reading position ({@code rewind}, {@code next})
+     *                        but never changes it.
      */
-    void beginRevision(long revision, long timestampMillis);
-
-    /**
-     * Records one change of the current revision, with the key's state after it and before it.
-     * Journal thread.
-     *
-     * @param type               PUT or DELETE.
-     * @param key                buffer holding the key.
-     * @param keyOffset          offset of the key.
-     * @param keyLength          length of the key.
-     * @param value              buffer holding the new value; null for DELETE.
-     * @param valueOffset        offset of the value.
-     * @param valueLength        length of the value, 0 for DELETE.
-     * @param createRevision     the key's createRevision after a PUT, 0 for DELETE.
-     * @param version            the key's version after a PUT, 0 for DELETE.
-     * @param prevValue          buffer holding the previous value; null when there was none.
-     * @param prevValueOffset    offset of the previous value.
-     * @param prevValueLength    length of the previous value.
-     * @param prevCreateRevision the previous createRevision, 0 when there was no previous value.
-     * @param prevModRevision    the previous modRevision, 0 when there was no previous value.
-     * @param prevVersion        the previous version, 0 when there was no previous value.
-     */
-    void appendChange(
-        EventType type,
-        DirectBuffer key, int keyOffset, int keyLength,
-        DirectBuffer value, int valueOffset, int valueLength,
-        long createRevision, long version,
-        DirectBuffer prevValue, int prevValueOffset, int prevValueLength,
-        long prevCreateRevision, long prevModRevision, long prevVersion);
-
-    /** Finishes the current revision: from here readers can see it. Journal thread. */
-    void endRevision();
+    void appendRevision(long revision, long timestampMillis, ChangeRecord changes);
 
     /**
      * Makes every revision recorded so far durable as the journal's mode promises (forced to disk

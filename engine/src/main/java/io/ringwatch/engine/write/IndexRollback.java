@@ -3,6 +3,7 @@ package io.ringwatch.engine.write;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.secondary.IndexMaintainer;
+import io.ringwatch.ringbuffer.ChangeRecord;
 
 /**
  * Undoes revisions the journal could not take: restores every changed key to the state before

@@ -6,7 +6,7 @@ import io.ringwatch.engine.JournalFailedException;
 import io.ringwatch.engine.history.Journal;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.PaddedSequence;
 import io.ringwatch.ringbuffer.WatchWindow;
 
@@ -211,19 +211,7 @@ final class Journaller implements Runnable
         final long revision = command.journalRevision;
         try
         {
-            journal.beginRevision(revision, command.timestampMillis);
-            final ChangeRecord changes = command.changes;
-            changes.rewind();
-            while (changes.next())
-            {
-                final boolean put = changes.type() == EventType.PUT;
-                final boolean hadPrev = changes.prevModRevision() != 0;
-                journal.appendChange(changes.type(), changes.key(), 0, changes.keyLength(),
-                    put ? changes.value() : null, 0, changes.valueLength(), changes.createRevision(), changes.version(),
-                    hadPrev ? changes.prevValue() : null, 0, changes.prevValueLength(),
-                    changes.prevCreateRevision(), changes.prevModRevision(), changes.prevVersion());
-            }
-            journal.endRevision();
+            journal.appendRevision(revision, command.timestampMillis, command.changes);
         }
         catch (final RuntimeException e)
         {

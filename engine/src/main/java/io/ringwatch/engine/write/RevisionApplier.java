@@ -15,6 +15,7 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexMaintainer;
+import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
@@ -36,8 +37,8 @@ import java.util.concurrent.CountDownLatch;
  * (whose functions check every new value before the first mutation). Puts and deletes allocate
  * nothing in steady state; transactions and {@code prevKv} results allocate their result objects.
  *
- * <p>With a journal, the writer builds each revision's {@link ChangeRecord} in the command's ring
- * slot as it applies it and hands the slots over to the {@link Journaller} (at the end of each
+ * <p>The writer builds each revision's {@link ChangeRecord} once, in the command's ring slot, as it
+ * applies it: the window appends each change from it. With a journal, the writer hands the slots over to the {@link Journaller} (at the end of each
  * batch, and every few dozen commands within a long one), which appends them and completes the
  * writes: the writer never waits for the disk. With a SYNC journal the writer publishes nothing:
  * the journal stage opens the window and the applied revision once a batch is durable. After a
@@ -386,15 +387,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final boolean existed = prev.found();
         final long createRevision = existed ? prev.createRevision() : next;
         final long version = existed ? prev.version() + 1 : 1;
-        window.append(next, EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, version,
+        final ChangeRecord changes = current.changes;
+        changes.add(EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, next, version,
             existed ? prev.value() : null, 0, existed ? prev.valueLength() : 0,
             existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
-        if (journal != null)
-        {
-            current.changes.add(EventType.PUT, key, keyLength, value, valueLength, createRevision, version,
-                existed ? prev.value() : null, existed ? prev.valueLength() : 0,
-                existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
-        }
+        window.append(next, changes);
     }
 
     private long deleteOne(final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
@@ -459,13 +456,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private void appendDelete(final long next, final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
     {
         secondary.onChange(next, key, keyLength, prev, null, 0);
-        window.append(next, EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0,
+        final ChangeRecord changes = current.changes;
+        changes.add(EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0, 0,
             prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
-        if (journal != null)
-        {
-            current.changes.add(EventType.DELETE, key, keyLength, null, 0, 0, 0,
-                prev.value(), prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
-        }
+        window.append(next, changes);
         if (prevSink != null)
         {
             if (prevSink.resultPrevKvs == null)
@@ -481,9 +475,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final long next = revision + 1;
         if (!mutating)
         {
+            current.changes.clear();
             if (journal != null)
             {
-                current.changes.clear();
                 current.journalRevision = next;
             }
             mutating = true;

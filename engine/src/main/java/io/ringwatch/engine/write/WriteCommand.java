@@ -4,6 +4,7 @@ import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
+import io.ringwatch.ringbuffer.ChangeRecord;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 

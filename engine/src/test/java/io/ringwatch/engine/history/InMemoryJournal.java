@@ -1,5 +1,6 @@
 package io.ringwatch.engine.history;
 
+import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
@@ -30,9 +31,6 @@ public final class InMemoryJournal implements Journal
     private volatile boolean failFlushes;
     private volatile CountDownLatch flushGate;
     private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
-    private int appended;
-    private long currentRevision;
-    private long currentTimestamp;
 
     /**
      * @param capacity the most changes it holds.
@@ -120,41 +118,29 @@ public final class InMemoryJournal implements Journal
     }
 
     @Override
-    public void beginRevision(final long revision, final long timestampMillis)
+    public void appendRevision(final long revision, final long timestampMillis, final ChangeRecord record)
     {
         if (revision != lastRevision + 1)
         {
             throw new IllegalStateException("revision " + revision + " after " + lastRevision);
         }
-        currentRevision = revision;
-        currentTimestamp = timestampMillis;
-        // A revision that failed half way is dropped, as a torn excerpt is at open.
-        appended = published;
-    }
-
-    @Override
-    public void appendChange(
-        final EventType type,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long createRevision, final long version,
-        final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
-        final long prevCreateRevision, final long prevModRevision, final long prevVersion)
-    {
         if (failAppends)
         {
             throw new IllegalStateException("no space left on device (simulated)");
         }
-        changes[appended++] = new Change(currentRevision, currentTimestamp, type, copy(key, keyOffset, keyLength),
-            value == null ? new byte[0] : copy(value, valueOffset, valueLength), createRevision, version,
-            prevValue == null ? new byte[0] : copy(prevValue, prevValueOffset, prevValueLength),
-            prevCreateRevision, prevModRevision, prevVersion);
-    }
-
-    @Override
-    public void endRevision()
-    {
-        lastRevision = currentRevision;
+        int appended = published;
+        record.rewind();
+        while (record.next())
+        {
+            final boolean put = record.type() == EventType.PUT;
+            changes[appended++] = new Change(revision, timestampMillis, record.type(),
+                copy(record.key(), 0, record.keyLength()),
+                put ? copy(record.value(), 0, record.valueLength()) : new byte[0],
+                record.createRevision(), record.version(),
+                copy(record.prevValue(), 0, record.prevValueLength()),
+                record.prevCreateRevision(), record.prevModRevision(), record.prevVersion());
+        }
+        lastRevision = revision;
         published = appended;
     }
 

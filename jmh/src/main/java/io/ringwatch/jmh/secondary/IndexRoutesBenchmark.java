@@ -5,6 +5,7 @@ import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.IndexRouteVisitor;
 import io.ringwatch.engine.secondary.IndexRoutes;
 import io.ringwatch.engine.secondary.IndexValues;
+import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -111,8 +112,10 @@ public class IndexRoutesBenchmark
         final UnsafeBuffer key = new UnsafeBuffer("pods/ns-1/web-0".getBytes(StandardCharsets.UTF_8));
         final UnsafeBuffer value = new UnsafeBuffer("ns-1|app=web|spec...".getBytes(StandardCharsets.UTF_8));
         final UnsafeBuffer prev = new UnsafeBuffer("ns-0|app=web|spec...".getBytes(StandardCharsets.UTF_8));
-        window.append(2, EventType.PUT, key, 0, key.capacity(), value, 0, value.capacity(), 1, 2,
+        final ChangeRecord change = new ChangeRecord();
+        change.add(EventType.PUT, key, 0, key.capacity(), value, 0, value.capacity(), 1, 2, 2,
             prev, 0, prev.capacity(), 1, 1, 1);
+        window.append(2, change);
         window.publish();
         if (window.read(window.publishedSequence(), event) != WatchWindow.READ_OK)
         {
