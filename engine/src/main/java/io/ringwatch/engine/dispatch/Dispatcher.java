@@ -538,8 +538,9 @@ final class Dispatcher implements Agent
 
     /**
      * Progress to one watcher: a marker of the last complete revision behind its queued events,
-     * unless one is queued already (they collapse); for a watcher reading by cursor, a flag its
-     * consumer honours at the next revision boundary it reaches.
+     * unless one of that same revision is queued already (they collapse: a stale one does not
+     * stand for a newer revision); for a watcher reading by cursor, a flag its consumer honours at
+     * the next revision boundary it reaches.
      */
     private void progress(final WatcherState watcher)
     {
@@ -554,13 +555,15 @@ final class Dispatcher implements Agent
             return;
         }
         final PendingQueue queue = watcher.pending;
-        if (queue != null && watcher.markerAt >= 0 && queue.removedCount() <= watcher.markerAt)
+        if (queue != null && watcher.markerAt >= 0 && queue.removedCount() <= watcher.markerAt &&
+            watcher.markerRevision == completeRevision)
         {
             return;
         }
         if (budget.offer(watcher, WatcherState.progressMarker(completeRevision), signals.cycle()))
         {
             watcher.markerAt = watcher.pending.offeredCount() - 1;
+            watcher.markerRevision = completeRevision;
             signals.touch(watcher);
         }
         else if (watcher.canCatchUp())

@@ -21,6 +21,8 @@ abstract class ShardFields
     long routedFrom;
     /** The queue index of the last progress marker offered, -1 when none is pending. */
     long markerAt = -1;
+    /** The revision that marker carries. */
+    long markerRevision;
     /** Position in the shard's list of queue holders, which its budget recounts; -1 when not in it. */
     int holderIndex = -1;
 }
