@@ -64,12 +64,15 @@ class ReplayToolOnDamagedLogsTest
         assertTrue(list.exitCode() != 0, "list exited 0 on a truncated log: " + list);
     }
 
-    /** Issue 12 item 7: list on a log whose bytes were damaged says so (nonzero exit, the word corrupt). */
+    /**
+     * Issue 12 item 7: list on a log whose last revision's bytes were damaged (list reads the first
+     * and last excerpts) says so: nonzero exit and the word corrupt; verify fails in one line.
+     */
     @Test
     void listOnACorruptLogSaysSo() throws IOException
     {
         final Path dir = log("corrupt");
-        damage(queueFile(dir));
+        damage(queueFile(dir), 40, 16);
         final ToolRun verify = ToolRun.of("verify", dir.toString());
         verify.assertOneLineFailure("verify on a corrupt log");
         final ToolRun list = ToolRun.of("list", dir.toString());
@@ -83,7 +86,7 @@ class ReplayToolOnDamagedLogsTest
     void aFailedRepublishLeavesNoHalfBuiltTarget() throws IOException
     {
         final Path dir = log("source");
-        damage(queueFile(dir));
+        damage(queueFile(dir), 3_000, 64);
         final Path missing = root.resolve("target-new");
         final ToolRun run = ToolRun.of("republish", dir.toString(), "--into", missing.toString());
         run.assertNoStackTrace("republish from a corrupt log");
@@ -96,14 +99,14 @@ class ReplayToolOnDamagedLogsTest
         assertEquals(List.of(), tree(empty), "a failed republish left files in the empty target");
     }
 
-    /** Flips bytes a third of the way into the queue file's data, inside some revision's excerpt. */
-    private static void damage(final Path file) throws IOException
+    /** Flips {@code length} bytes {@code beforeEnd} bytes before the end of the queue file's data, inside an excerpt. */
+    private static void damage(final Path file, final int beforeEnd, final int length) throws IOException
     {
         final long end = dataEnd(file);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE))
         {
-            final ByteBuffer bytes = ByteBuffer.allocate(256);
-            final long at = end / 3;
+            final ByteBuffer bytes = ByteBuffer.allocate(length);
+            final long at = end - beforeEnd;
             channel.read(bytes, at);
             for (int i = 0; i < bytes.limit(); i++)
             {
