@@ -130,7 +130,7 @@ class JournalTest
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
         engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).windowFreshness(Duration.ofNanos(1))
-            .maxPendingEvents(16).build(), journal);
+            .watcherQueueDepth(16).build(), journal);
         final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.all()));
         for (int i = 0; i < 300; i++)
         {

@@ -368,18 +368,61 @@ class WatchTest
     }
 
     @Test
-    void aWatcherThatNeverDrainsOverflowsWithoutHarmingTheWriter()
+    void aWatcherThatNeverDrainsIsNotCancelledWhileTheWindowHoldsItsEvents() throws Exception
     {
         engine.close();
-        engine = RingWatch.open(RingWatchConfig.builder().maxPendingEvents(16).build());
+        engine = RingWatch.open(RingWatchConfig.builder().watcherQueueDepth(16).build());
         final PullWatcher idle = engine.watchPull(WatchRequest.of(KeyRange.all()));
         for (int i = 0; i < 100; i++)
         {
             engine.put("k", "v" + i);
         }
         assertEquals(100, engine.currentRevision());
-        RecordingListener.await(idle::isCancelled, "the overflow");
-        assertEquals(CancelReason.OVERFLOWED, idle.cancellation().reason());
+        final List<Event> events = new ArrayList<>();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (events.size() < 100 && System.nanoTime() < deadline)
+        {
+            final WatchResponse response = idle.next(Duration.ofMillis(100));
+            assertNull(response.cancellation());
+            events.addAll(response.events());
+        }
+        assertEquals(100, events.size());
+        for (int i = 0; i < 100; i++)
+        {
+            assertEquals(i + 1, events.get(i).revision());
+        }
+        assertFalse(idle.isCancelled());
+    }
+
+    @Test
+    void aWatcherTheWindowLappedIsCancelledWithARevisionItCanResumeFrom() throws Exception
+    {
+        engine.close();
+        engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).watcherQueueDepth(4).build());
+        final PullWatcher idle = engine.watchPull(WatchRequest.of(KeyRange.all()));
+        for (int i = 0; i < 100; i++)
+        {
+            engine.put("k", "v" + i);
+        }
+        final WatchResponse lapped = idle.next(Duration.ofSeconds(30));
+        assertTrue(lapped.events().size() < 100, "got " + lapped.events().size());
+        final WatchCancellation cancellation = lapped.cancellation();
+        assertEquals(CancelReason.REVISION_UNAVAILABLE, cancellation.reason(), cancellation.toString());
+        final long resumeAt = cancellation.compactRevision();
+        assertTrue(resumeAt > 1 && resumeAt <= 100, "resume at " + resumeAt);
+
+        final PullWatcher resumed = engine.watchPull(WatchRequest.of(KeyRange.all()).startRevision(resumeAt));
+        final List<Event> events = new ArrayList<>();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (events.size() < 101 - resumeAt && System.nanoTime() < deadline)
+        {
+            final WatchResponse response = resumed.next(Duration.ofMillis(100));
+            assertNull(response.cancellation());
+            events.addAll(response.events());
+        }
+        assertEquals(101 - resumeAt, events.size());
+        assertEquals(resumeAt, events.get(0).revision());
+        assertEquals(100, events.get(events.size() - 1).revision());
     }
 
     @Test

@@ -46,7 +46,7 @@ class InformerModelTest
     {
         final Random random = new Random(seed);
         final String where = "seed " + seed;
-        final RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).maxPendingEvents(16).build());
+        final RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).watcherQueueDepth(16).build());
         final StallingListerWatcher listerWatcher = new StallingListerWatcher(new RangeListerWatcher(engine, KEYS));
         final List<Throwable> errors = new CopyOnWriteArrayList<>();
         final SharedInformer informer = new SharedInformer(listerWatcher, InformerConfig.builder()

@@ -23,7 +23,7 @@ class RelistTest
 {
     private static final KeyRange KEYS = KeyRange.prefix("/k/");
 
-    private final RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).maxPendingEvents(16).build());
+    private final RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).watcherQueueDepth(16).build());
     private final StallingListerWatcher listerWatcher = new StallingListerWatcher(new RangeListerWatcher(engine, KEYS));
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private final SharedInformer informer = new SharedInformer(listerWatcher, InformerConfig.builder().errorHandler(errors::add).build());

@@ -26,7 +26,7 @@ final class SharedEngine
         .maxKeyBytes(32)
         .maxValueBytes(8)
         .windowBytesPerEvent(64)
-        .maxPendingEvents(1 << 10)
+        .watcherQueueDepth(1 << 10)
         .build());
     private static final AtomicLong KEYS = new AtomicLong();
 

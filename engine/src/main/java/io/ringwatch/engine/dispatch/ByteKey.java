@@ -41,6 +41,15 @@ final class ByteKey
     }
 
     /**
+     * @param key a key nobody changes from now on: kept, not copied.
+     * @return the key.
+     */
+    static ByteKey sharing(final byte[] key)
+    {
+        return new ByteKey(key, key.length);
+    }
+
+    /**
      * @param hash the hash of a key.
      * @param next the byte that follows it.
      * @return the hash of the key extended by {@code next}.

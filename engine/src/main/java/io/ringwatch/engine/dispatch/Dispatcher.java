@@ -1,11 +1,9 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.secondary.IndexRouteVisitor;
-import io.ringwatch.engine.secondary.IndexRoutes;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
@@ -16,24 +14,31 @@ import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.NanoClock;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 
 /**
  * One shard of the watchers: an Agrona agent that follows the watch window with its own
  * sequence (never gating the writer: if it falls a whole window behind it is lapped) and
- * routes each event through {@link WatchRoutes} to the watchers that match it, appending the
- * event's window sequence to each one's pending queue. Cost per event: O(log n + matches), not
- * O(watchers). Watchers by index go through {@link IndexRoutes} instead; only while some exist
- * does the dispatcher read events with their values, and each then costs one call of each of
- * their index functions on the old and the new value, plus the matches.
+ * routes each event through its {@link ShardRegistry} to the watchers that match it, appending
+ * the event's window sequence to each one's queue. Cost per event: O(log n + matches), not
+ * O(watchers). Watchers by index go through the index routes instead; only while some exist
+ * does the dispatcher read events with their values.
+ *
+ * <p>Its jobs, one class each: this agent loop (commands, routing, progress), the registry and
+ * routes ({@link ShardRegistry}), the queues and the shard's share of the pending budget
+ * ({@link PendingBudget}) and waking consumers once per duty cycle ({@link BatchSignals}).
  *
  * <p>Registration, removal and progress requests arrive from any thread through a command
  * queue and are applied on the agent thread, so the routes need no lock. A watcher that starts
  * in the past is replayed from the window here, before it joins the routes: no gap, no
- * duplicate. A watcher the window cannot serve is taken off the routes and, with a history,
- * left to catch up from it and rejoin later (see {@link WatcherState}); without one it is
- * cancelled. Allocates nothing per event in steady state.
+ * duplicate. A watcher whose queue is full (its depth or the budget), or that the window cannot
+ * serve, is taken off the routes and left to read the history by its own cursor and rejoin
+ * later (see {@link WatcherState}); a watch by index, which cannot read by cursor, is cancelled.
+ *
+ * <p>Progress is exact: the dispatcher tracks the last revision it has routed completely (a
+ * duty cycle may end inside a revision, a prefix delete's thousands of events being one
+ * revision) and only that revision goes into a progress marker, behind the events it covers.
+ * Allocates nothing per event in steady state.
  */
 final class Dispatcher implements Agent
 {
@@ -46,19 +51,15 @@ final class Dispatcher implements Agent
     private final long progressIntervalNanos;
     private final PaddedSequence nextSequence;
     private final Doorbell doorbell;
-    private final DeliveryPool delivery;
-    private final WatchRoutes<WatcherState> routes = new WatchRoutes<>();
+    private final ShardRegistry registry = new ShardRegistry();
+    private final PendingBudget budget;
+    private final BatchSignals signals;
     private final ManyToOneConcurrentLinkedQueue<Command> commands = new ManyToOneConcurrentLinkedQueue<>();
-    private final ArrayList<WatcherState> registry = new ArrayList<>();
-    private final ArrayList<WatcherState> progressWatchers = new ArrayList<>();
-    private final ArrayList<WatcherState> touched = new ArrayList<>();
-    private final ArrayDeque<WatcherState> signalRetries = new ArrayDeque<>();
     private final EventRecord record = new EventRecord();
     private final EventRecord replayRecord = new EventRecord();
     private final RouteVisitor<WatcherState> offerToMatch = this::offerCurrentEvent;
-    /** Watchers that overflowed while an event was being routed: unrouted once routing is done. */
+    /** Watchers whose queue was full while an event was being routed: unrouted once routing is done. */
     private final ArrayList<WatcherState> overflowed = new ArrayList<>();
-    private final IndexRoutes<WatcherState> indexRoutes = new IndexRoutes<>();
     private final IndexRouteVisitor<WatcherState> offerToIndexMatch = new IndexRouteVisitor<>()
     {
         @Override
@@ -74,27 +75,48 @@ final class Dispatcher implements Agent
         }
     };
     private volatile boolean stopping;
-    private long batch;
     private long currentSequence;
+    /** The revision of the last event routed. */
     private long lastRevision;
+    /** The last revision whose every event has been routed: what progress may report. */
+    private long completeRevision;
     private long nextProgressNanos;
 
+    /**
+     * Creates a shard that follows the window from its next published event. Any thread; allocates
+     * its registry, budget and signalling state.
+     *
+     * @param name                  the agent's role name.
+     * @param window                the window to follow.
+     * @param clock                 the clock of periodic progress.
+     * @param progressIntervalNanos the interval of periodic progress.
+     * @param startRevision         the engine's revision when the dispatcher starts following the
+     *                              window from its next event.
+     * @param queueDepth            the depth of each watcher's queue.
+     * @param pendingShare          this shard's share of the engine's pending budget, in entries.
+     * @param doorbell              wakes this dispatcher's thread when it parks.
+     * @param deliveryDoorbells     the delivery threads' doorbells.
+     */
     Dispatcher(
         final String name,
         final WatchWindow window,
         final NanoClock clock,
         final long progressIntervalNanos,
         final long startRevision,
+        final int queueDepth,
+        final long pendingShare,
         final Doorbell doorbell,
         final DeliveryPool delivery)
     {
         this.doorbell = doorbell;
-        this.delivery = delivery;
+        this.signals = new BatchSignals(delivery);
+        this.budget = new PendingBudget(queueDepth, pendingShare);
         this.name = name;
         this.window = window;
         this.clock = clock;
         this.progressIntervalNanos = progressIntervalNanos;
         this.lastRevision = startRevision;
+        this.completeRevision = startRevision;
         this.nextProgressNanos = clock.nanoTime() + progressIntervalNanos;
         this.nextSequence = new PaddedSequence(window.publishedSequence() + 1);
     }
@@ -117,7 +139,7 @@ final class Dispatcher implements Agent
         int work = applyCommands();
         work += dispatchEvents();
         work += notifyProgressIfDue();
-        finishBatch();
+        signals.finishCycle();
         return work;
     }
 
@@ -131,7 +153,7 @@ final class Dispatcher implements Agent
         applyCommands();
         while (dispatchEvents() > 0)
         {
-            finishBatch();
+            signals.finishCycle();
         }
         for (int i = registry.size() - 1; i >= 0; i--)
         {
@@ -139,7 +161,7 @@ final class Dispatcher implements Agent
             watcher.terminate(CancelReason.ENGINE_CLOSED, 0, null, "the engine closed");
         }
         applyCommands();
-        finishBatch();
+        signals.finishCycle();
     }
 
     /**
@@ -168,16 +190,26 @@ final class Dispatcher implements Agent
         return doorbell;
     }
 
+    /**
+     * Asks for the watcher to be registered and routed from its start revision. Any thread.
+     */
     void register(final WatcherState watcher)
     {
         submit(new Command(Command.REGISTER, watcher));
     }
 
+    /**
+     * Asks for an ended watcher to be taken off the routes and the registry. Any thread.
+     */
     void requestRemoval(final WatcherState watcher)
     {
         submit(new Command(Command.REMOVE, watcher));
     }
 
+    /**
+     * Asks for a progress notification to the watcher. Any thread; the watcher sends at most one
+     * such request at a time.
+     */
     void requestProgress(final WatcherState watcher)
     {
         submit(new Command(Command.PROGRESS, watcher));
@@ -218,50 +250,51 @@ final class Dispatcher implements Agent
         while ((command = commands.poll()) != null)
         {
             applied++;
+            final WatcherState watcher = command.watcher;
             switch (command.kind)
             {
                 case Command.REGISTER:
-                    admit(command.watcher);
+                    if (!watcher.isCancelled())
+                    {
+                        registry.register(watcher);
+                        join(watcher, watcher.startRevision(), 0);
+                    }
                     break;
                 case Command.REMOVE:
-                    evict(command.watcher);
+                    registry.deregister(watcher);
+                    final boolean graceful = watcher.cancellation().reason() == CancelReason.ENGINE_CLOSED;
+                    if (!graceful)
+                    {
+                        // A cancel frees the queue now, not when (if ever) its consumer drains it.
+                        budget.release(watcher);
+                    }
                     break;
                 case Command.UNROUTE:
-                    unroute(command.watcher);
-                    touch(command.watcher);
+                    unroute(watcher);
                     break;
                 case Command.REJOIN:
-                    if (!command.watcher.isCancelled() && command.watcher.registryIndex >= 0)
+                    if (!watcher.isCancelled() && registry.isRegistered(watcher))
                     {
-                        join(command.watcher, command.revision, command.ticket);
+                        join(watcher, command.revision, command.ticket);
                     }
-                    touch(command.watcher);
                     break;
                 default:
-                    if (!command.watcher.isCancelled() && command.watcher.isRouted())
+                    watcher.progressRequestTaken();
+                    if (!watcher.isCancelled() && registry.isRegistered(watcher))
                     {
-                        offerProgress(command.watcher);
+                        progress(watcher);
                     }
                     break;
             }
+            signals.touch(watcher);
         }
         return applied;
     }
 
-    private void admit(final WatcherState watcher)
-    {
-        if (!watcher.isCancelled())
-        {
-            watcher.registryIndex = registry.size();
-            registry.add(watcher);
-            join(watcher, watcher.startRevision(), 0);
-        }
-        touch(watcher);
-    }
-
     /**
      * Replays the window from {@code from} up to where this dispatcher stands, then routes the
-     * watcher; or, if the window no longer holds {@code from}, leaves it to catch up (or ends it).
+     * watcher; or, if the window no longer holds {@code from} or the replay fills its queue,
+     * leaves it to read by its own cursor (or ends a watch by index).
      */
     private void join(final WatcherState watcher, final long from, final int ticket)
     {
@@ -277,19 +310,19 @@ final class Dispatcher implements Agent
         // otherwise route the watcher and then report the loss as its own lapping.
         if (window.firstSequenceAtOrAfter(from) == WatchWindow.REVISION_EVICTED)
         {
-            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "revision " + from + " is older than the oldest event held");
+            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE,
+                "revision " + from + " is older than the oldest event held (" + window.oldestRevision() + ")");
             return;
         }
         if (from <= lastRevision && !replay(watcher, from))
         {
             return;
         }
-        addRoute(watcher);
-        watcher.routed(true);
-        if (watcher.request().progressNotify())
+        registry.route(watcher);
+        if (watcher.takeProgressWanted())
         {
-            watcher.progressIndex = progressWatchers.size();
-            progressWatchers.add(watcher);
+            // Owed while it read by cursor and not reported there: now behind the replay.
+            progress(watcher);
         }
         watcher.rejoined(ticket);
     }
@@ -318,8 +351,9 @@ final class Dispatcher implements Agent
             {
                 return false;
             }
-            if (entry >= 0 && !watcher.pending.offer(entry))
+            if (entry >= 0 && !budget.offer(watcher, entry, signals.cycle()))
             {
+                // More to replay than its queue takes: it reads the rest by its own cursor.
                 fallBehind(watcher, CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
                 return false;
             }
@@ -328,8 +362,9 @@ final class Dispatcher implements Agent
     }
 
     /**
-     * The window cannot serve the watcher: off the routes, and either left to catch up from the
-     * history or, without one, ended with {@code reason}. Not while routing an event.
+     * The watcher's queue or the window cannot serve it: off the routes, its queue freed, and
+     * either left to read by its own cursor or, for a watch by index, ended with {@code reason}.
+     * Not while routing an event.
      */
     private void fallBehind(final WatcherState watcher, final CancelReason reason, final String message)
     {
@@ -346,21 +381,15 @@ final class Dispatcher implements Agent
             unroute(watcher);
             watcher.terminate(reason, window.oldestRevision(), null, message);
         }
-        touch(watcher);
+        signals.touch(watcher);
     }
 
     private void unroute(final WatcherState watcher)
     {
-        if (watcher.isRouted())
-        {
-            removeRoute(watcher);
-            if (watcher.progressIndex >= 0)
-            {
-                swapRemove(progressWatchers, watcher.progressIndex).progressIndex = watcher.progressIndex;
-                watcher.progressIndex = -1;
-            }
-        }
-        watcher.routed(false);
+        registry.unroute(watcher);
+        // Off the routes its consumer reads by cursor from what it has delivered: what is queued
+        // is read again there, so the queue goes now.
+        budget.release(watcher);
     }
 
     /** The queue entry of a replayed event for a watcher by index: -1 if unwanted, REPLAY_FAILED if its function threw. */
@@ -373,7 +402,7 @@ final class Dispatcher implements Agent
         final int mode;
         try
         {
-            mode = indexRoutes.match(watcher.request().indexName(), watcher.indexFunction, watcher.indexValue, replayRecord);
+            mode = registry.indexRoutes().match(watcher.request().indexName(), watcher.indexFunction, watcher.indexValue, replayRecord);
         }
         catch (final IndexFunctionException e)
         {
@@ -385,18 +414,6 @@ final class Dispatcher implements Agent
             return -1;
         }
         return WatcherState.eventEntry(sequence, mode);
-    }
-
-    private void evict(final WatcherState watcher)
-    {
-        final int index = watcher.registryIndex;
-        if (index >= 0)
-        {
-            unroute(watcher);
-            swapRemove(registry, index).registryIndex = index;
-            watcher.registryIndex = -1;
-        }
-        touch(watcher);
     }
 
     private int dispatchEvents()
@@ -411,7 +428,8 @@ final class Dispatcher implements Agent
         final long first = sequence;
         while (sequence <= limit)
         {
-            final int status = indexRoutes.isEmpty() ? window.readKey(sequence, record) : window.read(sequence, record);
+            final boolean withValues = registry.hasIndexRoutes();
+            final int status = withValues ? window.read(sequence, record) : window.readKey(sequence, record);
             if (status != WatchWindow.READ_OK)
             {
                 lapEveryWatcher();
@@ -419,14 +437,21 @@ final class Dispatcher implements Agent
                 continue;
             }
             currentSequence = sequence;
-            lastRevision = record.revision();
-            routes.route(record.key(), 0, record.keyLength(), offerToMatch);
-            if (!indexRoutes.isEmpty())
+            final long revision = record.revision();
+            if (revision != lastRevision)
             {
-                indexRoutes.route(record, offerToIndexMatch);
+                // An event of a later revision: every event of the one before has been routed.
+                completeRevision = lastRevision;
+                lastRevision = revision;
             }
+            registry.routeEvent(record, offerToMatch, offerToIndexMatch);
             unrouteOverflowed();
             sequence++;
+        }
+        if (sequence > published)
+        {
+            // The writer publishes whole revisions: at the published end the last one is complete.
+            completeRevision = lastRevision;
         }
         nextSequence.set(sequence);
         return (int)(sequence - first);
@@ -438,19 +463,14 @@ final class Dispatcher implements Agent
         {
             return;
         }
-        if (watcher.pending.offer(currentSequence))
+        if (budget.offer(watcher, currentSequence, signals.cycle()))
         {
-            touch(watcher);
-        }
-        else if (watcher.canCatchUp())
-        {
-            // The routes are being iterated: take it off them once this event is routed.
-            overflowed.add(watcher);
+            signals.touch(watcher);
         }
         else
         {
-            watcher.terminate(CancelReason.OVERFLOWED, window.oldestRevision(), null,
-                "more than the allowed number of events are pending for this watcher");
+            // The routes are being iterated: take it off them once this event is routed.
+            overflowed.add(watcher);
         }
     }
 
@@ -458,7 +478,7 @@ final class Dispatcher implements Agent
     {
         for (int i = 0, size = overflowed.size(); i < size; i++)
         {
-            fallBehind(overflowed.get(i), CancelReason.OVERFLOWED, "more than the allowed number of events are pending");
+            fallBehind(overflowed.get(i), CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
         }
         overflowed.clear();
     }
@@ -469,14 +489,13 @@ final class Dispatcher implements Agent
         {
             return;
         }
-        if (watcher.pending.offer(WatcherState.eventEntry(currentSequence, mode)))
+        if (budget.offer(watcher, WatcherState.eventEntry(currentSequence, mode), signals.cycle()))
         {
-            touch(watcher);
+            signals.touch(watcher);
         }
         else
         {
-            watcher.terminate(CancelReason.OVERFLOWED, window.oldestRevision(), null,
-                "more than the allowed number of events are pending for this watcher");
+            overflowed.add(watcher);
         }
     }
 
@@ -502,18 +521,44 @@ final class Dispatcher implements Agent
             return 0;
         }
         nextProgressNanos = now + progressIntervalNanos;
-        for (int i = 0, size = progressWatchers.size(); i < size; i++)
+        for (int i = 0, size = registry.progressWatcherCount(); i < size; i++)
         {
-            offerProgress(progressWatchers.get(i));
+            progress(registry.progressWatcher(i));
         }
         return 1;
     }
 
-    private void offerProgress(final WatcherState watcher)
+    /**
+     * Progress to one watcher: a marker of the last complete revision behind its queued events,
+     * unless one is queued already (they collapse); for a watcher reading by cursor, a flag its
+     * consumer honours at the next revision boundary it reaches.
+     */
+    private void progress(final WatcherState watcher)
     {
-        if (watcher.pending.offer(WatcherState.progressMarker(lastRevision)))
+        if (watcher.isCancelled())
         {
-            touch(watcher);
+            return;
+        }
+        if (!watcher.isRouted())
+        {
+            watcher.wantProgress();
+            signals.touch(watcher);
+            return;
+        }
+        final PendingQueue queue = watcher.pending;
+        if (queue != null && watcher.markerAt >= 0 && queue.removedCount() <= watcher.markerAt)
+        {
+            return;
+        }
+        if (budget.offer(watcher, WatcherState.progressMarker(completeRevision), signals.cycle()))
+        {
+            watcher.markerAt = watcher.pending.offeredCount() - 1;
+            signals.touch(watcher);
+        }
+        else if (watcher.canCatchUp())
+        {
+            watcher.wantProgress();
+            fallBehind(watcher, CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
         }
     }
 
@@ -527,97 +572,6 @@ final class Dispatcher implements Agent
                 fallBehind(watcher, CancelReason.LAPPED, "the dispatcher was lapped by the writer");
             }
         }
-    }
-
-    private void touch(final WatcherState watcher)
-    {
-        if (watcher.touchedInBatch != batch)
-        {
-            watcher.touchedInBatch = batch;
-            touched.add(watcher);
-        }
-    }
-
-    private void finishBatch()
-    {
-        final boolean signalling = !touched.isEmpty() || !signalRetries.isEmpty();
-        for (int i = 0, size = signalRetries.size(); i < size; i++)
-        {
-            final WatcherState watcher = signalRetries.poll();
-            if (!watcher.signal())
-            {
-                signalRetries.offer(watcher);
-            }
-        }
-        for (int i = 0, size = touched.size(); i < size; i++)
-        {
-            final WatcherState watcher = touched.get(i);
-            if (!watcher.signal())
-            {
-                signalRetries.offer(watcher);
-            }
-        }
-        touched.clear();
-        batch++;
-        if (signalling)
-        {
-            // Once per batch, not per watcher: one fence for all the schedules above, and as many
-            // parked delivery threads woken as there are ready watchers.
-            delivery.wake();
-        }
-    }
-
-    private void addRoute(final WatcherState watcher)
-    {
-        if (watcher.indexFunction != null)
-        {
-            indexRoutes.add(watcher.request().indexName(), watcher.indexFunction, watcher.indexValue, watcher);
-            return;
-        }
-        final KeyRange range = watcher.request().range();
-        if (range.isSingleKey())
-        {
-            routes.addKey(range.fromKey(), watcher);
-        }
-        else if (range.fromKey().length == 0 && range.toKey() == null)
-        {
-            routes.addAll(watcher);
-        }
-        else
-        {
-            routes.addRange(range.fromKey(), range.toKey(), watcher);
-        }
-    }
-
-    private void removeRoute(final WatcherState watcher)
-    {
-        if (watcher.indexFunction != null)
-        {
-            indexRoutes.remove(watcher.indexFunction, watcher.indexValue, watcher);
-            return;
-        }
-        final KeyRange range = watcher.request().range();
-        if (range.isSingleKey())
-        {
-            routes.removeKey(range.fromKey(), watcher);
-        }
-        else if (range.fromKey().length == 0 && range.toKey() == null)
-        {
-            routes.removeAll(watcher);
-        }
-        else
-        {
-            routes.removeRange(range.fromKey(), range.toKey(), watcher);
-        }
-    }
-
-    private static WatcherState swapRemove(final ArrayList<WatcherState> list, final int index)
-    {
-        final int last = list.size() - 1;
-        final WatcherState moved = list.get(last);
-        list.set(index, moved);
-        list.remove(last);
-        return moved;
     }
 
     /** A request from another thread, applied on the agent thread. */

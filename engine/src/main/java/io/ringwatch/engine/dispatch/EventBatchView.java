@@ -65,4 +65,21 @@ final class EventBatchView implements EventBatch
         size = 0;
         bytes = 0;
     }
+
+    /**
+     * Empties the batch but keeps what was read into {@link #nextSlot()} as the next slot, so a
+     * consumer can deliver the events before it first (a progress boundary) without reading it
+     * again.
+     */
+    void clearKeepingNext()
+    {
+        if (size > 0)
+        {
+            final EventView next = slots[size];
+            slots[size] = slots[0];
+            slots[0] = next;
+        }
+        size = 0;
+        bytes = 0;
+    }
 }

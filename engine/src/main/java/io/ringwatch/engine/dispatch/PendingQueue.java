@@ -15,12 +15,13 @@ import java.util.function.LongConsumer;
  * {@link #maxCapacity}. Neither side ever waits for the other.
  * <p>
  * <b>Memory:</b> it starts with a small array and doubles it, up to what {@code maxCapacity} needs, only
- * when full, so an idle watcher costs about 180 bytes with an initial capacity of 8. Growth never copies:
+ * when full: about 180 bytes with an initial capacity of 8 (the dispatcher allocates a watcher's queue only
+ * with its first event, so an idle watcher holds none). Growth never copies:
  * the producer links a larger array after the current one and carries on there, while the consumer
  * finishes the old array and then follows the link. Arrays never shrink.
  * <p>
  * <b>Overflow:</b> {@link #offer} returns false rather than hold more than {@code maxCapacity} values; the
- * dispatcher treats that watcher as overflowed.
+ * dispatcher then takes that watcher off the routes, drops the queue and lets it read by its own cursor.
  * <p>
  * <b>Allocation:</b> offer allocates only when it grows the queue (at most log2(max / initial) times in its
  * life); poll, peek, drain, size and isEmpty never allocate.
@@ -221,6 +222,29 @@ public final class PendingQueue
         final long consumed = (long)CONSUMER_INDEX.getAcquire(this);
         final long produced = (long)PRODUCER_INDEX.getAcquire(this);
         return (int)Math.min(produced - consumed, maxCapacity);
+    }
+
+    /**
+     * How many values were ever offered: the index the next offer takes. Producer thread only;
+     * allocates nothing.
+     *
+     * @return the count of values offered.
+     */
+    public long offeredCount()
+    {
+        return producerIndex;
+    }
+
+    /**
+     * How many values were ever removed: a value offered at index {@code i} (see
+     * {@link #offeredCount()}) has been removed once this exceeds {@code i}. Any thread; allocates
+     * nothing.
+     *
+     * @return the count of values removed.
+     */
+    public long removedCount()
+    {
+        return (long)CONSUMER_INDEX.getAcquire(this);
     }
 
     /**

@@ -33,12 +33,11 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         final long startRevision,
         final Dispatcher dispatcher,
         final WatchWindow window,
-        final PendingQueue pending,
         final long cancelWaitNanos,
         final History history,
         final ThreadLocal<EventBatchView> batches)
     {
-        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos, history);
+        super(id, request, startRevision, dispatcher, window, cancelWaitNanos, history);
         this.batches = batches;
     }
 

@@ -40,13 +40,12 @@ final class PushWatcherState extends WatcherState implements DeliveryTask
         final long startRevision,
         final Dispatcher dispatcher,
         final WatchWindow window,
-        final PendingQueue pending,
         final long cancelWaitNanos,
         final History history,
         final WatchListener listener,
         final DeliveryPool pool)
     {
-        super(id, request, startRevision, dispatcher, window, pending, cancelWaitNanos, history);
+        super(id, request, startRevision, dispatcher, window, cancelWaitNanos, history);
         this.listener = listener;
         this.pool = pool;
     }

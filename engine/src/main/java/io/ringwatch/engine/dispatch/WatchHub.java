@@ -4,6 +4,8 @@ import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.history.History;
+import io.ringwatch.engine.history.TieredHistory;
+import io.ringwatch.engine.history.WindowHistory;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.secondary.IndexFunction;
@@ -30,12 +32,11 @@ import java.util.function.LongSupplier;
  * Creates watchers and assigns each to a shard by its id; a push watcher runs on whichever
  * delivery thread is free.
  *
- * <p>Any thread may create watchers. Creating one allocates its state and a small queue; events
- * then flow without allocation.
+ * <p>Any thread may create watchers. Creating one allocates its state and its routes; its queue
+ * is allocated with its first event, and events then flow without allocation.
  */
 public final class WatchHub implements AutoCloseable
 {
-    private static final int INITIAL_PENDING_CAPACITY = 8;
     /** Push watchers ready at once before a dispatcher must retry a schedule. */
     private static final int READY_QUEUE_CAPACITY = 1 << 16;
     private static final long HOUSEKEEPING_MIN_PERIOD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
@@ -45,7 +46,6 @@ public final class WatchHub implements AutoCloseable
     private final LongSupplier compactRevision;
     private final History history;
     private final Function<String, IndexFunction> indexFunctions;
-    private final int maxPendingEvents;
     private final long slowListenerNanos;
     private final long blockedAfterNanos;
     private final Dispatcher[] dispatchers;
@@ -63,8 +63,9 @@ public final class WatchHub implements AutoCloseable
      * @param window          the window the dispatchers follow.
      * @param appliedRevision the engine's current revision, to resolve "watch from now".
      * @param compactRevision the engine's compaction point.
-     * @param history         where watchers the window cannot serve catch up; null when the
-     *                        engine keeps no log, and such watchers are cancelled.
+     * @param history         the revision log, where watchers the window cannot serve catch up;
+     *                        null when the engine keeps no log, and they catch up from the window
+     *                        alone (cancelled only once it no longer holds their next event).
      * @param indexFunctions  resolves a secondary index's name to its function for watches by
      *                        index; throws a typed error for an unknown name.
      */
@@ -78,10 +79,9 @@ public final class WatchHub implements AutoCloseable
     {
         this.indexFunctions = indexFunctions;
         this.window = window;
-        this.history = history;
+        this.history = history != null ? new TieredHistory(window, history) : new WindowHistory(window);
         this.appliedRevision = appliedRevision;
         this.compactRevision = compactRevision;
-        this.maxPendingEvents = config.maxPendingEvents();
         this.slowListenerNanos = config.slowListenerTimeout().toNanos();
         this.blockedAfterNanos = config.listenerBlockedAfter().toNanos();
         final NanoClock clock = SystemNanoClock.INSTANCE;
@@ -93,12 +93,14 @@ public final class WatchHub implements AutoCloseable
         delivery.start();
 
         dispatchers = new Dispatcher[config.dispatcherThreads()];
+        final long pendingShare = Math.max(1, config.pendingBudget() / dispatchers.length);
         runners = new AgentRunner[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
             final IdleStrategy idle = config.dispatcherIdleStrategy().get();
             dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
-                config.progressNotifyInterval().toNanos(), startRevision, doorbellOf(idle), delivery);
+                config.progressNotifyInterval().toNanos(), startRevision, config.watcherQueueDepth(), pendingShare,
+                doorbellOf(idle), delivery);
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {
@@ -136,7 +138,7 @@ public final class WatchHub implements AutoCloseable
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
-            newPendingQueue(), slowListenerNanos, history, listener, delivery);
+            slowListenerNanos, history, listener, delivery);
         return admit(watcher, indexFunction);
     }
 
@@ -155,7 +157,7 @@ public final class WatchHub implements AutoCloseable
         final long id = nextWatchId.getAndIncrement();
         final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
         final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), dispatcher, window,
-            newPendingQueue(), slowListenerNanos, history, pollBatches);
+            slowListenerNanos, history, pollBatches);
         return admit(watcher, indexFunction);
     }
 
@@ -244,11 +246,6 @@ public final class WatchHub implements AutoCloseable
     private long resolveStart(final WatchRequest request)
     {
         return request.startRevision() == 0 ? appliedRevision.getAsLong() + 1 : request.startRevision();
-    }
-
-    private PendingQueue newPendingQueue()
-    {
-        return new PendingQueue(INITIAL_PENDING_CAPACITY, maxPendingEvents);
     }
 
     private void requireOpen(final WatchRequest request)

@@ -31,7 +31,8 @@ public final class WatchRoutes<W>
 {
     private static final int INITIAL_KEY_CAPACITY = 64;
 
-    private final Object2ObjectHashMap<ByteKey, WatcherList<W>> exactKeys = new Object2ObjectHashMap<>();
+    /** Each key's one watcher, or a {@link WatcherList} once it has more: most keys have one, and a list costs 48 bytes. */
+    private final Object2ObjectHashMap<ByteKey, Object> exactKeys = new Object2ObjectHashMap<>();
     private final PrefixRoutes<W> prefixes = new PrefixRoutes<>();
     private final IntervalTree<W> ranges = new IntervalTree<>();
     private final WatcherList<W> everyKey = new WatcherList<>();
@@ -52,17 +53,46 @@ public final class WatchRoutes<W>
      */
     public void addKey(final byte[] key, final W watcher)
     {
+        addKey(key, watcher, true);
+    }
+
+    /**
+     * Registers a watcher of one exact key given as an array that never changes (an immutable request's
+     * key), which the routes then keep instead of a copy: one copy of the key per watcher, not two.
+     * Dispatcher thread only; may allocate a list.
+     *
+     * @param key     the key; kept, so nobody may change it from now on.
+     * @param watcher the watcher to report when this key is routed.
+     * @throws IllegalArgumentException if an argument is null.
+     * @throws IllegalStateException    if called from a {@link RouteVisitor} during {@link #route}.
+     */
+    public void addImmutableKey(final byte[] key, final W watcher)
+    {
+        addKey(key, watcher, false);
+    }
+
+    private void addKey(final byte[] key, final W watcher, final boolean copy)
+    {
         requireNonNull(key, "key");
         requireNonNull(watcher, "watcher");
         requireNotRouting();
 
-        WatcherList<W> watchers = exactKeys.get(probe.wrap(key));
-        if (null == watchers)
+        final Object registered = exactKeys.get(probe.wrap(key));
+        if (null == registered)
         {
-            watchers = new WatcherList<>();
-            exactKeys.put(ByteKey.copyOf(key), watchers);
+            exactKeys.put(copy ? ByteKey.copyOf(key) : ByteKey.sharing(key), watcher);
         }
-        watchers.add(watcher);
+        else if (registered instanceof WatcherList)
+        {
+            WatchRoutes.<W>asList(registered).add(watcher);
+        }
+        else
+        {
+            final WatcherList<W> watchers = new WatcherList<>();
+            watchers.add(WatchRoutes.<W>asWatcher(registered));
+            watchers.add(watcher);
+            exactKeys.put(probe, watchers); // replaces the value; the stored key stays
+        }
         exactKeyRegistrations++;
     }
 
@@ -82,14 +112,30 @@ public final class WatchRoutes<W>
         requireNonNull(watcher, "watcher");
         requireNotRouting();
 
-        final WatcherList<W> watchers = exactKeys.get(probe.wrap(key));
-        if (null == watchers || !watchers.remove(watcher))
+        final Object registered = exactKeys.get(probe.wrap(key));
+        if (null == registered)
         {
             return false;
         }
-        if (watchers.isEmpty())
+        if (registered instanceof WatcherList)
         {
-            exactKeys.remove(probe); // an idle key costs nothing
+            final WatcherList<W> watchers = asList(registered);
+            if (!watchers.remove(watcher))
+            {
+                return false;
+            }
+            if (watchers.isEmpty())
+            {
+                exactKeys.remove(probe); // an idle key costs nothing
+            }
+        }
+        else if (registered.equals(watcher))
+        {
+            exactKeys.remove(probe);
+        }
+        else
+        {
+            return false;
         }
         exactKeyRegistrations--;
         return true;
@@ -210,10 +256,15 @@ public final class WatchRoutes<W>
             if (!exactKeys.isEmpty())
             {
                 // Hashed only when exact-key watchers exist: prefix-only routing never needs the whole key's hash.
-                final WatcherList<W> exact = exactKeys.get(routedProbe.alias(routed, length, ByteKey.hashOf(routed, length)));
-                if (null != exact)
+                final Object exact = exactKeys.get(routedProbe.alias(routed, length, ByteKey.hashOf(routed, length)));
+                if (exact instanceof WatcherList)
                 {
-                    matches += exact.visit(visitor);
+                    matches += WatchRoutes.<W>asList(exact).visit(visitor);
+                }
+                else if (null != exact)
+                {
+                    visitor.onMatch(WatchRoutes.<W>asWatcher(exact));
+                    matches++;
                 }
             }
             matches += prefixes.route(routed, length, visitor);
@@ -242,6 +293,18 @@ public final class WatchRoutes<W>
     private static boolean isPrefix(final byte[] from, final byte[] toExclusive)
     {
         return null != toExclusive && from.length > 0 && Arrays.equals(toExclusive, Keys.prefixEnd(from));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <W> WatcherList<W> asList(final Object registered)
+    {
+        return (WatcherList<W>)registered;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <W> W asWatcher(final Object registered)
+    {
+        return (W)registered;
     }
 
     private void requireNotRouting()

@@ -1,7 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.history.History;
-import io.ringwatch.engine.history.HistoryReader;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.CancelReason;
@@ -15,32 +14,46 @@ import io.ringwatch.ringbuffer.WatchWindow;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.function.LongConsumer;
 
 /**
- * One watch: what it asked for, its queue of pending window sequences, and how it ends. Push
- * and pull watchers share all of it and differ only in who drains the queue and how that
- * consumer is woken ({@link #signal()}), the way a Disruptor EventHandler and EventPoller share
- * one ring.
+ * One watch as its users hold it: what it asked for, the queue of routed events its dispatcher
+ * fills, the point up to which its consumer has delivered, and how it ends. Push and pull
+ * watchers share all of it and differ only in who drains it and how that consumer is woken
+ * ({@link #signal()}), the way a Disruptor EventHandler and EventPoller share one ring.
  *
- * <p>Threads: the owning {@link Dispatcher} alone offers to the queue and touches the
- * dispatcher-owned fields; one consumer at a time drains it ({@link #drain}); any thread may
- * cancel. The queue holds window sequences (>= 0) and progress markers (negative, see
- * {@link #progressMarker(long)}), so a watcher costs a few longs per pending event and nothing
- * per event it does not match.
+ * <p>Threads. Each thread's state has its own class: the owning {@link Dispatcher} alone writes
+ * the fields of {@link ShardFields} and the queue reference; one consumer at a time drains the
+ * watcher ({@link #drain}) and owns the fields of {@link ConsumerFields} (the delivery point and
+ * the {@link CatchUpCursor}); this class holds what users hold and what threads hand each other
+ * (the volatile flags); any thread may cancel it or ask for progress. The queue holds window sequences (>= 0) and progress
+ * markers (negative, see {@link #progressMarker(long)}); it is allocated by the dispatcher with
+ * the first event it routes to the watcher and dropped when the watcher leaves the routes or
+ * ends, so an idle watcher holds none.
  *
- * <p>Catching up. With a {@link History}, a watcher the window cannot serve (its start revision
- * was evicted, the window lapped it or its dispatcher, or its queue overflowed) is not
- * cancelled: the dispatcher takes it off the routes, and its consumer reads the history from
- * the exact point it has delivered up to (a revision and how many of that revision's events),
- * then asks the dispatcher to rejoin it at the next revision, which replays the window from
- * there before routing it again. The consumer tracks that point for every event it hands over,
- * so the hand-over has no gap and no duplicate however often it happens.
+ * <p>The life of a watch. It starts at one revision, its {@link #startRevision()}. The
+ * dispatcher replays the window from there and routes it ({@code routedFrom} is where the
+ * routes take over). While its queue keeps up it is SYNCED: the consumer delivers what the
+ * queue names. When the queue is full (its depth, or the shard's pending budget, is spent),
+ * or the window no longer holds the start, or the window lapped the consumer, the dispatcher
+ * takes it off the routes and it CATCHES UP: the consumer reads the history by its own cursor,
+ * filtering by its range, from the exact point it has delivered up to (a revision and how many
+ * of that revision's events). At the end of the history it asks to rejoin the routes at the next
+ * revision (REJOINING); the dispatcher replays the window from there and routes it again. The
+ * consumer tracks its point for every event it hands over, so the hand-over has no gap and no
+ * duplicate however often it happens. Only when the history no longer holds its next event is
+ * the watch cancelled (REVISION_UNAVAILABLE, naming the oldest revision held).
+ *
+ * <p>Progress. A progress notification with revision R is delivered only once every event up to R
+ * is: the dispatcher queues a marker behind the events of the last revision it has routed
+ * completely, and a catching-up consumer reports the revision boundaries it reaches. Requests and
+ * periodic notifications collapse: at most one request is in flight and at most one marker is
+ * queued per watcher.
  */
-abstract class WatcherState implements Watcher
+abstract class WatcherState extends ConsumerFields implements Watcher
 {
     private static final VarHandle CANCELLATION;
-    private static final LongConsumer DISCARD = entry -> { };
+    private static final VarHandle PROGRESS_REQUESTED;
+    private static final VarHandle PROGRESS_WANTED;
     private static final int MATCH_SHIFT = 61;
     private static final long SEQUENCE_MASK = (1L << MATCH_SHIFT) - 1;
 
@@ -48,7 +61,10 @@ abstract class WatcherState implements Watcher
     {
         try
         {
-            CANCELLATION = MethodHandles.lookup().findVarHandle(WatcherState.class, "cancellation", WatchCancellation.class);
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            CANCELLATION = lookup.findVarHandle(WatcherState.class, "cancellation", WatchCancellation.class);
+            PROGRESS_REQUESTED = lookup.findVarHandle(WatcherState.class, "progressRequested", int.class);
+            PROGRESS_WANTED = lookup.findVarHandle(WatcherState.class, "progressWanted", int.class);
         }
         catch (final ReflectiveOperationException e)
         {
@@ -59,25 +75,17 @@ abstract class WatcherState implements Watcher
     private final long id;
     private final WatchRequest request;
     private final long startRevision;
-    final PendingQueue pending;
     final Dispatcher dispatcher;
     final WatchWindow window;
     private final long cancelWaitNanos;
     private final History history;
 
+    /** Written by the dispatcher: the routed events, null while none was routed since it joined. */
+    volatile PendingQueue pending;
+
     private volatile WatchCancellation cancellation;
     /** The thread inside {@link #drain}, if any: {@link #cancel()} waits for it to leave. */
     private volatile Thread consumer;
-    private boolean cancellationDelivered;
-
-    /** Dispatcher-owned: the dispatcher batch that last touched this watcher. */
-    long touchedInBatch = -1;
-    /** Dispatcher-owned: position in the dispatcher's registry, -1 when not registered. */
-    int registryIndex = -1;
-    /** Dispatcher-owned: position in the dispatcher's progress list, -1 when not in it. */
-    int progressIndex = -1;
-    /** Dispatcher-owned: the first revision the routes may offer this watcher. */
-    long routedFrom;
 
     /** Written by the dispatcher: true while the routes may offer this watcher events. */
     private volatile boolean routed;
@@ -85,25 +93,13 @@ abstract class WatcherState implements Watcher
     private volatile boolean catchUpRequested;
     /** Written by the dispatcher: the last rejoin request it has routed the watcher for. */
     private volatile int joinedTicket;
+    /** 1 while a progress request is on its way to the dispatcher: requests collapse into it. */
+    @SuppressWarnings("unused")
+    private volatile int progressRequested;
+    /** 1 when the consumer owes a progress notification while off the routes; taken once. */
+    @SuppressWarnings("unused")
+    private volatile int progressWanted;
 
-    /** Consumer-owned: where delivery stands, see the class comment. */
-    private int mode = SYNCED;
-    /** Consumer-owned: every event before this revision has been delivered... */
-    private long resumeRevision;
-    /** Consumer-owned: ...and this many of its own matching events. */
-    private int deliveredAtResume;
-    /** Consumer-owned: matching events of {@code resumeRevision} the history reader must skip. */
-    private int historySkip;
-    /** Consumer-owned: the open history reader while catching up. */
-    private HistoryReader historyReader;
-    /** Consumer-owned: the history reader found no more changes on its last attempt. */
-    private boolean historyAtEnd;
-    /** Consumer-owned: the last rejoin request sent. */
-    private int rejoinTicket;
-
-    private static final int SYNCED = 0;
-    private static final int CATCHING_UP = 1;
-    private static final int REJOINING = 2;
     /**
      * For a watch by index, the index's function, resolved when the watch is created and set
      * before the watcher is registered (the registration command publishes it); else null.
@@ -118,7 +114,6 @@ abstract class WatcherState implements Watcher
         final long startRevision,
         final Dispatcher dispatcher,
         final WatchWindow window,
-        final PendingQueue pending,
         final long cancelWaitNanos,
         final History history)
     {
@@ -127,7 +122,6 @@ abstract class WatcherState implements Watcher
         this.startRevision = startRevision;
         this.dispatcher = dispatcher;
         this.window = window;
-        this.pending = pending;
         this.cancelWaitNanos = cancelWaitNanos;
         this.history = history;
         this.routedFrom = startRevision;
@@ -196,10 +190,40 @@ abstract class WatcherState implements Watcher
     @Override
     public void requestProgress()
     {
-        if (!isCancelled())
+        // One request in flight at a time: however often it is called, the dispatcher's command
+        // queue and the watcher's queue hold at most one of them.
+        if (!isCancelled() && PROGRESS_REQUESTED.compareAndSet(this, 0, 1))
         {
             dispatcher.requestProgress(this);
         }
+    }
+
+    /**
+     * Dispatcher thread, as it takes a progress request: later requests send a new one.
+     */
+    void progressRequestTaken()
+    {
+        progressRequested = 0;
+    }
+
+    /**
+     * Dispatcher thread, with the watcher off the routes: its consumer owes a progress
+     * notification at the next revision boundary it reaches.
+     */
+    void wantProgress()
+    {
+        progressWanted = 1;
+    }
+
+    /**
+     * Takes the progress owed, if any: the consumer to deliver it, or the dispatcher to queue
+     * it as a marker when the watcher rejoins. Any thread; exactly one taker wins.
+     *
+     * @return true when progress was owed.
+     */
+    boolean takeProgressWanted()
+    {
+        return progressWanted != 0 && (int)PROGRESS_WANTED.getAndSet(this, 0) != 0;
     }
 
     /**
@@ -234,13 +258,13 @@ abstract class WatcherState implements Watcher
     }
 
     /**
-     * @return true when the watcher can catch up from a history instead of ending when the
-     * window cannot serve it.
+     * @return true when the watcher can read the history by its own cursor instead of ending
+     * when its queue or the window cannot serve it.
      */
     boolean canCatchUp()
     {
         // A watch by index needs its function's verdict per event, which only the dispatcher has.
-        return history != null && indexFunction == null;
+        return indexFunction == null;
     }
 
     /**
@@ -320,10 +344,12 @@ abstract class WatcherState implements Watcher
         switch (mode)
         {
             case SYNCED:
-                return !pending.isEmpty();
+                final PendingQueue queue = pending;
+                return queue != null && !queue.isEmpty();
             case CATCHING_UP:
                 // At the end of the history it waits for the dispatcher to confirm it is unrouted.
-                return !historyAtEnd || !routed;
+                final CatchUpCursor at = cursor;
+                return at == null || !at.atEnd || !routed || progressWanted != 0;
             default:
                 return joinedTicket == rejoinTicket;
         }
@@ -368,7 +394,10 @@ abstract class WatcherState implements Watcher
         }
         while (mode == SYNCED && delivered + batch.size() < maxEvents && eventsStillFlow())
         {
-            final long entry = pending.peek();
+            // Read once per entry: the dispatcher drops the queue when it unroutes the watcher,
+            // and what this consumer delivers from the old one stays exact (it tracks its point).
+            final PendingQueue queue = pending;
+            final long entry = queue == null ? PendingQueue.EMPTY : queue.peek();
             if (entry == PendingQueue.EMPTY)
             {
                 break;
@@ -376,7 +405,7 @@ abstract class WatcherState implements Watcher
             if (entry < 0)
             {
                 delivered += flush(listener, batch);
-                pending.poll();
+                queue.poll();
                 if (eventsStillFlow())
                 {
                     deliverProgress(listener, -entry - 1);
@@ -391,19 +420,11 @@ abstract class WatcherState implements Watcher
             final EventRecord record = batch.nextSlot().record;
             if (window.read(entry & SEQUENCE_MASK, record) != WatchWindow.READ_OK)
             {
-                if (history == null)
+                if (cancellation != null)
                 {
-                    if (cancellation != null)
-                    {
-                        // Ended already (the engine closed): what the window lost cannot be delivered;
-                        // drop it so the cancellation goes out instead of this read failing forever.
-                        pending.drain(DISCARD, Integer.MAX_VALUE);
-                    }
-                    else
-                    {
-                        terminate(CancelReason.LAPPED, window.oldestRevision(), null,
-                            "the watch window overwrote events this watcher had not consumed");
-                    }
+                    // Ended already (the engine closed): what the window lost cannot be delivered;
+                    // drop it so the cancellation goes out instead of this read failing forever.
+                    discardPending();
                     break;
                 }
                 delivered += flush(listener, batch);
@@ -412,18 +433,18 @@ abstract class WatcherState implements Watcher
                 delivered += catchUp(listener, batch, maxEvents - delivered);
                 break;
             }
-            pending.poll();
+            queue.poll();
             commit(batch, record, (int)(entry >>> MATCH_SHIFT));
         }
         delivered += flush(listener, batch);
         if (!eventsStillFlow() || (cancellation != null && mode != SYNCED))
         {
             // Nothing more is delivered: drop what is queued so the watcher reads as drained.
-            pending.drain(DISCARD, Integer.MAX_VALUE);
-            closeHistory();
+            discardPending();
+            closeCursor();
         }
         final WatchCancellation ending = cancellation;
-        if (ending != null && !cancellationDelivered && (!eventsStillFlow() || pending.isEmpty() || mode != SYNCED))
+        if (ending != null && !cancellationDelivered && (!eventsStillFlow() || isDrained() || mode != SYNCED))
         {
             cancellationDelivered = true;
             try
@@ -438,6 +459,24 @@ abstract class WatcherState implements Watcher
         return delivered;
     }
 
+    private boolean isDrained()
+    {
+        final PendingQueue queue = pending;
+        return queue == null || queue.isEmpty();
+    }
+
+    private void discardPending()
+    {
+        final PendingQueue queue = pending;
+        if (queue != null)
+        {
+            while (queue.poll() != PendingQueue.EMPTY)
+            {
+                // Only emptied here; the dispatcher frees it.
+            }
+        }
+    }
+
     private void commit(final EventBatchView batch, final EventRecord record, final int indexMatch)
     {
         batch.commit(request.prevKv(), indexMatch);
@@ -450,19 +489,27 @@ abstract class WatcherState implements Watcher
         {
             resumeRevision = revision;
             deliveredAtResume = 1;
+            knownComplete = Math.max(knownComplete, revision - 1);
         }
     }
 
     private void beginCatchUp()
     {
         mode = CATCHING_UP;
-        historyAtEnd = false;
-        closeHistory();
+        if (cursor == null)
+        {
+            cursor = new CatchUpCursor();
+        }
+        else
+        {
+            cursor.close();
+        }
     }
 
     /**
-     * Delivers from the history from the resume point; at its end, once the dispatcher has
-     * taken the watcher off the routes, asks to rejoin the window at the next revision.
+     * Delivers from the history from the resume point, reporting owed progress at the revision
+     * boundaries it reaches; at its end, once the dispatcher has taken the watcher off the
+     * routes, asks to rejoin the window at the next revision.
      */
     private int catchUp(final WatchListener listener, final EventBatchView batch, final int maxEvents)
     {
@@ -470,14 +517,15 @@ abstract class WatcherState implements Watcher
         {
             return 0;
         }
+        final CatchUpCursor at = cursor;
         int delivered = 0;
         try
         {
-            if (historyReader == null && !openHistory())
+            if (at.reader() == null && !openCursor(at))
             {
                 return 0;
             }
-            historyAtEnd = false;
+            at.atEnd = false;
             while (delivered + batch.size() < maxEvents)
             {
                 if (batch.isFull())
@@ -490,18 +538,34 @@ abstract class WatcherState implements Watcher
                     continue;
                 }
                 final EventRecord record = batch.nextSlot().record;
-                if (!historyReader.next(record))
+                if (!at.reader().next(record))
                 {
-                    historyAtEnd = true;
+                    at.atEnd = true;
                     break;
+                }
+                final long revision = record.revision();
+                if (revision != at.lastRead)
+                {
+                    if (at.lastRead != 0 && takeProgressWanted())
+                    {
+                        // Every event of lastRead is in the batch or delivered: report it before
+                        // this event of a later revision, which stays in its slot meanwhile.
+                        delivered += flushKeepingNext(listener, batch);
+                        deliverProgress(listener, at.lastRead);
+                        if (cancellation != null)
+                        {
+                            return delivered;
+                        }
+                    }
+                    at.lastRead = revision;
                 }
                 if (!wants(record, resumeRevision))
                 {
                     continue;
                 }
-                if (record.revision() == resumeRevision && historySkip > 0)
+                if (revision == resumeRevision && at.skip > 0)
                 {
-                    historySkip--;
+                    at.skip--;
                     continue;
                 }
                 commit(batch, record, IndexMatch.AS_IS);
@@ -511,46 +575,48 @@ abstract class WatcherState implements Watcher
         {
             delivered += flush(listener, batch);
             terminate(CancelReason.REVISION_UNAVAILABLE, history.firstRevision(), e,
-                "reading the revision log failed: " + e);
+                "the history no longer holds the events this watcher needs: " + e);
             return delivered;
         }
         delivered += flush(listener, batch);
-        if (historyAtEnd)
+        if (at.atEnd)
         {
-            final long read = historyReader.lastRevision();
+            final long read = at.reader().lastRevision();
             if (read >= resumeRevision)
             {
                 resumeRevision = read + 1;
                 deliveredAtResume = 0;
             }
-            if (!routed && deliveredAtResume == 0 && cancellation == null)
+            if (deliveredAtResume == 0 && cancellation == null)
             {
-                rejoin();
+                // The end falls between revisions: everything before resumeRevision is delivered.
+                if (takeProgressWanted())
+                {
+                    deliverProgress(listener, resumeRevision - 1);
+                }
+                if (!routed && cancellation == null)
+                {
+                    rejoin();
+                }
             }
         }
         return delivered;
     }
 
-    private boolean openHistory()
+    private boolean openCursor(final CatchUpCursor at)
     {
-        final HistoryReader reader = history.newReader();
-        if (!reader.seek(resumeRevision))
+        if (!at.open(history, resumeRevision, deliveredAtResume))
         {
-            reader.close();
             terminate(CancelReason.REVISION_UNAVAILABLE, history.firstRevision(), null,
-                "revision " + resumeRevision + " is no longer in the revision log");
+                "revision " + resumeRevision + " is older than the oldest revision held");
             return false;
         }
-        historyReader = reader;
-        historySkip = deliveredAtResume;
         return true;
     }
 
     private void rejoin()
     {
-        // Unrouted, so nothing more arrives: what is queued is stale, the history delivered it.
-        pending.drain(DISCARD, Integer.MAX_VALUE);
-        closeHistory();
+        closeCursor();
         mode = REJOINING;
         rejoinTicket++;
         // Any catch-up request still set belongs to the routing this rejoin replaces (the
@@ -559,13 +625,13 @@ abstract class WatcherState implements Watcher
         dispatcher.requestRejoin(this, resumeRevision, rejoinTicket);
     }
 
-    private void closeHistory()
+    private void closeCursor()
     {
-        final HistoryReader reader = historyReader;
-        if (reader != null)
+        final CatchUpCursor at = cursor;
+        if (at != null)
         {
-            historyReader = null;
-            reader.close();
+            cursor = null;
+            at.close();
         }
     }
 
@@ -586,6 +652,24 @@ abstract class WatcherState implements Watcher
         {
             return 0;
         }
+        deliverEvents(listener, batch);
+        batch.clear();
+        return size;
+    }
+
+    private int flushKeepingNext(final WatchListener listener, final EventBatchView batch)
+    {
+        final int size = batch.size();
+        if (size > 0)
+        {
+            deliverEvents(listener, batch);
+        }
+        batch.clearKeepingNext();
+        return size;
+    }
+
+    private void deliverEvents(final WatchListener listener, final EventBatchView batch)
+    {
         if (eventsStillFlow())
         {
             try
@@ -597,15 +681,19 @@ abstract class WatcherState implements Watcher
                 terminate(CancelReason.LISTENER_FAILED, 0, e, "the listener threw " + e);
             }
         }
-        batch.clear();
-        return size;
     }
 
+    /**
+     * Delivers progress: the larger of {@code revision} and what the consumer knows complete
+     * itself, so it never goes back behind an event or a progress delivered before.
+     */
     private void deliverProgress(final WatchListener listener, final long revision)
     {
+        final long complete = Math.max(knownComplete, revision);
+        knownComplete = complete;
         try
         {
-            listener.onProgress(revision);
+            listener.onProgress(complete);
         }
         catch (final RuntimeException | Error e)
         {

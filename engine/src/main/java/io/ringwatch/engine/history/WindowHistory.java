@@ -20,10 +20,16 @@ public final class WindowHistory implements History
         this.window = window;
     }
 
+    /**
+     * The oldest revision a reader can seek to now: the oldest revision held, or the one after it
+     * when the window has already lost some of that revision's events. A cancelled watcher told
+     * to resume here can. Any thread; no allocation.
+     */
     @Override
     public long firstRevision()
     {
-        return Math.max(1, window.oldestRevision());
+        final long oldest = Math.max(1, window.oldestRevision());
+        return window.firstSequenceAtOrAfter(oldest) == WatchWindow.REVISION_EVICTED ? oldest + 1 : oldest;
     }
 
     @Override

@@ -15,7 +15,10 @@ public enum CancelReason
     REVISION_UNAVAILABLE,
     /** The writer overwrote events the watcher had not consumed yet. */
     LAPPED,
-    /** The watcher's queue of pending events reached its limit. */
+    /**
+     * A watch by secondary index had more pending events than its queue holds. Other watchers never
+     * end this way: beyond their queue they read by their own cursor.
+     */
     OVERFLOWED,
     /** A push listener stayed inside one callback longer than the configured limit. */
     SLOW_LISTENER,

@@ -68,7 +68,7 @@ class EngineModelTest
     {
         final RingWatchConfig config = RingWatchConfig.builder()
             .windowCapacity(1024, 1 << 20)
-            .maxPendingEvents(1 << 22)
+            .watcherQueueDepth(1 << 22)
             .dispatcherThreads(2)
             .deliveryThreads(2)
             .build();
@@ -86,7 +86,7 @@ class EngineModelTest
         final RingWatchConfig config = RingWatchConfig.builder()
             .windowCapacity(16, 64)
             .windowFreshness(Duration.ofNanos(1))
-            .maxPendingEvents(32)
+            .watcherQueueDepth(32)
             .dispatcherThreads(2)
             .deliveryThreads(2)
             .build();

@@ -100,7 +100,7 @@ public class StalledWatcherBenchmark
         {
             final RingWatchConfig config = RingWatchConfig.builder()
                 .slowListenerTimeout(NEVER_DURING_A_TRIAL)
-                .maxPendingEvents(PENDING_LIMIT)
+                .watcherQueueDepth(PENDING_LIMIT)
                 .deliveryThreads(DELIVERY_THREADS)
                 .build();
             engine = new WatchedEngine(config, 1, 0);

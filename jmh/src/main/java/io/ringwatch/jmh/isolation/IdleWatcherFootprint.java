@@ -1,0 +1,79 @@
+package io.ringwatch.jmh.isolation;
+
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchRequest;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Bytes of heap per idle exact-key watcher: the heap in use after a full GC, before and after
+ * opening {@code N} pull watchers on distinct keys no write touches, divided by N. The watchers'
+ * handles are kept in an array (4 bytes each with compressed references, included: a user holds
+ * them too); the keys and requests are the caller's and are dropped, so only what the engine
+ * keeps counts. Not a JMH benchmark: a standalone program, run once per size.
+ *
+ * <pre>
+ * java -Xmx4g -cp jmh/target/benchmarks.jar io.ringwatch.jmh.isolation.IdleWatcherFootprint 100000 1000000
+ * </pre>
+ */
+public final class IdleWatcherFootprint
+{
+    private IdleWatcherFootprint()
+    {
+    }
+
+    /**
+     * @param args the watcher counts to measure, each on a fresh engine; default 100000 and 1000000.
+     * @throws InterruptedException if interrupted while waiting for the registrations.
+     */
+    public static void main(final String[] args) throws InterruptedException
+    {
+        final String[] sizes = args.length > 0 ? args : new String[] {"100000", "1000000"};
+        for (final String size : sizes)
+        {
+            measure(Integer.parseInt(size));
+        }
+    }
+
+    private static void measure(final int watchers) throws InterruptedException
+    {
+        try (RingWatch engine = RingWatch.open())
+        {
+            final long before = heapAfterGc();
+            final PullWatcher[] handles = new PullWatcher[watchers];
+            final long withArray = heapAfterGc();
+            for (int i = 0; i < watchers; i++)
+            {
+                final byte[] key = String.format("footprint/%09d", i).getBytes(StandardCharsets.US_ASCII);
+                handles[i] = engine.watchPull(WatchRequest.of(KeyRange.key(key)));
+            }
+            while (engine.watcherCount() < watchers)
+            {
+                Thread.sleep(10);
+            }
+            final long after = heapAfterGc();
+            System.out.printf("%,d idle exact-key watchers: %,d bytes of heap, %.1f B per watcher " +
+                "(%.1f B without the handles' array)%n",
+                watchers, after - before, (after - before) / (double)watchers, (after - withArray) / (double)watchers);
+            if (handles[watchers - 1].isCancelled())
+            {
+                throw new IllegalStateException("a watcher was cancelled");
+            }
+        }
+    }
+
+    private static long heapAfterGc() throws InterruptedException
+    {
+        final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 3; i++)
+        {
+            System.gc();
+            Thread.sleep(50);
+        }
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+}
