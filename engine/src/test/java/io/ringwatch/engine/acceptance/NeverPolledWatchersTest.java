@@ -41,10 +41,8 @@ class NeverPolledWatchersTest
     @Test
     void neverPolledWatchersStayWithinTheBudgetAndAreNeverCancelled()
     {
-        final RingWatchConfig.Builder builder = RingWatchConfig.builder().windowCapacity(1 << 15, 1 << 15);
-        final boolean budgeted = Scenario.optional(builder, "pendingBudget", BUDGET_ENTRIES);
-        System.out.println("NeverPolledWatchersTest: this engine " + (budgeted ? "has" : "has NO") + " pendingBudget");
-        final RingWatch engine = RingWatch.open(builder.build());
+        final RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(1 << 15, 1 << 15)
+            .pendingBudget(BUDGET_ENTRIES).build());
         try
         {
             final List<PullWatcher> watchers = new ArrayList<>(WATCHERS);
@@ -96,10 +94,8 @@ class NeverPolledWatchersTest
     {
         final int watchers = 500;
         final int writes = 20_000;
-        final RingWatchConfig.Builder builder = RingWatchConfig.builder().windowCapacity(1 << 15, 1 << 15);
-        Scenario.optional(builder, "watcherQueueDepth", 1 << 16);
-        Scenario.optional(builder, "pendingBudget", 1 << 26);
-        final RingWatch engine = RingWatch.open(builder.build());
+        final RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(1 << 15, 1 << 15)
+            .watcherQueueDepth(1 << 16).pendingBudget(1 << 26).build());
         try
         {
             final List<PullWatcher> handles = new ArrayList<>(watchers);

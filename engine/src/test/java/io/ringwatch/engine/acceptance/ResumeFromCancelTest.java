@@ -43,12 +43,7 @@ class ResumeFromCancelTest
 
     private static RingWatchConfig.Builder shallowQueues()
     {
-        final RingWatchConfig.Builder builder = RingWatchConfig.builder().windowCapacity(WINDOW, WINDOW);
-        if (!Scenario.optional(builder, "watcherQueueDepth", QUEUE_DEPTH))
-        {
-            Scenario.optional(builder, "maxPendingEvents", QUEUE_DEPTH);
-        }
-        return builder;
+        return RingWatchConfig.builder().windowCapacity(WINDOW, WINDOW).watcherQueueDepth(QUEUE_DEPTH);
     }
 
     /**
@@ -126,12 +121,8 @@ class ResumeFromCancelTest
         final int perThread = Scenario.LONG ? 50_000 : 5_000;
         final int writes = 4 * perThread;
         final int window = Integer.highestOneBit(writes) << 1;
-        final RingWatchConfig.Builder builder = RingWatchConfig.builder().windowCapacity(window, window);
-        if (!Scenario.optional(builder, "watcherQueueDepth", QUEUE_DEPTH))
-        {
-            Scenario.optional(builder, "maxPendingEvents", QUEUE_DEPTH);
-        }
-        try (RingWatch engine = RingWatch.open(builder.build()))
+        try (RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(window, window)
+            .watcherQueueDepth(QUEUE_DEPTH).build()))
         {
             final WatchRequest request = WatchRequest.of(KeyRange.prefix("/w/")).withPrevKv();
             final List<Counter> counters = new ArrayList<>();

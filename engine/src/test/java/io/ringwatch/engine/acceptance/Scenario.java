@@ -1,7 +1,6 @@
 package io.ringwatch.engine.acceptance;
 
 import java.lang.management.ManagementFactory;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -107,32 +106,5 @@ final class Scenario
             used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return used;
-    }
-
-    /**
-     * Sets an int option of the builder by name when this build of the engine has it (the pending
-     * budget lands with issue 11's dispatch work); returns false when it does not.
-     *
-     * @param builder the builder.
-     * @param option  the builder method's name.
-     * @param value   its argument.
-     * @return whether the option exists.
-     */
-    static boolean optional(final RingWatchConfig.Builder builder, final String option, final int value)
-    {
-        try
-        {
-            final Method method = RingWatchConfig.Builder.class.getMethod(option, int.class);
-            method.invoke(builder, value);
-            return true;
-        }
-        catch (final NoSuchMethodException e)
-        {
-            return false;
-        }
-        catch (final ReflectiveOperationException e)
-        {
-            throw new IllegalStateException(option, e);
-        }
     }
 }
