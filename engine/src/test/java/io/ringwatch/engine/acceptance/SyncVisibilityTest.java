@@ -37,7 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
  * applies). Two ways: a slow sync journal (the test journal behind a proxy that makes every flush
  * take a while, so that a revision published before its flush is caught), and a real kill -9 of
  * a child process whose watcher fsyncs every revision it saw to a file before the kill: after
- * recovery every revision the watcher recorded must be there.
+ * recovery every revision the watcher recorded must be there. The slow journal is the one that
+ * catches the old behaviour (it failed at revision 1); a kill -9 loses only what the process had
+ * not yet handed to the OS, so the kill scenario guards against a watcher running ahead of the
+ * append itself, not of the fsync (that needs a power cut).
  */
 class SyncVisibilityTest
 {
