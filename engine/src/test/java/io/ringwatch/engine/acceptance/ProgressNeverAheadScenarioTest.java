@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and each {@code requestProgress} queued its own marker, so calling it often cancelled the
  * watcher OVERFLOWED.
  */
-class ExactProgressTest
+class ProgressNeverAheadScenarioTest
 {
     private static final int KEYS = Scenario.LONG ? 20_000 : 5_000;
 
