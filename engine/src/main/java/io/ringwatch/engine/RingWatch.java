@@ -103,14 +103,19 @@ public final class RingWatch implements AutoCloseable
             .maxEventBytes(config.maxKeyBytes() + 2 * config.maxValueBytes())
             .dataBytesPerEvent(config.windowBytesPerEvent())
             .build(), SystemNanoClock.INSTANCE, recovered);
-        reader = new RangeReader(index, window, cursor);
+        reader = new RangeReader(index, window, cursor, journal != null && journal.isSync());
+        if (journal != null && journal.isSync())
+        {
+            // Catching-up watchers and historical reads see no revision before it is durable.
+            journal.limitReadersTo(cursor::applied);
+        }
         historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
         secondary = new SecondaryIndexes(index, window, cursor, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal, secondary::function);
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal,
             watches.dispatcherDoorbells());
         snapshotter = journal instanceof ChronicleJournal ?
-            new Snapshotter(((ChronicleJournal)journal).log(), index, cursor::applied, config.snapshotEveryRevisions()) : null;
+            new Snapshotter(((ChronicleJournal)journal).log(), index, cursor::durable, config.snapshotEveryRevisions()) : null;
     }
 
     /**
@@ -329,7 +334,7 @@ public final class RingWatch implements AutoCloseable
         enterRead();
         try
         {
-            return index.get(key, offset, length, into);
+            return reader.get(key, offset, length, into);
         }
         finally
         {

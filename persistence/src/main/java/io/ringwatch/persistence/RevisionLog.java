@@ -57,6 +57,7 @@ public final class RevisionLog implements AutoCloseable
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
     private final RevisionEncoder encoder;
+    private final int maxRevisionBytes;
     private final LogReader maintenance;
     private final RevisionRecord scratch = new RevisionRecord();
     private final Object metadataLock = new Object();
@@ -107,6 +108,7 @@ public final class RevisionLog implements AutoCloseable
             queue = opened;
             maintenance = new LogReader(opened);
             encoder = new RevisionEncoder(maxBytes);
+            maxRevisionBytes = maxBytes;
             lastRevision = scanLastRevision();
             firstRevision = scanFirstRevision();
             if (writable)
@@ -407,6 +409,44 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new LogWriteException("Cannot sync " + queue.file() + ": " + ex, ex);
         }
+    }
+
+    /**
+     * The effective cap on one revision's encoded size: the configured
+     * {@link LogConfig#maxRevisionBytes()}, or less where the queue's block size allows less. A
+     * writer checks {@link #encodedLength} of a whole revision against it before applying
+     * anything, so that {@link #appendChange} never refuses a change half way through a revision.
+     * Any thread; no allocation.
+     *
+     * @return the most bytes one revision may encode to.
+     */
+    public int maxRevisionBytes()
+    {
+        return maxRevisionBytes;
+    }
+
+    /**
+     * The encoded size of a revision's fixed header, to which {@link #encodedChangeLength} of each
+     * change is added. Any thread; no allocation.
+     *
+     * @return the header's length in bytes.
+     */
+    public static int encodedHeaderLength()
+    {
+        return ExcerptLayout.HEADER_LENGTH;
+    }
+
+    /**
+     * The encoded size of one change within a revision. Any thread; no allocation.
+     *
+     * @param keyLength       the key's length.
+     * @param valueLength     the new value's length, 0 for a delete.
+     * @param prevValueLength the previous value's length, 0 when there was none.
+     * @return the bytes it adds to its revision.
+     */
+    public static long encodedChangeLength(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        return (long)ExcerptLayout.CHANGE_FIXED_LENGTH + keyLength + valueLength + prevValueLength;
     }
 
     /**

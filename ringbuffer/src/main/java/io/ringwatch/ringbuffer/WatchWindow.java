@@ -237,6 +237,61 @@ public final class WatchWindow
     }
 
     /**
+     * Makes the appended events up to {@code sequence} visible to readers, as {@link #publish()}
+     * does for all of them: the visibility gate of a durable engine, where the thread that knows
+     * a revision is durable publishes it, behind the writer that appends. ONE thread publishes a
+     * window, either the writer through {@link #publish()} or one gate thread through this method,
+     * never both. No allocation.
+     *
+     * @param sequence the last sequence to publish, appended already ({@link #appendedSequence()}
+     *                 read on the writer thread and handed over behind a release); not below the
+     *                 published one.
+     * @param revision the revision of that event.
+     */
+    public void publish(final long sequence, final long revision)
+    {
+        if (sequence > publishedSequence.getPlain())
+        {
+            publishedRevision.set(revision);
+            publishedSequence.set(sequence);
+        }
+    }
+
+    /**
+     * The newest appended sequence, published or not. Writer thread only; no allocation.
+     *
+     * @return the sequence of the last append, -1 before any.
+     */
+    public long appendedSequence()
+    {
+        return nextSequence - 1;
+    }
+
+    /**
+     * Copies an appended event, published or not, into {@code into}: how the writer reads back
+     * what it appended before a gate has published it. Writer thread only; no allocation once the
+     * record's buffers are big enough.
+     *
+     * @param sequence the sequence to read, not negative.
+     * @param into     the record to fill.
+     * @return {@link #READ_OK}, {@link #READ_NOT_PUBLISHED} for a sequence not appended yet, or
+     * {@link #READ_LAPPED}.
+     * @throws IllegalArgumentException if {@code sequence} is negative.
+     */
+    public int readAppended(final long sequence, final EventRecord into)
+    {
+        if (sequence < 0)
+        {
+            throw new IllegalArgumentException("sequence must not be negative: " + sequence);
+        }
+        if (sequence >= nextSequence)
+        {
+            return READ_NOT_PUBLISHED;
+        }
+        return writerGeneration.read(sequence, into, true) ? READ_OK : READ_LAPPED;
+    }
+
+    /**
      * The newest published sequence. Any thread; no allocation.
      *
      * @return the sequence, or -1 when nothing has been published.

@@ -10,6 +10,8 @@ import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 
+import java.util.function.LongSupplier;
+
 /**
  * Reads the revision log one change at a time for a catching-up watcher or recovery: a tailer
  * over whole revision excerpts, handing out their changes in order. A seek past the log's end
@@ -18,6 +20,7 @@ import org.agrona.DirectBuffer;
 final class ChronicleHistoryReader implements HistoryReader
 {
     private final RevisionLog log;
+    private final LongSupplier visibleRevision;
     private final LogReader reader;
     private final RevisionRecord record = new RevisionRecord();
     private int nextChange;
@@ -25,9 +28,10 @@ final class ChronicleHistoryReader implements HistoryReader
     private long pendingSeek;
     private long lastRevision;
 
-    ChronicleHistoryReader(final RevisionLog log)
+    ChronicleHistoryReader(final RevisionLog log, final LongSupplier visibleRevision)
     {
         this.log = log;
+        this.visibleRevision = visibleRevision;
         this.reader = log.reader();
     }
 
@@ -41,7 +45,7 @@ final class ChronicleHistoryReader implements HistoryReader
         {
             return false;
         }
-        if (revision > log.lastRevision())
+        if (revision > readableRevision())
         {
             pendingSeek = revision;
             return true;
@@ -56,7 +60,7 @@ final class ChronicleHistoryReader implements HistoryReader
         {
             if (pendingSeek != 0)
             {
-                if (pendingSeek > log.lastRevision() || !reader.seek(pendingSeek))
+                if (pendingSeek > readableRevision() || !reader.seek(pendingSeek))
                 {
                     return false;
                 }
@@ -64,6 +68,12 @@ final class ChronicleHistoryReader implements HistoryReader
             }
             if (!reader.next(record))
             {
+                return false;
+            }
+            if (record.revision() > visibleRevision.getAsLong())
+            {
+                // In the log but not durable yet (SYNC): come back to it once it is.
+                pendingSeek = record.revision();
                 return false;
             }
             nextChange = 0;
@@ -81,6 +91,11 @@ final class ChronicleHistoryReader implements HistoryReader
             record.timestampNanos());
         lastRevision = record.revision();
         return true;
+    }
+
+    private long readableRevision()
+    {
+        return Math.min(log.lastRevision(), visibleRevision.getAsLong());
     }
 
     @Override

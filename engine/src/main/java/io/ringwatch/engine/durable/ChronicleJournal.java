@@ -12,9 +12,11 @@ import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.function.LongSupplier;
+
 /**
  * The engine's {@link Journal} on the persistence module's Chronicle Queue {@link RevisionLog}:
- * one excerpt per revision, index snapshots beside it. Writer-thread methods allocate nothing per
+ * one excerpt per revision, index snapshots beside it. Journal-thread methods allocate nothing per
  * change; readers are {@link ChronicleHistoryReader}s, each with its own tailer.
  */
 public final class ChronicleJournal implements Journal
@@ -24,6 +26,7 @@ public final class ChronicleJournal implements Journal
     private final RevisionLog log;
     private final boolean sync;
     private long revision;
+    private LongSupplier visibleRevision = () -> Long.MAX_VALUE;
 
     private ChronicleJournal(final RevisionLog log, final boolean sync)
     {
@@ -67,7 +70,7 @@ public final class ChronicleJournal implements Journal
     @Override
     public HistoryReader newReader()
     {
-        return new ChronicleHistoryReader(log);
+        return new ChronicleHistoryReader(log, visibleRevision);
     }
 
     @Override
@@ -111,6 +114,30 @@ public final class ChronicleJournal implements Journal
     public boolean isSync()
     {
         return sync;
+    }
+
+    @Override
+    public void limitReadersTo(final LongSupplier visibleRevision)
+    {
+        this.visibleRevision = visibleRevision;
+    }
+
+    @Override
+    public long maxRevisionBytes()
+    {
+        return log.maxRevisionBytes();
+    }
+
+    @Override
+    public long revisionHeaderBytes()
+    {
+        return RevisionLog.encodedHeaderLength();
+    }
+
+    @Override
+    public long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        return RevisionLog.encodedChangeLength(keyLength, valueLength, prevValueLength);
     }
 
     @Override

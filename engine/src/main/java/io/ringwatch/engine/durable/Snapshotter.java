@@ -11,8 +11,8 @@ import java.util.function.LongSupplier;
 /**
  * Writes index snapshots beside the revision log so that a restart replays only the revisions
  * after the newest one. Every {@code everyRevisions} revisions a background thread takes a fuzzy
- * snapshot while the writer goes on: it notes the applied revision S, scans the whole index and
- * records the snapshot as of S. Keys that changed during the scan may be caught at a later state,
+ * snapshot while the writer goes on: it notes the durable revision S (what the log holds, never
+ * ahead of it), scans the whole index and records the snapshot as of S. Keys that changed during the scan may be caught at a later state,
  * which is harmless: recovery replays every change after S over the snapshot, and each change
  * carries its key's whole state. The retention of the log keeps everything after the newest
  * snapshot. Allocates a writer per snapshot and nothing per key.
@@ -37,7 +37,7 @@ public final class Snapshotter implements AutoCloseable
      *
      * @param log             where snapshots go.
      * @param index           the index to scan; must outlive {@link #close()}.
-     * @param appliedRevision the engine's applied revision.
+     * @param appliedRevision the engine's durable revision: the newest one the log holds.
      * @param everyRevisions  revisions between snapshots; 0 for none.
      */
     public Snapshotter(final RevisionLog log, final OffHeapIndex index, final LongSupplier appliedRevision, final long everyRevisions)

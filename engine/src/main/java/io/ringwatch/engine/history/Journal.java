@@ -3,15 +3,20 @@ package io.ringwatch.engine.history;
 import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 
+import java.util.function.LongSupplier;
+
 /**
- * Where the writer records every revision it applies, and the {@link History} that watchers
- * catch up from and recovery replays: the revision log. The engine's writer is its only writer.
+ * Where the engine records every revision its writer applies, and the {@link History} that
+ * watchers catch up from and recovery replays: the revision log. The engine's journal stage (its
+ * own thread, {@code ringwatch-journal}, behind the writer) is its only writer.
  *
- * <p>The writer calls {@link #beginRevision}, then {@link #appendChange} once per change in the
- * order it applies them, then {@link #endRevision}; before it acknowledges writes it calls
- * {@link #flush}, once per batch of revisions (group commit). Writer-thread methods must not
- * allocate per change in steady state. A method that throws leaves the engine unable to write:
- * it fails every later write rather than diverge from its log.
+ * <p>The journal stage calls {@link #beginRevision}, then {@link #appendChange} once per change in
+ * the order the writer applied them, then {@link #endRevision}; before it acknowledges writes of a
+ * SYNC journal it calls {@link #flush}, once per batch of revisions (group commit).
+ * Journal-thread methods must not allocate per change in steady state. A method that throws
+ * leaves the engine unable to write: it fails that write and every later one, and rolls memory
+ * back to what the journal holds, rather than diverge from its log. Throw promptly: a method that
+ * blocks stalls acknowledgements (and, once the write ring is full, producers), not the writer.
  */
 public interface Journal extends History, AutoCloseable
 {
@@ -21,16 +26,16 @@ public interface Journal extends History, AutoCloseable
     long lastRevision();
 
     /**
-     * Starts recording a revision. Writer thread.
+     * Starts recording a revision. Journal thread.
      *
      * @param revision        the revision, one more than the last recorded.
-     * @param timestampMillis when it was applied, in milliseconds since the epoch.
+     * @param timestampMillis when its write entered the engine, in milliseconds since the epoch.
      */
     void beginRevision(long revision, long timestampMillis);
 
     /**
      * Records one change of the current revision, with the key's state after it and before it.
-     * Writer thread.
+     * Journal thread.
      *
      * @param type               PUT or DELETE.
      * @param key                buffer holding the key.
@@ -56,14 +61,62 @@ public interface Journal extends History, AutoCloseable
         DirectBuffer prevValue, int prevValueOffset, int prevValueLength,
         long prevCreateRevision, long prevModRevision, long prevVersion);
 
-    /** Finishes the current revision: from here readers can see it. Writer thread. */
+    /** Finishes the current revision: from here readers can see it. Journal thread. */
     void endRevision();
 
     /**
      * Makes every revision recorded so far durable as the journal's mode promises (forced to disk
-     * in a sync mode; nothing to do in an async one). Writer thread.
+     * in a sync mode; nothing to do in an async one). Journal thread.
      */
     void flush();
+
+    /**
+     * The most bytes one revision may take in this journal, counted as
+     * {@link #revisionHeaderBytes()} plus {@link #changeBytes} of each change. The writer measures
+     * a revision against it before it changes anything, so a revision the journal would refuse is
+     * refused whole and nothing changes. Any thread.
+     *
+     * @return the cap; {@code Long.MAX_VALUE} (the default) for a journal without one.
+     */
+    default long maxRevisionBytes()
+    {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * @return the bytes a revision takes before its first change, as {@link #maxRevisionBytes()}
+     * counts them; 0 by default. Any thread.
+     */
+    default long revisionHeaderBytes()
+    {
+        return 0;
+    }
+
+    /**
+     * The bytes one change adds to its revision, as {@link #maxRevisionBytes()} counts them. Any
+     * thread; no allocation.
+     *
+     * @param keyLength       the key's length.
+     * @param valueLength     the new value's length, 0 for a delete.
+     * @param prevValueLength the previous value's length, 0 when there was none.
+     * @return the bytes; by default the three lengths summed.
+     */
+    default long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        return (long)keyLength + valueLength + prevValueLength;
+    }
+
+    /**
+     * Keeps this journal's {@link #newReader() readers} from returning a revision above
+     * {@code visibleRevision}: in a SYNC engine a revision may be in the log before its batch is
+     * durable, and no watcher catching up may see it before that. Called once, before the writer
+     * starts; by default readers are not limited.
+     *
+     * @param visibleRevision the newest revision readers may return; any thread reads it.
+     */
+    default void limitReadersTo(final LongSupplier visibleRevision)
+    {
+    }
 
     /**
      * Hands recovery the newest index snapshot, one key-value at a time, so that it need not
@@ -77,8 +130,9 @@ public interface Journal extends History, AutoCloseable
     long loadSnapshot(SnapshotSink into);
 
     /**
-     * @return true when {@link #flush} forces revisions to disk, so the writer acknowledges a
-     * batch of writes only after flushing it; false when an append alone is the acknowledgement.
+     * @return true when {@link #flush} forces revisions to disk, so the journal stage acknowledges
+     * a batch of writes, and shows it to readers and watchers, only after flushing it; false when an
+     * append alone is the acknowledgement.
      * Any thread.
      */
     boolean isSync();

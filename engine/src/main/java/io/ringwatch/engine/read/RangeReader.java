@@ -10,6 +10,7 @@ import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
@@ -30,6 +31,12 @@ import java.util.TreeMap;
  * gives exactly the state at A, the way a database repairs a fuzzy checkpoint with its log.
  * If the window no longer holds (R0, A] the read starts over.
  *
+ * <p>Durability gate: in a SYNC engine {@code applied} moves only once a revision is durable, so
+ * waiting for A also waits until A is durable (up to one group commit: a read that saw a revision
+ * still being forced returns once its batch's flush is done). A point read waits the same way.
+ * After a journal failure the index is rolled back to the durable revision; a read that
+ * overlapped the roll-back starts over.
+ *
  * <p>Thread-safe; any reader thread. Allocates the result (heap copies of keys and values).
  */
 public final class RangeReader
@@ -39,6 +46,7 @@ public final class RangeReader
     private final OffHeapIndex index;
     private final WatchWindow window;
     private final RevisionCursor cursor;
+    private final boolean awaitDurable;
     private final ThreadLocal<EventRecord> records = ThreadLocal.withInitial(EventRecord::new);
     private final ThreadLocal<IndexEntry> entries = ThreadLocal.withInitial(IndexEntry::new);
 
@@ -46,12 +54,16 @@ public final class RangeReader
      * @param index  the index to read.
      * @param window the window holding the recent events used for repair.
      * @param cursor the writer's progress.
+     * @param awaitDurable true in a SYNC engine: a point read returns only once what it saw is
+     *                     durable (range reads always wait for what they saw to be visible).
      */
-    public RangeReader(final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor)
+    public RangeReader(final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor,
+        final boolean awaitDurable)
     {
         this.index = index;
         this.window = window;
         this.cursor = cursor;
+        this.awaitDurable = awaitDurable;
     }
 
     /**
@@ -61,11 +73,34 @@ public final class RangeReader
     public KeyValue get(final byte[] key)
     {
         final IndexEntry entry = entries.get();
-        if (!index.get(new UnsafeBuffer(key), 0, key.length, entry))
+        return get(new UnsafeBuffer(key), 0, key.length, entry) ? toKeyValue(entry) : null;
+    }
+
+    /**
+     * Zero-allocation point read into a caller's holder; in a SYNC engine it returns only once
+     * what it read is durable.
+     *
+     * @param key    buffer holding the key.
+     * @param offset where the key starts.
+     * @param length the key's length.
+     * @param into   receives the entry.
+     * @return true when the key exists.
+     */
+    public boolean get(final DirectBuffer key, final int offset, final int length, final IndexEntry into)
+    {
+        while (true)
         {
-            return null;
+            final long stamp = cursor.readStamp();
+            final boolean found = index.get(key, offset, length, into);
+            if (awaitDurable)
+            {
+                cursor.awaitApplying();
+            }
+            if (cursor.isStable(stamp))
+            {
+                return found;
+            }
         }
-        return toKeyValue(entry);
     }
 
     /**
@@ -82,12 +117,19 @@ public final class RangeReader
         int scanLimit = limit <= 0 ? 0 : limit + 1;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
         {
+            final long stamp = cursor.readStamp();
             final long before = cursor.applied();
             final TreeMap<byte[], KeyValue> found = new TreeMap<>(Arrays::compareUnsigned);
             final int scanned = scan(range, scanLimit, found);
             final boolean truncated = scanLimit > 0 && scanned >= scanLimit;
             final byte[] lastScanned = truncated ? found.lastKey() : null;
             final long revision = cursor.awaitApplying();
+            if (!cursor.isStable(stamp))
+            {
+                // The index was rolled back under the scan (a journal failure): read again.
+                attempt--;
+                continue;
+            }
             if (!repair(range, before, revision, lastScanned, found))
             {
                 continue;

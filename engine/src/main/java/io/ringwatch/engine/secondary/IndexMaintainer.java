@@ -201,7 +201,7 @@ public final class IndexMaintainer
     {
         try
         {
-            if (index.replay(window, replayRecord, index.exactThrough, revision))
+            if (index.replay(window, replayRecord, index.exactThrough, revision, true))
             {
                 index.activate();
             }

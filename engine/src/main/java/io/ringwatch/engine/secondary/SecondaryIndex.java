@@ -110,12 +110,14 @@ final class SecondaryIndex
     /**
      * Applies the window's events in (after, upTo] over the entries, re-deriving old and new
      * index values from each event's previous and new value. Mutator only; every event up to
-     * {@code upTo} must be published.
+     * {@code upTo} must be published, or appended when the writer replays ({@code appended}: in a
+     * SYNC engine the writer runs ahead of what the durability gate has published).
      *
      * @return false when the window no longer holds them all (nothing is exact then).
      * @throws IndexFunctionException if the function throws on a value.
      */
-    boolean replay(final WatchWindow window, final EventRecord record, final long after, final long upTo)
+    boolean replay(
+        final WatchWindow window, final EventRecord record, final long after, final long upTo, final boolean appended)
     {
         if (upTo > after)
         {
@@ -126,7 +128,7 @@ final class SecondaryIndex
             }
             for (long sequence = first; ; sequence++)
             {
-                final int status = window.read(sequence, record);
+                final int status = appended ? window.readAppended(sequence, record) : window.read(sequence, record);
                 if (status == WatchWindow.READ_NOT_PUBLISHED || (status == WatchWindow.READ_OK && record.revision() > upTo))
                 {
                     break;

@@ -258,7 +258,7 @@ public final class SecondaryIndexes implements AutoCloseable
             };
             primary.scan(null, 0, 0, null, 0, 0, 0, file);
             final long upTo = awaitApplying();
-            if (index.replay(window, new EventRecord(), before, upTo))
+            if (index.replay(window, new EventRecord(), before, upTo, false))
             {
                 return index;
             }
@@ -315,12 +315,7 @@ public final class SecondaryIndexes implements AutoCloseable
 
     private long awaitApplying()
     {
-        final long applying = cursor.applying();
-        while (cursor.applied() < applying)
-        {
-            Thread.onSpinWait();
-        }
-        return applying;
+        return cursor.awaitApplying();
     }
 
     private void requireOpen()

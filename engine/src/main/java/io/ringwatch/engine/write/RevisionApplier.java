@@ -27,18 +27,22 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The single writer: consumes the write ring and, for each command, checks its conditions,
- * assigns the next revision if it changes anything, applies it to the off-heap index (which
- * yields the previous key-value), appends its events to the watch window, publishes them, and
- * completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
+ * The single writer: consumes the write ring and, for each command, checks its conditions, the
+ * secondary-index functions and the revision's size in the journal ({@link RevisionSizer}) before
+ * anything changes, assigns the next revision if it changes anything, applies it to the off-heap
+ * index (which yields the previous key-value), appends its events to the watch window, publishes
+ * them, and (in memory) completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
  * and the window, and keeps the secondary indexes current through {@link IndexMaintainer}
  * (whose functions check every new value before the first mutation). Puts and deletes allocate
  * nothing in steady state; transactions and {@code prevKv} results allocate their result objects.
  *
- * <p>With a journal, every change is also recorded there as it is applied. A sync journal is
- * flushed once per Disruptor batch, and the batch's writes are acknowledged only after that
- * (group commit); an async journal's writes are acknowledged at once. A journal failure fails
- * that write and every later one ({@link io.ringwatch.engine.JournalFailedException}).
+ * <p>With a journal, the writer builds each revision's {@link ChangeRecord} in the command's ring
+ * slot as it applies it and hands the slots over to the {@link Journaller} (at the end of each
+ * batch, and every few dozen commands within a long one), which appends them and completes the
+ * writes: the writer never waits for the disk. With a SYNC journal the writer publishes nothing:
+ * the journal stage opens the window and the applied revision once a batch is durable. After a
+ * journal failure the writer refuses every command ({@link io.ringwatch.engine.JournalFailedException})
+ * and changes nothing more. The writer reads no clock: a command carries the time it entered.
  */
 final class RevisionApplier implements EventHandler<WriteCommand>
 {
@@ -60,12 +64,15 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
     private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
     private final IndexVisitor collectDoomed = this::collectDoomed;
-    private final JournalRecorder journal;
+    private final IndexVisitor measureDoomed = this::measureDoomed;
+    private final RevisionSizer sizer;
+    private final Journaller journal;
+    private final boolean publishes;
     private final Doorbell[] windowReaders;
     private long rungRevision;
-    /** Writes applied but not yet acknowledged, waiting for the batch's flush. */
-    private final WriteCommand[] unacknowledged;
-    private int unacknowledgedCount;
+    private long unhandedCommands;
+    /** The command being applied, whose slot receives the revision's change record. */
+    private WriteCommand current;
     private final CountDownLatch running = new CountDownLatch(1);
     private int doomedBytes;
     private long revision;
@@ -76,10 +83,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final WatchWindow window,
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
-        final Journal journal,
-        final int ringSize,
-        final Doorbell[] windowReaders)
+        final Journal journalSizes,
+        final Journaller journal,
+        final Doorbell[] windowReaders,
+        final int maxKeyBytes,
+        final int maxValueBytes)
     {
+        this.sizer = new RevisionSizer(journalSizes, maxKeyBytes, maxValueBytes);
         this.index = index;
         this.windowReaders = windowReaders.clone();
         this.window = window;
@@ -87,8 +97,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.secondary = secondary;
         this.revision = cursor.applied();
         this.rungRevision = revision;
-        this.journal = journal == null ? null : new JournalRecorder(journal);
-        this.unacknowledged = this.journal != null && this.journal.flushBeforeAcknowledge() ? new WriteCommand[ringSize] : null;
+        this.journal = journal;
+        this.publishes = journal == null || !journal.gatesVisibility();
     }
 
     /**
@@ -130,19 +140,18 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
     {
         apply(command);
-        if (revision != rungRevision && (endOfBatch || revision - rungRevision >= RING_EVERY_REVISIONS))
+        if (publishes && revision != rungRevision && (endOfBatch || revision - rungRevision >= RING_EVERY_REVISIONS))
         {
             wakeWindowReaders();
         }
-        if (unacknowledged == null)
+        if (journal == null)
         {
-            complete(command);
-            return;
+            command.complete();
         }
-        unacknowledged[unacknowledgedCount++] = command;
-        if (endOfBatch || unacknowledgedCount == unacknowledged.length)
+        else if (endOfBatch || ++unhandedCommands >= RING_EVERY_REVISIONS)
         {
-            acknowledgeBatch();
+            unhandedCommands = 0;
+            journal.hand(sequence);
         }
     }
 
@@ -156,37 +165,18 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
     }
 
-    private void acknowledgeBatch()
-    {
-        try
-        {
-            journal.flush();
-        }
-        catch (final RuntimeException e)
-        {
-            for (int i = 0; i < unacknowledgedCount; i++)
-            {
-                if (unacknowledged[i].resultError == null)
-                {
-                    unacknowledged[i].resultError = journal.failure();
-                }
-            }
-        }
-        for (int i = 0; i < unacknowledgedCount; i++)
-        {
-            complete(unacknowledged[i]);
-            unacknowledged[i] = null;
-        }
-        unacknowledgedCount = 0;
-    }
-
     private void apply(final WriteCommand command)
     {
         mutating = false;
-        if (journal != null && journal.failure() != null && command.kind != WriteCommand.NOOP)
+        current = command;
+        if (journal != null && command.kind != WriteCommand.NOOP)
         {
-            command.resultError = journal.failure();
-            return;
+            final RingWatchException failure = journal.failure();
+            if (failure != null)
+            {
+                command.resultError = failure;
+                return;
+            }
         }
         try
         {
@@ -209,14 +199,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         catch (final RuntimeException e)
         {
-            try
-            {
-                finishRevision();
-            }
-            catch (final RuntimeException journalFailure)
-            {
-                // Already recorded as the journal's failure; the write reports its first error.
-            }
+            // Only a broken invariant gets here after a mutation: publish what was applied, so the
+            // window, the journal and the index still agree.
+            finishRevision();
             command.resultError = e instanceof RingWatchException ?
                 (RingWatchException)e : new RingWatchException("write failed in the writer: " + e, e);
         }
@@ -235,6 +220,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
                 command.resultSucceeded = false;
                 return;
             }
+        }
+        if (sizer.mustMeasureSingleChanges())
+        {
+            sizer.begin();
+            sizer.add(command.keyLength, command.valueLength,
+                index.get(command.key, 0, command.keyLength, probe) ? probe.valueLength() : 0);
+            sizer.check();
         }
         secondary.checkPut(command.value, command.valueLength);
         put(command.key, command.keyLength, command.value, command.valueLength);
@@ -282,6 +274,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         final List<Op> ops = holds ? txn.then() : txn.orElse();
         secondary.checkTxn(ops);
+        if (sizer.isBounded())
+        {
+            measure(ops, command);
+        }
         final long[] deleted = new long[ops.size()];
         final List<List<KeyValue>> prevKvs = new ArrayList<>(ops.size());
         final ExpandableArrayBuffer key = command.key;
@@ -317,6 +313,52 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         command.resultSucceeded = holds;
     }
 
+    /**
+     * Measures what the chosen branch will take in the journal, before anything changes: each
+     * put with the value it replaces, each delete with every key-value it removes.
+     */
+    private void measure(final List<Op> ops, final WriteCommand command)
+    {
+        sizer.begin();
+        for (int i = 0; i < ops.size(); i++)
+        {
+            final Op op = ops.get(i);
+            final KeyRange range = op.range();
+            final byte[] from = range.fromKey();
+            command.key.putBytes(0, from);
+            if (op.kind() == Op.Kind.PUT)
+            {
+                sizer.add(from.length, op.value().length,
+                    index.get(command.key, 0, from.length, probe) ? probe.valueLength() : 0);
+            }
+            else if (range.isSingleKey())
+            {
+                if (index.get(command.key, 0, from.length, probe))
+                {
+                    sizer.add(from.length, 0, probe.valueLength());
+                }
+            }
+            else
+            {
+                final byte[] to = range.toKey();
+                if (to != null)
+                {
+                    command.rangeEnd.putBytes(0, to);
+                }
+                // Overlapping deletes are counted once each: an overestimate that errs on refusing.
+                index.scan(command.key, 0, from.length, to == null ? null : command.rangeEnd, 0,
+                    to == null ? 0 : to.length, 0, measureDoomed);
+            }
+        }
+        sizer.check();
+    }
+
+    private boolean measureDoomed(final IndexEntry entry)
+    {
+        sizer.add(entry.keyLength(), 0, entry.valueLength());
+        return true;
+    }
+
     private long deleteTxnRange(final WriteCommand command, final Op op)
     {
         final KeyRange range = op.range();
@@ -349,7 +391,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
         if (journal != null)
         {
-            journal.change(EventType.PUT, key, keyLength, value, valueLength, createRevision, version,
+            current.changes.add(EventType.PUT, key, keyLength, value, valueLength, createRevision, version,
                 existed ? prev.value() : null, existed ? prev.valueLength() : 0,
                 existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
         }
@@ -360,6 +402,12 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         if (!index.get(key, 0, keyLength, probe))
         {
             return 0;
+        }
+        if (!mutating && sizer.mustMeasureSingleChanges())
+        {
+            sizer.begin();
+            sizer.add(keyLength, 0, probe.valueLength());
+            sizer.check();
         }
         final long next = beginMutation();
         index.remove(key, 0, keyLength, prev);
@@ -372,11 +420,17 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     {
         doomedOffsets.clear();
         doomedBytes = 0;
+        sizer.begin();
         index.scan(from, 0, fromLength, to, 0, toLength, 0, collectDoomed);
         final int count = doomedOffsets.size();
         if (count == 0)
         {
             return 0;
+        }
+        if (!mutating)
+        {
+            // Inside a transaction the whole branch was measured before its first change.
+            sizer.check();
         }
         final long next = beginMutation();
         for (int i = 0; i < count; i++)
@@ -395,6 +449,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         doomedOffsets.addInt(doomedBytes);
         doomedKeys.putBytes(doomedBytes, entry.key(), 0, entry.keyLength());
         doomedBytes += entry.keyLength();
+        if (sizer.isBounded())
+        {
+            sizer.add(entry.keyLength(), 0, entry.valueLength());
+        }
         return true;
     }
 
@@ -405,7 +463,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
         if (journal != null)
         {
-            journal.change(EventType.DELETE, key, keyLength, null, 0, 0, 0,
+            current.changes.add(EventType.DELETE, key, keyLength, null, 0, 0, 0,
                 prev.value(), prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
         }
         if (prevSink != null)
@@ -425,7 +483,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         {
             if (journal != null)
             {
-                journal.begin(next);
+                current.changes.clear();
+                current.journalRevision = next;
             }
             mutating = true;
             cursor.beginApplying(next);
@@ -439,43 +498,15 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         {
             revision++;
             mutating = false;
-            try
-            {
-                if (journal != null)
-                {
-                    journal.end(revision);
-                }
-            }
-            finally
+            if (publishes)
             {
                 window.publish();
                 cursor.markApplied(revision);
             }
-        }
-    }
-
-    private static void complete(final WriteCommand command)
-    {
-        final WriteCallback callback = command.callback;
-        if (callback == null)
-        {
-            command.completion.complete(command);
-            return;
-        }
-        try
-        {
-            if (command.resultError != null)
-            {
-                callback.onFailed(command.resultError);
-            }
             else
             {
-                callback.onWritten(command.resultRevision, command.resultSucceeded, command.resultDeleted);
+                current.windowSequence = window.appendedSequence();
             }
-        }
-        catch (final RuntimeException ignore)
-        {
-            // A user callback's failure must not stop the writer; the write itself stands.
         }
     }
 

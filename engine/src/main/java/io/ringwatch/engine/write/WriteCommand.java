@@ -45,6 +45,15 @@ final class WriteCommand
     Txn txn;
     WriteCompletion completion;
     WriteCallback callback;
+    /** When the command entered (wall clock, ms), stamped by its producer: the writer reads no clock. */
+    long timestampMillis;
+
+    /** The revision the writer gave this command's changes, 0 when it changed nothing. */
+    long journalRevision;
+    /** The window sequence of the revision's last event: what the durability gate publishes up to. */
+    long windowSequence;
+    /** The revision's changes, for the journal stage and a roll-back. */
+    final ChangeRecord changes = new ChangeRecord();
 
     long resultRevision;
     boolean resultSucceeded;
@@ -65,12 +74,46 @@ final class WriteCommand
         txn = null;
         completion = null;
         callback = null;
+        timestampMillis = 0;
+        journalRevision = 0;
         resultRevision = 0;
         resultSucceeded = false;
         resultDeleted = 0;
         resultPrevKvs = null;
         resultTxn = null;
         resultError = null;
+    }
+
+    /**
+     * Hands the result to whoever waits for it: the blocking producer, its future, or its
+     * callback (whose failure is swallowed: the write itself stands). The thread that completes
+     * the write ring's commands: the writer in memory, the journal stage in a durable engine.
+     */
+    void complete()
+    {
+        if (callback == null)
+        {
+            if (completion != null)
+            {
+                completion.complete(this);
+            }
+            return;
+        }
+        try
+        {
+            if (resultError != null)
+            {
+                callback.onFailed(resultError);
+            }
+            else
+            {
+                callback.onWritten(resultRevision, resultSucceeded, resultDeleted);
+            }
+        }
+        catch (final RuntimeException ignore)
+        {
+            // A user callback's failure must not stop the thread that completes writes.
+        }
     }
 
     void key(final DirectBuffer src, final int offset, final int length)

@@ -45,6 +45,8 @@ public final class WritePipeline implements AutoCloseable
     private final int maxValueBytes;
     private final Disruptor<WriteCommand> disruptor;
     private final RingBuffer<WriteCommand> ring;
+    private final Journaller journaller;
+    private final boolean stampTime;
     private final ThreadLocal<BlockingCompletion> completions = ThreadLocal.withInitial(BlockingCompletion::new);
     private final LongAdder admitted = new LongAdder();
     private volatile boolean closed;
@@ -59,7 +61,9 @@ public final class WritePipeline implements AutoCloseable
      * @param window the window the writer owns from now on.
      * @param cursor the writer's published progress.
      * @param secondary keeps the secondary indexes current on the writer thread.
-     * @param journal the revision log the writer records to, or null for an in-memory engine.
+     * @param journal the revision log, or null for an in-memory engine; with one, a journal stage
+     *                (thread {@code ringwatch-journal}) appends each revision after the writer and
+     *                completes the writes (see {@link Journaller}).
      * @param windowReaders rung by the writer after it publishes events to the window (at the end
      *                of each batch, and every few dozen revisions within a long one).
      */
@@ -81,10 +85,20 @@ public final class WritePipeline implements AutoCloseable
             writerThread = thread;
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
-        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, config.writeRingSize(),
-            windowReaders);
+        journaller = journal == null ? null : new Journaller(journal, disruptor.getRingBuffer(), window, cursor,
+            windowReaders, new IndexRollback(index, secondary));
+        stampTime = journal != null;
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, journaller,
+            windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
-        disruptor.setDefaultExceptionHandler(new FailingHandler());
+        if (journaller != null)
+        {
+            // The journal stage follows the writer over the same slots: a slot is reused only
+            // once the journal has passed it.
+            disruptor.getRingBuffer().addGatingSequences(journaller.sequence());
+            journaller.start();
+        }
+        disruptor.setDefaultExceptionHandler(new FailingHandler(journaller == null));
         ring = disruptor.start();
         applier.awaitRunning();
     }
@@ -201,6 +215,10 @@ public final class WritePipeline implements AutoCloseable
         {
             disruptor.halt();
         }
+        if (journaller != null)
+        {
+            journaller.close();
+        }
     }
 
     /**
@@ -256,9 +274,10 @@ public final class WritePipeline implements AutoCloseable
 
     BlockingCompletion armedCompletion()
     {
-        if (Thread.currentThread() == writerThread)
+        if (Thread.currentThread() == writerThread || (journaller != null && journaller.isJournalThread()))
         {
-            throw new RingWatchException("a blocking write from the writer thread would wait for itself");
+            throw new RingWatchException("a blocking write from the thread that completes writes would wait for itself: " +
+                "chain it with the *Async variants of CompletableFuture");
         }
         final BlockingCompletion completion = completions.get();
         completion.arm();
@@ -305,6 +324,11 @@ public final class WritePipeline implements AutoCloseable
         final WriteCommand command = ring.get(sequence);
         command.reset(WriteCommand.NOOP);
         command.sequence = sequence;
+        if (stampTime)
+        {
+            // Stamped where the command enters, so the writer applies nothing it read from a clock.
+            command.timestampMillis = System.currentTimeMillis();
+        }
         return command;
     }
 
@@ -542,13 +566,21 @@ public final class WritePipeline implements AutoCloseable
     /** Fails the one command whose handling threw past the applier's own guard; the writer goes on. */
     private static final class FailingHandler implements ExceptionHandler<WriteCommand>
     {
+        /** False when the journal stage completes every command, this one included. */
+        private final boolean completes;
+
+        FailingHandler(final boolean completes)
+        {
+            this.completes = completes;
+        }
+
         @Override
         public void handleEventException(final Throwable ex, final long sequence, final WriteCommand command)
         {
             command.resultError = new RingWatchException("write failed in the writer: " + ex, ex);
-            if (command.completion != null)
+            if (completes)
             {
-                command.completion.complete(command);
+                command.complete();
             }
         }
 

@@ -24,9 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Crash recovery with a real SIGKILL: a child JVM writes in SYNC mode and prints every
- * acknowledged revision; the test kills it at a random moment, reopens the directory, and checks
- * that every acknowledged revision survived and that the state is exactly what the writes up to
- * the recovered revision make. Several rounds on one directory, so later rounds recover from
+ * acknowledged revision, and every revision a watcher or a reader saw; the test kills it at a
+ * random moment, reopens the directory, and checks that every acknowledged revision and every
+ * revision anyone saw survived (SYNC shows nothing before it is durable) and that the state is
+ * exactly what the writes up to the recovered revision make. Several rounds on one directory, so later rounds recover from
  * fuzzy snapshots taken while writing plus the log after them, and from torn last excerpts.
  * Seeded ({@code -Dringwatch.seed}); {@code -Dringwatch.long=true} runs many more rounds.
  */
@@ -43,7 +44,8 @@ class KillNineTest
         for (int round = 0; round < ROUNDS; round++)
         {
             final int killAfter = 50 + random.nextInt(400);
-            acknowledged = Math.max(acknowledged, runAndKill(dir, killAfter, 40 + random.nextInt(200), seed));
+            final long[] seen = new long[1];
+            acknowledged = Math.max(acknowledged, runAndKill(dir, killAfter, 40 + random.nextInt(200), seed, seen));
             final RingWatch engine = RingWatch.open(RingWatchConfig.builder()
                 .persistence(LogConfig.builder(dir).durability(LogConfig.Durability.SYNC).build())
                 .snapshotEveryRevisions(0)
@@ -53,6 +55,8 @@ class KillNineTest
                 final long recovered = engine.currentRevision();
                 assertTrue(recovered >= acknowledged,
                     "seed " + seed + " round " + round + ": acknowledged " + acknowledged + " but recovered " + recovered);
+                assertTrue(recovered >= seen[0],
+                    "seed " + seed + " round " + round + ": a watcher or reader saw " + seen[0] + " but recovered " + recovered);
                 assertEquals(expectedState(recovered), actualState(engine.range(KeyRange.all(), 0).kvs()),
                     "seed " + seed + " round " + round + ": state at revision " + recovered);
                 acknowledged = recovered;
@@ -64,8 +68,12 @@ class KillNineTest
         }
     }
 
-    /** Starts the writer, kills it with SIGKILL after {@code killAfter} acknowledgements, returns the last one seen. */
-    private static long runAndKill(final Path dir, final int killAfter, final int snapshotEvery, final long seed) throws Exception
+    /**
+     * Starts the writer, kills it with SIGKILL after {@code killAfter} acknowledgements, returns the
+     * newest one; {@code seen[0]} receives the newest revision a watcher or reader saw.
+     */
+    private static long runAndKill(
+        final Path dir, final int killAfter, final int snapshotEvery, final long seed, final long[] seen) throws Exception
     {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -92,9 +100,10 @@ class KillNineTest
             {
                 if (line.startsWith("ack "))
                 {
-                    last = Long.parseLong(line.substring(4));
+                    last = Math.max(last, Long.parseLong(line.substring(4)));
                     acks++;
                 }
+                noteSeen(line, seen);
             }
             // SIGKILL: no shutdown hook, no close, whatever the writer was doing.
             child.toHandle().destroyForcibly();
@@ -103,12 +112,21 @@ class KillNineTest
             {
                 if (line.startsWith("ack "))
                 {
-                    last = Long.parseLong(line.substring(4));
+                    last = Math.max(last, Long.parseLong(line.substring(4)));
                 }
+                noteSeen(line, seen);
             }
         }
         assertTrue(acks == killAfter, "seed " + seed + ": the child stopped after " + acks + " acknowledgements");
         return last;
+    }
+
+    private static void noteSeen(final String line, final long[] seen)
+    {
+        if (line.startsWith("seen ") || line.startsWith("read "))
+        {
+            seen[0] = Math.max(seen[0], Long.parseLong(line.substring(5)));
+        }
     }
 
     private static TreeMap<String, String> expectedState(final long revision)

@@ -5,7 +5,10 @@ import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * A journal in memory for tests: a fixed array of changes, published to readers revision by
@@ -24,6 +27,9 @@ public final class InMemoryJournal implements Journal
     private volatile long compactRevision;
     private volatile long firstRevision = 1;
     private volatile boolean failAppends;
+    private volatile boolean failFlushes;
+    private volatile CountDownLatch flushGate;
+    private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
     private int appended;
     private long currentRevision;
     private long currentTimestamp;
@@ -42,6 +48,37 @@ public final class InMemoryJournal implements Journal
     public void failAppends()
     {
         failAppends = true;
+    }
+
+    /** From now on every flush throws, as an I/O error while forcing pages would. */
+    public void failFlushes()
+    {
+        failFlushes = true;
+    }
+
+    /** Works again, as after space was freed: a new engine may reopen it. */
+    public void heal()
+    {
+        failAppends = false;
+        failFlushes = false;
+        visibleRevision = () -> Long.MAX_VALUE;
+    }
+
+    /** From now on a flush waits until {@link #releaseFlushes()}: a slow disk. */
+    public void holdFlushes()
+    {
+        flushGate = new CountDownLatch(1);
+    }
+
+    /** Lets held and later flushes go. */
+    public void releaseFlushes()
+    {
+        final CountDownLatch gate = flushGate;
+        flushGate = null;
+        if (gate != null)
+        {
+            gate.countDown();
+        }
     }
 
     /**
@@ -91,6 +128,8 @@ public final class InMemoryJournal implements Journal
         }
         currentRevision = revision;
         currentTimestamp = timestampMillis;
+        // A revision that failed half way is dropped, as a torn excerpt is at open.
+        appended = published;
     }
 
     @Override
@@ -122,6 +161,22 @@ public final class InMemoryJournal implements Journal
     @Override
     public void flush()
     {
+        final CountDownLatch gate = flushGate;
+        if (gate != null)
+        {
+            try
+            {
+                gate.await(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (failFlushes)
+        {
+            throw new IllegalStateException("I/O error while forcing the log (simulated)");
+        }
         flushes.incrementAndGet();
         durableRevision = lastRevision;
     }
@@ -130,6 +185,12 @@ public final class InMemoryJournal implements Journal
     public boolean isSync()
     {
         return sync;
+    }
+
+    @Override
+    public void limitReadersTo(final LongSupplier visibleRevision)
+    {
+        this.visibleRevision = visibleRevision;
     }
 
     @Override
@@ -195,7 +256,7 @@ public final class InMemoryJournal implements Journal
         @Override
         public boolean next(final EventRecord into)
         {
-            if (position >= published)
+            if (position >= published || changes[position].revision > visibleRevision.getAsLong())
             {
                 return false;
             }

@@ -1,0 +1,334 @@
+package io.ringwatch.engine.write;
+
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.Sequence;
+import io.ringwatch.engine.JournalFailedException;
+import io.ringwatch.engine.history.Journal;
+import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.ringbuffer.PaddedSequence;
+import io.ringwatch.ringbuffer.WatchWindow;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The journal stage of the write pipeline, LMAX's journaller: its own thread
+ * ({@code ringwatch-journal}) and its own sequence, following the writer over the same ring
+ * slots. The writer hands over the slots it has applied (each holding its revision's
+ * {@link ChangeRecord}); this stage appends each revision to the {@link Journal}, and only then
+ * completes the slot's write, so a slow disk delays acknowledgements but never the writer's
+ * in-memory work (producers wait only once the ring is full, since the ring reuses a slot only
+ * after this stage passed it).
+ * <ul>
+ * <li>ASYNC: each write is acknowledged once its revision is appended; {@code durable} follows
+ *     the appends. Watchers and readers may run ahead of the append.</li>
+ * <li>SYNC: at the end of each batch the journal is flushed once (group commit); then the durable
+ *     cursor, the window's published cursor and the applied revision move to the batch's last
+ *     revision (the visibility gate: no watcher or reader sees a revision before it is durable),
+ *     the dispatchers are woken, and the batch's writes are acknowledged.</li>
+ * </ul>
+ * A journal failure (a typed exception from the journal: full disk, I/O error) fails that write
+ * and every later one with {@link JournalFailedException}; earlier writes of the batch are forced
+ * and acknowledged first if the journal still can. The writer refuses every command from then
+ * on; once it has stopped, this stage rolls the index back to the durable revision with the
+ * pre-images the slots carry ({@link IndexRollback}), so reads serve exactly what the log holds.
+ * Allocation: none per revision in steady state.
+ */
+final class Journaller implements Runnable
+{
+    private final Journal journal;
+    private final boolean sync;
+    private final RingBuffer<WriteCommand> ring;
+    private final WatchWindow window;
+    private final RevisionCursor cursor;
+    private final Doorbell[] windowReaders;
+    private final IndexRollback rollback;
+    private final WakeableIdleStrategy idle = new WakeableIdleStrategy();
+    /** This stage's progress over the ring: the ring reuses a slot only once it passed it. */
+    private final Sequence sequence = new Sequence(-1);
+    /** The last slot the writer has applied and handed over. */
+    private final PaddedSequence handed = new PaddedSequence(-1);
+    private final WriteCommand[] pending;
+    private final Thread thread;
+    private int pendingCount;
+    private long appendedRevision;
+    private long appendedWindowSequence = -1;
+    private long durableRevision;
+    private volatile JournalFailedException failure;
+    private volatile boolean stopping;
+
+    Journaller(
+        final Journal journal,
+        final RingBuffer<WriteCommand> ring,
+        final WatchWindow window,
+        final RevisionCursor cursor,
+        final Doorbell[] windowReaders,
+        final IndexRollback rollback)
+    {
+        this.journal = journal;
+        this.sync = journal.isSync();
+        this.ring = ring;
+        this.window = window;
+        this.cursor = cursor;
+        this.windowReaders = windowReaders.clone();
+        this.rollback = rollback;
+        this.pending = sync ? new WriteCommand[ring.getBufferSize()] : null;
+        this.durableRevision = cursor.durable();
+        this.appendedRevision = durableRevision;
+        this.thread = new Thread(this, "ringwatch-journal");
+        thread.setDaemon(true);
+        if (sync)
+        {
+            cursor.gatedBy(thread);
+        }
+    }
+
+    /**
+     * @return this stage's sequence, to gate the ring's producers on.
+     */
+    Sequence sequence()
+    {
+        return sequence;
+    }
+
+    /**
+     * @return true when a SYNC journal gates visibility: the writer then publishes nothing itself.
+     */
+    boolean gatesVisibility()
+    {
+        return sync;
+    }
+
+    /**
+     * @return the failure that stopped the journal, or null while it works. Any thread.
+     */
+    JournalFailedException failure()
+    {
+        return failure;
+    }
+
+    /**
+     * @return true on the journal stage's thread, where write completions run.
+     */
+    boolean isJournalThread()
+    {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Starts the stage's thread. */
+    void start()
+    {
+        thread.start();
+    }
+
+    /**
+     * Hands over every slot up to {@code sequence}: the writer is done with them. Writer thread;
+     * allocates nothing.
+     *
+     * @param sequence the last slot applied.
+     */
+    void hand(final long sequence)
+    {
+        handed.set(sequence);
+        idle.doorbell().ring();
+    }
+
+    /**
+     * Processes every slot handed over, then stops the thread. Call once the writer has stopped.
+     */
+    void close()
+    {
+        stopping = true;
+        idle.doorbell().ring();
+        boolean interrupted = false;
+        while (thread.isAlive())
+        {
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException e)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void run()
+    {
+        long next = sequence.get() + 1;
+        while (true)
+        {
+            final long available = handed.get();
+            if (available < next)
+            {
+                if (stopping && handed.get() < next)
+                {
+                    return;
+                }
+                idle.idle(0);
+                continue;
+            }
+            idle.reset();
+            for (long s = next; s <= available; s++)
+            {
+                onCommand(ring.get(s));
+            }
+            endOfBatch();
+            sequence.set(available);
+            next = available + 1;
+        }
+    }
+
+    private void onCommand(final WriteCommand command)
+    {
+        if (failure == null && command.journalRevision != 0)
+        {
+            append(command);
+        }
+        if (failure != null && command.resultError == null)
+        {
+            command.resultError = failure;
+        }
+        if (sync && failure == null)
+        {
+            pending[pendingCount++] = command;
+        }
+        else
+        {
+            command.complete();
+        }
+    }
+
+    private void append(final WriteCommand command)
+    {
+        final long revision = command.journalRevision;
+        try
+        {
+            journal.beginRevision(revision, command.timestampMillis);
+            final ChangeRecord changes = command.changes;
+            changes.rewind();
+            while (changes.next())
+            {
+                final boolean put = changes.type() == EventType.PUT;
+                final boolean hadPrev = changes.prevModRevision() != 0;
+                journal.appendChange(changes.type(), changes.key(), 0, changes.keyLength(),
+                    put ? changes.value() : null, 0, changes.valueLength(), changes.createRevision(), changes.version(),
+                    hadPrev ? changes.prevValue() : null, 0, changes.prevValueLength(),
+                    changes.prevCreateRevision(), changes.prevModRevision(), changes.prevVersion());
+            }
+            journal.endRevision();
+        }
+        catch (final RuntimeException e)
+        {
+            if (sync)
+            {
+                // The batch's earlier revisions are in the log: make them durable if it still can.
+                settle();
+            }
+            fail("recording revision " + revision, e);
+            return;
+        }
+        appendedRevision = revision;
+        appendedWindowSequence = command.windowSequence;
+        if (!sync)
+        {
+            durableRevision = revision;
+            cursor.markDurable(revision);
+        }
+    }
+
+    private void endOfBatch()
+    {
+        if (sync)
+        {
+            settle();
+        }
+    }
+
+    /** SYNC: forces the batch to disk once, opens the gate up to it, and acknowledges its writes. */
+    private void settle()
+    {
+        if (failure == null && appendedRevision > durableRevision)
+        {
+            try
+            {
+                journal.flush();
+                makeVisible();
+            }
+            catch (final RuntimeException e)
+            {
+                fail("forcing the revision log to disk", e);
+            }
+        }
+        final JournalFailedException failed = failure;
+        for (int i = 0; i < pendingCount; i++)
+        {
+            final WriteCommand command = pending[i];
+            if (failed != null && command.resultError == null)
+            {
+                command.resultError = failed;
+            }
+            command.complete();
+            pending[i] = null;
+        }
+        pendingCount = 0;
+    }
+
+    private void makeVisible()
+    {
+        final long revision = appendedRevision;
+        durableRevision = revision;
+        cursor.markDurable(revision);
+        window.publish(appendedWindowSequence, revision);
+        cursor.markApplied(revision);
+        for (final Doorbell reader : windowReaders)
+        {
+            reader.ring();
+        }
+    }
+
+    private void fail(final String what, final RuntimeException cause)
+    {
+        failure = new JournalFailedException(
+            "the revision log failed " + what + "; the engine refuses writes: " + cause, cause);
+        rollBack();
+    }
+
+    /**
+     * Waits until the writer has handed over every slot claimed so far (after seeing the failure
+     * it changes nothing, and a slot claimed later is applied after the failure was published),
+     * then undoes, newest first, every revision after the durable one. Those slots are still
+     * intact: this stage has not passed them, so no producer can reuse them.
+     */
+    private void rollBack()
+    {
+        long last;
+        while ((last = handed.get()) != ring.getCursor())
+        {
+            LockSupport.parkNanos(1_000);
+        }
+        cursor.beginRollback();
+        try
+        {
+            for (long s = last; s > sequence.get(); s--)
+            {
+                final WriteCommand command = ring.get(s);
+                if (command.journalRevision > durableRevision)
+                {
+                    rollback.undo(command.changes);
+                }
+            }
+        }
+        finally
+        {
+            cursor.endRollback(durableRevision);
+        }
+    }
+}
