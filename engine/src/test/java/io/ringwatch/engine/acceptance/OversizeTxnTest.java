@@ -12,9 +12,9 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.ringwatch.engine.JournalFailedException;
+import io.ringwatch.engine.RevisionTooLargeException;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
@@ -23,9 +23,9 @@ import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 12, "What was seen" item 3: a transaction of 6 values of about 1 MiB (each within the
@@ -63,9 +63,9 @@ class OversizeTxnTest
             }
             catch (final RuntimeException refused)
             {
-                assertInstanceOf(RingWatchException.class, refused, "not a typed error: " + refused);
                 assertFalse(refused instanceof JournalFailedException,
                     "the writer must refuse it before the journal sees it, not fail the journal: " + refused);
+                assertInstanceOf(RevisionTooLargeException.class, refused, "not the typed refusal: " + refused);
             }
             assertEquals(1, engine.currentRevision(), "the revision moved");
             assertEquals(0, engine.count(KeyRange.prefix("/big/")), "keys of the refused txn are visible");

@@ -48,8 +48,16 @@ class ResumeFromCancelTest
 
     /**
      * Issue 11 item 3: a prefix watch from revision 1 after the window has moved on is cancelled
-     * REVISION_UNAVAILABLE (or COMPACTED) naming a revision; a watch from exactly that revision is
-     * not cancelled and delivers the exact sequence from there, then live events.
+     * REVISION_UNAVAILABLE (or COMPACTED) naming a revision; a watch from exactly that revision,
+     * with writes going on right after it (as a busy engine has), is not cancelled and delivers the
+     * exact sequence from there, then live events.
+     *
+     * <p>FINDING on main 48794c3 (intermittent, about 1 run in 2 on the loaded 2-core VM): the
+     * resumed watch is cancelled REVISION_UNAVAILABLE ("revision 8001 is older than the oldest
+     * revision held", naming 8067): its catch-up cursor opens only when a delivery thread first
+     * reads for it, and by then the next writes have overwritten the oldest window slots. See
+     * {@link #resumingFromTheNamedRevisionDeliversTheExactSequenceWhenNoWriteRacesIt} for the
+     * same resume without the race.
      */
     @Test
     void resumingFromTheRevisionAnUnavailableCancelNamesDeliversTheExactSequence()
@@ -68,6 +76,36 @@ class ResumeFromCancelTest
 
             final Recorder resumed = new Recorder();
             engine.watch(WatchRequest.of(KeyRange.prefix("/r/")).startRevision(resume), resumed);
+            writeKeys(engine, writes + 1, writes + 1_000);
+            final long last = writes + 1_000;
+            resumed.awaitRevision(last);
+            assertNull(resumed.cancellation(), "the watch resumed from " + resume + " was cancelled");
+            assertExactSequence(resumed.events(), resume, last);
+        }
+    }
+
+    /**
+     * Issue 11 item 3, without the race of the test above: the watch resumed from the revision the
+     * cancel names reads the window up to the last write before any further write, then gets the
+     * live events; every event is exact and it is never cancelled.
+     */
+    @Test
+    void resumingFromTheNamedRevisionDeliversTheExactSequenceWhenNoWriteRacesIt()
+    {
+        try (RingWatch engine = RingWatch.open(shallowQueues().build()))
+        {
+            final int writes = WINDOW + 8_000;
+            writeKeys(engine, 1, writes);
+            final Recorder old = new Recorder();
+            engine.watch(WatchRequest.of(KeyRange.prefix("/r/")).startRevision(1), old);
+            final WatchCancellation cancelled = old.awaitCancellation();
+            final long resume = cancelled.compactRevision();
+            assertTrue(resume > 1 && resume <= writes, "the cancel names no usable revision: " + cancelled);
+
+            final Recorder resumed = new Recorder();
+            engine.watch(WatchRequest.of(KeyRange.prefix("/r/")).startRevision(resume), resumed);
+            resumed.awaitRevision(writes);
+            assertNull(resumed.cancellation(), "the watch resumed from " + resume + " was cancelled");
             writeKeys(engine, writes + 1, writes + 1_000);
             final long last = writes + 1_000;
             resumed.awaitRevision(last);
