@@ -52,7 +52,7 @@ class ResumeFromCancelTest
      * with writes going on right after it (as a busy engine has), is not cancelled and delivers the
      * exact sequence from there, then live events.
      *
-     * <p>FINDING on main 48794c3 (intermittent, about 1 run in 2 on the loaded 2-core VM): the
+     * <p>FINDING on main 48794c3 (failed 4 runs of 4 on the loaded 2-core VM; passed once on 99c8398): the
      * resumed watch is cancelled REVISION_UNAVAILABLE ("revision 8001 is older than the oldest
      * revision held", naming 8067): its catch-up cursor opens only when a delivery thread first
      * reads for it, and by then the next writes have overwritten the oldest window slots. See
