@@ -3,7 +3,9 @@ package io.ringwatch.engine.acceptance;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.persistence.LogConfig;
@@ -55,6 +57,25 @@ final class Scenario
     static void await(final BooleanSupplier condition, final String what)
     {
         await(condition, PATIENCE, what);
+    }
+
+    /**
+     * Waits until {@code condition} holds, failing after {@link #PATIENCE}.
+     *
+     * @param condition what must come to hold.
+     * @param what      what it means, for the failure message, computed only on failure.
+     */
+    static void await(final BooleanSupplier condition, final Supplier<String> what)
+    {
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new AssertionError("timed out after " + PATIENCE.toSeconds() + " s waiting for " + what.get());
+            }
+            LockSupport.parkNanos(2_000_000);
+        }
     }
 
     /**
