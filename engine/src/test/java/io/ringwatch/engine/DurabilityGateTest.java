@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -139,9 +140,33 @@ class DurabilityGateTest
         journal.heal();
         engine = RingWatch.open(RingWatchConfig.defaults(), journal);
         // Revisions appended before the failed flush may survive it (as unforced pages may reach
-        // the disk); every acknowledged one must.
-        assertTrue(engine.currentRevision() >= 2);
-        assertEquals("1", new String(engine.get("a").orElseThrow().value()));
+        // the disk); every acknowledged one must, and what survives is a prefix of the history.
+        final long recovered = engine.currentRevision();
+        assertTrue(recovered >= 2 && recovered <= 204, "recovered revision " + recovered);
+        assertEquals(stateAfter(recovered), state(engine), "the state of revision " + recovered);
+    }
+
+    /** The state after {@code revision} of the sequence written above: a, b, k0..k199, a again, b deleted. */
+    private static List<String> stateAfter(final long revision)
+    {
+        final TreeMap<String, String> state = new TreeMap<>();
+        state.put("a", "1");
+        state.put("b", "1");
+        for (int i = 0; i < 200 && i + 3 <= revision; i++)
+        {
+            state.put("k" + i, "v" + i);
+        }
+        if (revision >= 203)
+        {
+            state.put("a", "2");
+        }
+        if (revision >= 204)
+        {
+            state.remove("b");
+        }
+        final List<String> entries = new ArrayList<>();
+        state.forEach((key, value) -> entries.add(key + "=" + value));
+        return entries;
     }
 
     @Test

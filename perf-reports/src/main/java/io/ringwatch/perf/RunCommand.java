@@ -19,6 +19,7 @@ import io.ringwatch.perf.report.PeerResult;
 import io.ringwatch.perf.report.ReportIndex;
 import io.ringwatch.perf.report.ReportWriter;
 import io.ringwatch.perf.report.RunReport;
+import io.ringwatch.perf.report.Spread;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -128,6 +129,10 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--drain-timeout", description = "wait this long for events that stopped coming. Default: ${DEFAULT-VALUE}")
     private Duration drainTimeout = Duration.ofSeconds(10);
 
+    @Option(names = "--repeat", description = "runs of each peer, back to back; the report shows the spread " +
+        "(min/median/max of each percentile) and plots the run with the median p99. Default: ${DEFAULT-VALUE}")
+    private int repeat = 1;
+
     @Option(names = "--reports-dir", description = "where run directories and index.html go. Default: ${DEFAULT-VALUE}")
     private Path reportsDir = Path.of("target", "perf-reports");
 
@@ -152,17 +157,31 @@ final class RunCommand implements Callable<Integer>
         final Instant startedAt = Instant.now();
         final MachineInfo machine = MachineInfo.capture();
         final List<PeerResult> results = new ArrayList<>();
+        final Map<String, List<PeerResult>> repeats = new LinkedHashMap<>();
         for (final PeerKind kind : engines)
         {
             final LoadSettings peerSettings = kind == PeerKind.ETCD && etcdRate > 0 ? settings.withRate(etcdRate) : settings;
             for (final int blocked : kind == PeerKind.RINGWATCH ? blockedListeners : List.of(0))
             {
-                try (Peer peer = open(kind, engine, workload, blocked))
+                final List<PeerResult> runs = new ArrayList<>(repeat);
+                for (int run = 1; run <= repeat; run++)
                 {
-                    results.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
+                    if (repeat > 1)
+                    {
+                        System.out.printf("%s: run %d of %d%n", DashedEnumConverter.name(kind), run, repeat);
+                    }
+                    try (Peer peer = open(kind, engine, workload, blocked))
+                    {
+                        runs.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
+                    }
+                    // Leave the next peer a clean heap; the runs share one JVM.
+                    System.gc();
                 }
-                // Leave the next peer a clean heap; the runs share one JVM.
-                System.gc();
+                results.add(Spread.medianRun(runs));
+                if (repeat > 1)
+                {
+                    repeats.put(runs.get(0).peer(), List.copyOf(runs));
+                }
             }
         }
 
@@ -170,7 +189,7 @@ final class RunCommand implements Callable<Integer>
         final String runName = STAMP.format(startedAt) + "-" + (name == null ? engineNames : name);
         final String reportTitle = title != null ? title : String.format("%s: %,d writes/s, %d watchers (%d per write)",
             engineNames.replace('-', ' '), rate, watchers, workload.watchersPerWrite());
-        final RunReport report = new RunReport(reportTitle, note, startedAt, machine, options(), results);
+        final RunReport report = new RunReport(reportTitle, note, startedAt, machine, options(), results, repeats);
         final Path runDir = reportsDir.resolve(runName);
         ReportWriter.write(report, runDir);
         ReportIndex.write(reportsDir);
@@ -205,6 +224,10 @@ final class RunCommand implements Callable<Integer>
         if (blockedListeners.stream().anyMatch(count -> count > 0) && !engines.contains(PeerKind.RINGWATCH))
         {
             throw new IllegalArgumentException("--blocked-listeners applies to --engine ringwatch only");
+        }
+        if (repeat < 1)
+        {
+            throw new IllegalArgumentException("--repeat must be at least 1: " + repeat);
         }
         if (pollers < 1)
         {
@@ -263,6 +286,7 @@ final class RunCommand implements Callable<Integer>
             options.put("etcd-max-in-flight", Integer.toString(etcdMaxInFlight));
         }
         options.put("drain-timeout", drainTimeout.toString());
+        options.put("repeat", Integer.toString(repeat));
         return options;
     }
 }

@@ -1,12 +1,17 @@
 package io.ringwatch.perf;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,6 +30,39 @@ class CommandLineTest
 
         assertEquals(CommandLine.ExitCode.USAGE, exit);
         assertTrue(err.toString().contains("needs --data-dir"), err.toString());
+    }
+
+    @Test
+    void repeatBelowOneIsRefused()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--repeat", "0", "--reports-dir", "/nonexistent");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("--repeat must be at least 1: 0"), err.toString());
+    }
+
+    @Test
+    void repeatedRunsOfAPeerLandInOneReportWithTheirSpread(@TempDir final Path reports) throws IOException
+    {
+        final CommandLine commandLine = PerfMain.commandLine();
+
+        final int exit = commandLine.execute("--engine", "disruptor", "--rate", "1000", "--warmup", "100ms", "--duration", "300ms",
+            "--watchers", "4", "--keys", "10", "--repeat", "2", "--reports-dir", reports.toString(), "--name", "repeat");
+
+        assertEquals(0, exit);
+        final Path run;
+        try (Stream<Path> runs = Files.list(reports))
+        {
+            run = runs.filter(p -> p.getFileName().toString().endsWith("-repeat")).findFirst().orElseThrow();
+        }
+        final String page = Files.readString(run.resolve("index.html"));
+        assertTrue(page.contains("<tr><td class=\"l\" rowspan=\"3\">disruptor</td><td rowspan=\"3\">2</td>"), page);
+        assertTrue(page.contains("<polyline class=\"p99\" data-series=\"disruptor\""), page);
+        assertTrue(Files.readString(run.resolve("summary.txt")).contains("disruptor  2 runs: p50 "));
     }
 
     @Test

@@ -58,7 +58,9 @@ class PerfJarSmokeIT
         for (final String peer : List.of("ringwatch", "disruptor", "juc"))
         {
             assertTrue(page.contains("data-series=\"" + peer + "\""), peer + " plotted");
+            assertTrue(page.contains("<polyline class=\"p99\" data-series=\"" + peer + "\""), peer + " latency over time");
         }
+        assertTrue(page.contains("<h2>JVM during each run</h2>"), "GC and CPU figures");
         final String summary = Files.readString(run.resolve("summary.txt"));
         assertEquals(3, summary.split("6000 of 6000 events delivered", -1).length - 1, summary);
         assertTrue(Files.readString(reports.resolve("index.html")).contains(run.getFileName() + "/index.html"));

@@ -61,7 +61,9 @@ final class LogDirectory
         for (final Path entry : list(directory))
         {
             final String name = entry.getFileName().toString();
-            if (DirectoryLock.NAME.equals(name) && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS))
+            // Not "is a regular file": a stat that fails (seen once while the owner let go of it)
+            // would make our own lock file look foreign.
+            if (DirectoryLock.NAME.equals(name) && !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS))
             {
                 continue;
             }

@@ -25,6 +25,11 @@ final class ByteText
      */
     static String utf8(final byte[] bytes)
     {
+        if (isAscii(bytes))
+        {
+            // Most keys and values are ASCII: valid UTF-8 by definition, no decoder needed.
+            return new String(bytes, StandardCharsets.US_ASCII);
+        }
         try
         {
             return StandardCharsets.UTF_8.newDecoder()
@@ -48,12 +53,53 @@ final class ByteText
      */
     static String printable(final byte[] bytes)
     {
+        if (isPrintableAscii(bytes))
+        {
+            final StringBuilder out = new StringBuilder(bytes.length + 8).append('"');
+            for (final byte b : bytes)
+            {
+                if (b == '"' || b == '\\')
+                {
+                    out.append('\\');
+                }
+                out.append((char)b);
+            }
+            return out.append('"').toString();
+        }
         final String text = utf8(bytes);
         if (text == null || text.codePoints().anyMatch(Character::isISOControl))
         {
             return hex(bytes);
         }
         return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    private static boolean isAscii(final byte[] bytes)
+    {
+        for (final byte b : bytes)
+        {
+            if (b < 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether every byte is printable ASCII (space to tilde), the common case the slow path
+     * (strict decoding, a check per code point) would accept anyway.
+     */
+    private static boolean isPrintableAscii(final byte[] bytes)
+    {
+        for (final byte b : bytes)
+        {
+            if (b < 0x20 || b > 0x7E)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.ringwatch.replay;
 
 import java.util.Base64;
+import java.util.List;
 
 /**
  * Builds one flat JSON object on one line (JSON Lines). Byte fields are UTF-8 strings when valid,
@@ -21,6 +22,62 @@ final class JsonLine
     JsonLine number(final String name, final long value)
     {
         name(name).append(value);
+        return this;
+    }
+
+    /**
+     * Adds a decimal number field, rounded to three decimals (JSON has no NaN: non-finite is null).
+     *
+     * @param name  the field name.
+     * @param value the number.
+     * @return this line.
+     */
+    JsonLine decimal(final String name, final double value)
+    {
+        final StringBuilder at = name(name);
+        if (Double.isFinite(value))
+        {
+            at.append(Math.round(value * 1000.0) / 1000.0);
+        }
+        else
+        {
+            at.append("null");
+        }
+        return this;
+    }
+
+    /**
+     * Adds a boolean field.
+     *
+     * @param name  the field name.
+     * @param value the flag.
+     * @return this line.
+     */
+    JsonLine flag(final String name, final boolean value)
+    {
+        name(name).append(value);
+        return this;
+    }
+
+    /**
+     * Adds an array of numbers.
+     *
+     * @param name   the field name.
+     * @param values the numbers, in order.
+     * @return this line.
+     */
+    JsonLine numbers(final String name, final List<Long> values)
+    {
+        final StringBuilder at = name(name).append('[');
+        for (int i = 0; i < values.size(); i++)
+        {
+            if (i > 0)
+            {
+                at.append(',');
+            }
+            at.append(values.get(i).longValue());
+        }
+        at.append(']');
         return this;
     }
 

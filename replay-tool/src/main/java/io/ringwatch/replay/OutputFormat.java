@@ -1,7 +1,5 @@
 package io.ringwatch.replay;
 
-import java.time.Instant;
-
 import io.ringwatch.persistence.ChangeType;
 
 /**
@@ -22,7 +20,7 @@ enum OutputFormat
                 " key=" + ByteText.printable(key) +
                 " value=" + (after == null ? "-" : ByteText.printable(after.value())) +
                 " create=" + (after == null ? 0 : after.createRevision()) +
-                " mod=" + (after == null ? 0 : after.modRevision()) +
+                " mod=" + modRevision(revision, after) +
                 " version=" + (after == null ? 0 : after.version()) +
                 " prev=" + (before == null ? "-" : ByteText.printable(before.value()));
         }
@@ -50,7 +48,7 @@ enum OutputFormat
                 .bytes("key", key)
                 .bytes("value", after == null ? null : after.value())
                 .number("createRevision", after == null ? 0 : after.createRevision())
-                .number("modRevision", after == null ? 0 : after.modRevision())
+                .number("modRevision", modRevision(revision, after))
                 .number("version", after == null ? 0 : after.version())
                 .bytes("prevValue", before == null ? null : before.value())
                 .number("prevCreateRevision", before == null ? 0 : before.createRevision())
@@ -72,6 +70,9 @@ enum OutputFormat
         }
     };
 
+    /** Each thread's formatter (the tool formats on its command thread only). */
+    private static final ThreadLocal<InstantText> INSTANTS = ThreadLocal.withInitial(InstantText::new);
+
     /**
      * One event (a change of a revision).
      *
@@ -79,7 +80,8 @@ enum OutputFormat
      * @param timestampNanos when it was applied, epoch nanoseconds.
      * @param type           {@link ChangeType#PUT} or {@link ChangeType#DELETE}.
      * @param key            the key.
-     * @param after          the key's state after it; null for a delete.
+     * @param after          the key's state after it; null for a delete (printed as the live
+     *                       event shows it: mod revision = {@code revision}, create and version 0).
      * @param before         the key's state before it; null when it did not exist.
      * @return the line, without a line end.
      */
@@ -101,7 +103,17 @@ enum OutputFormat
      */
     static String instant(final long epochNanos)
     {
-        return Instant.EPOCH.plusNanos(epochNanos).toString();
+        return INSTANTS.get().format(epochNanos);
+    }
+
+    /**
+     * The event's mod revision as the live watch event carries it: a PUT's own, and for a DELETE
+     * the delete's revision (etcd's tombstone: the key, an empty value, create revision and
+     * version 0, mod revision the delete's).
+     */
+    private static long modRevision(final long revision, final KeyState after)
+    {
+        return after == null ? revision : after.modRevision();
     }
 
     private static String typeName(final byte type)

@@ -5,13 +5,25 @@ import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code --progress} option shared by the long-running commands: the bar is drawn when the
- * tool runs on a terminal or when the option forces it. Set by picocli on the command's thread.
+ * The {@code --progress} option shared by the long-running commands: the bar is drawn when
+ * stderr is a terminal ({@link Terminal}) or when the option forces it; redirected, it stays
+ * silent. Set by picocli on the command's thread.
  */
 final class ProgressOption
 {
-    @Option(names = "--progress", description = "Draw a progress bar on stderr even when not on a terminal.")
+    @Option(names = "--progress", description = "Draw a progress bar (rate, ETA) on stderr even when it is not a terminal.")
     boolean forced;
+
+    /**
+     * Whether a bar is drawn.
+     *
+     * @param terminal whether stderr is a terminal.
+     * @return true when forced or on a terminal.
+     */
+    boolean shows(final boolean terminal)
+    {
+        return forced || terminal;
+    }
 
     /**
      * Starts a bar for {@code total} revisions, or a disabled one.
@@ -23,8 +35,6 @@ final class ProgressOption
      */
     Progress start(final PrintWriter err, final String label, final long total)
     {
-        // System.console() is set only when stdin and stdout are terminals: the best a JVM can tell.
-        final boolean show = forced || System.console() != null;
-        return show ? new Progress(err, label, total, System::nanoTime) : Progress.none();
+        return shows(Terminal.stderrIsTerminal()) ? new Progress(err, label, total, System::nanoTime) : Progress.none();
     }
 }

@@ -1,5 +1,13 @@
 package io.ringwatch.replay;
 
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import io.ringwatch.persistence.RevisionLogException;
@@ -29,6 +37,8 @@ import picocli.CommandLine.Spec;
     footer = {"%n<dir> is an engine data directory (ringwatch.meta, queue/, snapshots/); nothing in it is changed.%n"})
 public final class ReplayMain implements Callable<Integer>
 {
+    private static final int OUT_BUFFER_CHARS = 1 << 16;
+
     @Spec
     CommandSpec spec;
 
@@ -43,7 +53,15 @@ public final class ReplayMain implements Callable<Integer>
      */
     public static void main(final String[] args)
     {
-        System.exit(commandLine().execute(args));
+        // picocli's default out flushes every line (25,000 lines/s into a file); a large buffer
+        // flushed once at the end writes what print and state produce at disk speed.
+        final PrintWriter out = new PrintWriter(new BufferedWriter(
+            new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), OUT_BUFFER_CHARS), false);
+        final CommandLine commandLine = commandLine();
+        commandLine.setOut(out);
+        final int exitCode = commandLine.execute(args);
+        out.flush();
+        System.exit(exitCode);
     }
 
     /**
@@ -70,6 +88,12 @@ public final class ReplayMain implements Callable<Integer>
         commandLine.setParameterExceptionHandler((ex, args) ->
         {
             final CommandLine command = ex.getCommandLine();
+            if (isUnknownCommand(ex, command))
+            {
+                final String word = ((CommandLine.UnmatchedArgumentException)ex).getUnmatched().get(0);
+                command.getErr().println(UnknownCommand.message(command.getCommandName(), word, commandNames(command)));
+                return ExitCodes.USAGE;
+            }
             command.getErr().println(command.getCommandSpec().qualifiedName() + ": " + ex.getMessage() + " (see --help)");
             return ExitCodes.USAGE;
         });
@@ -111,6 +135,25 @@ public final class ReplayMain implements Callable<Integer>
             }
         });
         return commandLine;
+    }
+
+    /**
+     * Whether a parse failure is a first word that names no command (rather than a bad option of
+     * a command that was recognised).
+     */
+    private static boolean isUnknownCommand(final CommandLine.ParameterException ex, final CommandLine command)
+    {
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException) || command.getParent() != null)
+        {
+            return false;
+        }
+        final List<String> unmatched = ((CommandLine.UnmatchedArgumentException)ex).getUnmatched();
+        return !unmatched.isEmpty() && !unmatched.get(0).startsWith("-");
+    }
+
+    private static List<String> commandNames(final CommandLine command)
+    {
+        return new ArrayList<>(command.getSubcommands().keySet());
     }
 
     /**

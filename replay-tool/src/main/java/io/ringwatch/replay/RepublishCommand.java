@@ -53,6 +53,10 @@ final class RepublishCommand implements Callable<Integer>
         description = "original (sleep by timestamp deltas), Nx (N times faster) or max (no waiting; the default).")
     Pace pace;
 
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
+        description = "text (a summary) or json (one object).")
+    OutputFormat format;
+
     @Mixin
     ProgressOption progress;
 
@@ -112,11 +116,33 @@ final class RepublishCommand implements Callable<Integer>
             targetLast = engine.currentRevision();
         }
         final double seconds = (System.nanoTime() - started) / 1e9;
+        final double rate = republisher.revisions() / Math.max(seconds, 1e-9);
+        if (format == OutputFormat.JSON)
+        {
+            out.println(new JsonLine()
+                .string("source", directory.toString())
+                .number("fromRevision", span.from())
+                .number("toRevision", span.to())
+                .number("revisions", republisher.revisions())
+                .number("changes", republisher.changes())
+                .string("into", into.toString())
+                .number("targetFirstRevision", 1)
+                .number("targetLastRevision", targetLast)
+                .number("baseKeys", base.size())
+                .number("baseSourceRevision", base.isEmpty() ? 0 : span.from() - 1)
+                .number("baseTxns", republisher.baseTxns())
+                .string("pace", pace.toString())
+                .decimal("seconds", seconds)
+                .decimal("revisionsPerSecond", rate)
+                .end());
+            out.flush();
+            return ExitCodes.OK;
+        }
         out.printf("republished revisions %d..%d of %s (%d revisions, %d changes) into %s%n",
             span.from(), span.to(), directory, republisher.revisions(), republisher.changes(), into);
         out.printf("target revisions: 1..%d (base state: %s)%n", targetLast, base.isEmpty() ? "none" :
             base.size() + " keys at source revision " + (span.from() - 1) + ", txns: " + republisher.baseTxns());
-        out.printf("pace %s: %.3f s, %.0f revisions/s%n", pace, seconds, republisher.revisions() / Math.max(seconds, 1e-9));
+        out.printf("pace %s: %.3f s, %.0f revisions/s%n", pace, seconds, rate);
         out.flush();
         return ExitCodes.OK;
     }

@@ -13,6 +13,7 @@ import io.ringwatch.persistence.SnapshotReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -32,6 +33,10 @@ final class VerifyCommand implements Callable<Integer>
 
     @Parameters(index = "0", paramLabel = "<dir>", description = "The data directory.")
     Path directory;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
+        description = "text (an OK line) or json (one object); a problem is always one line on stderr.")
+    OutputFormat format;
 
     @Mixin
     ProgressOption progress;
@@ -64,10 +69,24 @@ final class VerifyCommand implements Callable<Integer>
                 checkSnapshot(snapshot);
             }
             checkRecoverable(log, snapshots);
+            final boolean incomplete = log.endsInIncompleteExcerpt();
+            if (format == OutputFormat.JSON)
+            {
+                out.println(new JsonLine()
+                    .flag("ok", true)
+                    .number("firstRevision", span.count() == 0 ? 0 : span.from())
+                    .number("lastRevision", span.count() == 0 ? 0 : span.to())
+                    .number("revisions", span.count())
+                    .numbers("snapshots", snapshots)
+                    .flag("incompleteTail", incomplete)
+                    .end());
+                out.flush();
+                return ExitCodes.OK;
+            }
             out.println("OK: " + (span.count() == 0 ? "no revisions" :
                 "revisions " + span.from() + ".." + span.to() + " (" + span.count() + ") contiguous, every CRC valid") +
                 "; snapshots valid: " + snapshots);
-            if (log.endsInIncompleteExcerpt())
+            if (incomplete)
             {
                 out.println("note: " + SourceLog.INCOMPLETE_TAIL);
             }

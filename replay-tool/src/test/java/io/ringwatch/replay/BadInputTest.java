@@ -79,7 +79,10 @@ class BadInputTest
         assertUsage("republish", log);
         assertUsage("republish", log, "--into", temp.resolve("x").toString(), "--pace", "fast");
         assertUsage("republish", log, "--into", temp.resolve("x").toString(), "--pace", "0x");
-        assertUsage("explode", log);
+        final HistoryFixture.Run unknown = HistoryFixture.run("explode", log);
+        assertEquals(ExitCodes.USAGE, unknown.exitCode(), unknown.err());
+        assertEquals("ringwatch-replay: unknown command 'explode' Commands: list, print, state, verify, republish",
+            unknown.err().strip());
         assertUsage();
         assertError(ExitCodes.USAGE, "--range takes K,END (a comma between the first key and the end key), got '/a'",
             "print", log, "--range", "/a");

@@ -1,11 +1,13 @@
 package io.ringwatch.replay;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * A strict parser for the flat JSON objects the tool writes (string, integer, boolean and null
- * values), so tests read the JSON Lines back without a library.
+ * A strict parser for the flat JSON objects the tool writes (string, integer, decimal, boolean,
+ * null and array-of-value values), so tests read the JSON back without a library.
  */
 final class FlatJson
 {
@@ -79,12 +81,45 @@ final class FlatJson
             at += 5;
             return Boolean.FALSE;
         }
+        if (c == '[')
+        {
+            return array();
+        }
         final int start = at;
-        while (at < text.length() && (Character.isDigit(text.charAt(at)) || text.charAt(at) == '-'))
+        while (at < text.length() && "0123456789-+.eE".indexOf(text.charAt(at)) >= 0)
         {
             at++;
         }
-        return Long.parseLong(text.substring(start, at));
+        final String number = text.substring(start, at);
+        if (number.isEmpty())
+        {
+            throw new IllegalArgumentException("expected a value at " + start + ": " + text);
+        }
+        return number.matches("-?\\d+") ? (Object)Long.parseLong(number) : (Object)Double.parseDouble(number);
+    }
+
+    private List<Object> array()
+    {
+        expect('[');
+        final List<Object> values = new ArrayList<>();
+        if (peek() == ']')
+        {
+            at++;
+            return values;
+        }
+        while (true)
+        {
+            values.add(value());
+            final char next = text.charAt(at++);
+            if (next == ']')
+            {
+                return values;
+            }
+            if (next != ',')
+            {
+                throw new IllegalArgumentException("expected , or ] at " + (at - 1) + ": " + text);
+            }
+        }
     }
 
     private String string()

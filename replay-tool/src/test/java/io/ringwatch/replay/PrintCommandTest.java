@@ -91,8 +91,30 @@ class PrintCommandTest
         assertEquals(2, run.lines().size(), run.out());
         assertTrue(run.lines().get(0).matches("rev=6 time=\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z PUT key=\"/a/2\" value=\"v2-updated\" " +
             "create=2 mod=6 version=2 prev=\"v2\""), run.lines().get(0));
-        assertTrue(run.lines().get(1).matches("rev=7 time=\\S+ DELETE key=\"/a/3\" value=- create=0 mod=0 version=0 prev=\"v3\""),
+        assertTrue(run.lines().get(1).matches("rev=7 time=\\S+ DELETE key=\"/a/3\" value=- create=0 mod=7 version=0 prev=\"v3\""),
             run.lines().get(1));
+    }
+
+    @Test
+    void aDeleteCarriesItsOwnRevisionAsModRevisionAsTheLiveWatchEventDoes()
+    {
+        final HistoryFixture.Run run = HistoryFixture.run("print", history.directory.toString(), "--format", "json");
+
+        assertEquals(0, run.exitCode(), run.err());
+        int deletes = 0;
+        for (final String line : run.lines())
+        {
+            final Map<String, Object> event = FlatJson.parse(line);
+            if ("DELETE".equals(event.get("type")))
+            {
+                deletes++;
+                assertEquals(event.get("revision"), event.get("modRevision"), line);
+                assertEquals(0L, event.get("createRevision"), line);
+                assertEquals(0L, event.get("version"), line);
+                assertNull(event.get("value"), line);
+            }
+        }
+        assertTrue(deletes >= 5, "the history deletes keys: " + deletes);
     }
 
     @Test

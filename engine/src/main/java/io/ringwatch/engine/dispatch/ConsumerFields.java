@@ -13,14 +13,14 @@ package io.ringwatch.engine.dispatch;
 abstract class ConsumerFields extends ShardFields
 {
     /** Delivering what the routes queue. */
-    static final int SYNCED = 0;
+    static final byte SYNCED = 0;
     /** Off the routes, reading the history by {@link #cursor}. */
-    static final int CATCHING_UP = 1;
+    static final byte CATCHING_UP = 1;
     /** At the end of the history, waiting for the shard to route the watcher again. */
-    static final int REJOINING = 2;
+    static final byte REJOINING = 2;
 
-    /** SYNCED, CATCHING_UP or REJOINING. */
-    int mode = SYNCED;
+    /** SYNCED, CATCHING_UP or REJOINING; a byte so that it fills a gap in the watcher's layout. */
+    byte mode = SYNCED;
     /** Every event before this revision has been delivered... */
     long resumeRevision;
     /** ...and this many of its own matching events. */

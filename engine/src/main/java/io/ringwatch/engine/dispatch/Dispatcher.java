@@ -337,7 +337,7 @@ final class Dispatcher implements Agent
             return false;
         }
         final long end = nextSequence.getPlain();
-        final boolean byIndex = watcher.indexFunction != null;
+        final boolean byIndex = watcher.index != null;
         for (long sequence = first; sequence < end; sequence++)
         {
             final int status = byIndex ? window.read(sequence, replayRecord) : window.readKey(sequence, replayRecord);
@@ -379,7 +379,7 @@ final class Dispatcher implements Agent
         else
         {
             unroute(watcher);
-            watcher.terminate(reason, window.oldestRevision(), null, message);
+            watcher.terminate(reason, watcher.shard.history.resumeRevision(), null, message);
         }
         signals.touch(watcher);
     }
@@ -402,7 +402,7 @@ final class Dispatcher implements Agent
         final int mode;
         try
         {
-            mode = registry.indexRoutes().match(watcher.request().indexName(), watcher.indexFunction, watcher.indexValue, replayRecord);
+            mode = registry.indexRoutes().match(watcher.request().indexName(), watcher.index.function, watcher.index.value, replayRecord);
         }
         catch (final IndexFunctionException e)
         {

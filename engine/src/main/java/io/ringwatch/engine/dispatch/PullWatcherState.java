@@ -1,7 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.InvalidRequestException;
-import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -24,21 +23,15 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class PullWatcherState extends WatcherState implements PullWatcher
 {
-    private final ThreadLocal<EventBatchView> batches;
     private volatile Thread waiter;
 
     PullWatcherState(
         final long id,
         final WatchRequest request,
         final long startRevision,
-        final Dispatcher dispatcher,
-        final WatchWindow window,
-        final long cancelWaitNanos,
-        final History history,
-        final ThreadLocal<EventBatchView> batches)
+        final ShardContext shard)
     {
-        super(id, request, startRevision, dispatcher, window, cancelWaitNanos, history);
-        this.batches = batches;
+        super(id, request, startRevision, shard);
     }
 
     @Override
@@ -66,7 +59,7 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         {
             throw new InvalidRequestException("max events must be positive: " + maxEvents);
         }
-        return drain(handler, batches.get(), maxEvents);
+        return drain(handler, shard.pollBatches.get(), maxEvents);
     }
 
     @Override

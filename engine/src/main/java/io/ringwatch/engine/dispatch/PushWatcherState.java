@@ -1,10 +1,8 @@
 package io.ringwatch.engine.dispatch;
 
-import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
-import io.ringwatch.ringbuffer.WatchWindow;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -31,29 +29,23 @@ final class PushWatcherState extends WatcherState implements DeliveryTask
     }
 
     private final WatchListener listener;
-    private final DeliveryPool pool;
     private volatile int turnState;
 
     PushWatcherState(
         final long id,
         final WatchRequest request,
         final long startRevision,
-        final Dispatcher dispatcher,
-        final WatchWindow window,
-        final long cancelWaitNanos,
-        final History history,
-        final WatchListener listener,
-        final DeliveryPool pool)
+        final ShardContext shard,
+        final WatchListener listener)
     {
-        super(id, request, startRevision, dispatcher, window, cancelWaitNanos, history);
+        super(id, request, startRevision, shard);
         this.listener = listener;
-        this.pool = pool;
     }
 
     @Override
     boolean signal()
     {
-        return pool.schedule(this);
+        return shard.pool.schedule(this);
     }
 
     @Override

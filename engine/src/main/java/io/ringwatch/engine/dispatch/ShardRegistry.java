@@ -111,9 +111,9 @@ final class ShardRegistry
      */
     void route(final WatcherState watcher)
     {
-        if (watcher.indexFunction != null)
+        if (watcher.index != null)
         {
-            indexRoutes.add(watcher.request().indexName(), watcher.indexFunction, watcher.indexValue, watcher);
+            indexRoutes.add(watcher.request().indexName(), watcher.index.function, watcher.index.value, watcher);
         }
         else
         {
@@ -146,9 +146,9 @@ final class ShardRegistry
         {
             return;
         }
-        if (watcher.indexFunction != null)
+        if (watcher.index != null)
         {
-            indexRoutes.remove(watcher.indexFunction, watcher.indexValue, watcher);
+            indexRoutes.remove(watcher.index.function, watcher.index.value, watcher);
         }
         else
         {

@@ -41,18 +41,16 @@ public final class WatchHub implements AutoCloseable
     private static final int READY_QUEUE_CAPACITY = 1 << 16;
     private static final long HOUSEKEEPING_MIN_PERIOD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
 
-    private final WatchWindow window;
     private final LongSupplier appliedRevision;
     private final LongSupplier compactRevision;
-    private final History history;
     private final Function<String, IndexFunction> indexFunctions;
     private final long slowListenerNanos;
     private final long blockedAfterNanos;
     private final Dispatcher[] dispatchers;
+    private final ShardContext[] shards;
     private final AgentRunner[] runners;
     private final DeliveryPool delivery;
     private final Thread housekeeper;
-    private final ThreadLocal<EventBatchView> pollBatches;
     private final AtomicLong nextWatchId = new AtomicLong(1);
     private volatile boolean closed;
 
@@ -78,8 +76,7 @@ public final class WatchHub implements AutoCloseable
         final Function<String, IndexFunction> indexFunctions)
     {
         this.indexFunctions = indexFunctions;
-        this.window = window;
-        this.history = history != null ? new TieredHistory(window, history) : new WindowHistory(window);
+        final History catchUpHistory = history != null ? new TieredHistory(window, history) : new WindowHistory(window);
         this.appliedRevision = appliedRevision;
         this.compactRevision = compactRevision;
         this.slowListenerNanos = config.slowListenerTimeout().toNanos();
@@ -110,7 +107,12 @@ public final class WatchHub implements AutoCloseable
             });
         }
 
-        pollBatches = ThreadLocal.withInitial(() -> new EventBatchView(config.deliveryBatchSize()));
+        final ThreadLocal<EventBatchView> pollBatches = ThreadLocal.withInitial(() -> new EventBatchView(config.deliveryBatchSize()));
+        shards = new ShardContext[dispatchers.length];
+        for (int i = 0; i < dispatchers.length; i++)
+        {
+            shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches);
+        }
 
         housekeeper = new Thread(this::keepHouse, "ringwatch-housekeeper");
         housekeeper.setDaemon(true);
@@ -136,9 +138,7 @@ public final class WatchHub implements AutoCloseable
         }
         final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
-        final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
-        final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), dispatcher, window,
-            slowListenerNanos, history, listener, delivery);
+        final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), shardOf(id), listener);
         return admit(watcher, indexFunction);
     }
 
@@ -155,10 +155,14 @@ public final class WatchHub implements AutoCloseable
         requireOpen(request);
         final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
-        final Dispatcher dispatcher = dispatchers[(int)(id % dispatchers.length)];
-        final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), dispatcher, window,
-            slowListenerNanos, history, pollBatches);
+        final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), shardOf(id));
         return admit(watcher, indexFunction);
+    }
+
+    /** The shard of a watcher id: ids are spread over the dispatchers round-robin. */
+    private ShardContext shardOf(final long id)
+    {
+        return shards[(int)(id % shards.length)];
     }
 
     /**
@@ -228,7 +232,7 @@ public final class WatchHub implements AutoCloseable
             watcher.terminate(CancelReason.COMPACTED, compacted, null,
                 "revision " + watcher.startRevision() + " has been compacted; compact revision is " + compacted);
         }
-        watcher.dispatcher.register(watcher);
+        watcher.shard.dispatcher.register(watcher);
         if (closed)
         {
             // Close may have drained the shard before this registration arrived.

@@ -2,7 +2,6 @@ package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.kv.Keys;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Object2ObjectHashMap;
 
 import java.util.Arrays;
 
@@ -10,9 +9,10 @@ import java.util.Arrays;
  * Which watchers does an event key match? Routes a key to the watchers of exact keys, of key ranges
  * (prefixes arrive as ranges, see {@link io.ringwatch.engine.kv.Keys#prefixEnd(byte[])}) and of every key.
  * <p>
- * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in a hash map
- * (O(1 + matches) per key); prefix-shaped ranges ({@code [p, prefixEnd(p))}) in {@link PrefixRoutes}, a hash
- * map probed once per distinct prefix length (O(key length + lengths + matches)); other ranges in an
+ * Keys are byte strings ordered as unsigned bytes, as etcd orders them. Exact keys live in an
+ * {@link ExactKeyTable}, open-addressed over the key arrays themselves with no wrapper per key
+ * (O(1 + matches) per key); prefix-shaped ranges ({@code [p, prefixEnd(p))}) in {@link PrefixRoutes}, a
+ * hash map probed once per distinct prefix length (O(key length + lengths + matches)); other ranges in an
  * interval tree (O(log n + matches) typically, O(log n) per match at worst). So routing never visits
  * watchers that do not match.
  * <p>
@@ -31,13 +31,14 @@ public final class WatchRoutes<W>
 {
     private static final int INITIAL_KEY_CAPACITY = 64;
 
-    /** Each key's one watcher, or a {@link WatcherList} once it has more: most keys have one, and a list costs 48 bytes. */
-    private final Object2ObjectHashMap<ByteKey, Object> exactKeys = new Object2ObjectHashMap<>();
+    /**
+     * Each key's one watcher, or a {@link WatcherList} once it has more: most keys have one, and a list costs 48
+     * bytes. Keyed by the key arrays themselves, no wrapper per key.
+     */
+    private final ExactKeyTable exactKeys = new ExactKeyTable();
     private final PrefixRoutes<W> prefixes = new PrefixRoutes<>();
     private final IntervalTree<W> ranges = new IntervalTree<>();
     private final WatcherList<W> everyKey = new WatcherList<>();
-    private final ByteKey probe = ByteKey.probe(INITIAL_KEY_CAPACITY);
-    private final ByteKey routedProbe = ByteKey.probe(0);
     /** The routed key, copied out of its buffer once per route; grows only for a longer key than any before. */
     private byte[] routedKey = new byte[INITIAL_KEY_CAPACITY];
     private int exactKeyRegistrations;
@@ -77,10 +78,10 @@ public final class WatchRoutes<W>
         requireNonNull(watcher, "watcher");
         requireNotRouting();
 
-        final Object registered = exactKeys.get(probe.wrap(key));
+        final Object registered = exactKeys.get(key, key.length);
         if (null == registered)
         {
-            exactKeys.put(copy ? ByteKey.copyOf(key) : ByteKey.sharing(key), watcher);
+            exactKeys.put(copy ? key.clone() : key, watcher);
         }
         else if (registered instanceof WatcherList)
         {
@@ -91,7 +92,7 @@ public final class WatchRoutes<W>
             final WatcherList<W> watchers = new WatcherList<>();
             watchers.add(WatchRoutes.<W>asWatcher(registered));
             watchers.add(watcher);
-            exactKeys.put(probe, watchers); // replaces the value; the stored key stays
+            exactKeys.put(key, watchers); // replaces the value; the stored key stays
         }
         exactKeyRegistrations++;
     }
@@ -112,7 +113,7 @@ public final class WatchRoutes<W>
         requireNonNull(watcher, "watcher");
         requireNotRouting();
 
-        final Object registered = exactKeys.get(probe.wrap(key));
+        final Object registered = exactKeys.get(key, key.length);
         if (null == registered)
         {
             return false;
@@ -126,12 +127,12 @@ public final class WatchRoutes<W>
             }
             if (watchers.isEmpty())
             {
-                exactKeys.remove(probe); // an idle key costs nothing
+                exactKeys.remove(key); // an idle key costs nothing
             }
         }
         else if (registered.equals(watcher))
         {
-            exactKeys.remove(probe);
+            exactKeys.remove(key);
         }
         else
         {
@@ -256,7 +257,7 @@ public final class WatchRoutes<W>
             if (!exactKeys.isEmpty())
             {
                 // Hashed only when exact-key watchers exist: prefix-only routing never needs the whole key's hash.
-                final Object exact = exactKeys.get(routedProbe.alias(routed, length, ByteKey.hashOf(routed, length)));
+                final Object exact = exactKeys.get(routed, length);
                 if (exact instanceof WatcherList)
                 {
                     matches += WatchRoutes.<W>asList(exact).visit(visitor);
@@ -274,6 +275,18 @@ public final class WatchRoutes<W>
         {
             routing = false;
         }
+    }
+
+    /**
+     * The array the exact-key routes store as a key, so a test can tell that they keep one array per key and
+     * no wrapper or copy. Dispatcher thread only; allocates nothing.
+     *
+     * @param key the key.
+     * @return the stored array, or null if the key has no watcher.
+     */
+    byte[] storedExactKey(final byte[] key)
+    {
+        return exactKeys.storedKey(key);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.ringwatch.engine.dispatch;
 
-import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.CancelReason;
@@ -75,10 +74,8 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     private final long id;
     private final WatchRequest request;
     private final long startRevision;
-    final Dispatcher dispatcher;
-    final WatchWindow window;
-    private final long cancelWaitNanos;
-    private final History history;
+    /** What the watchers of this shard share: dispatcher, window, history, cancel wait, delivery. */
+    final ShardContext shard;
 
     /** Written by the dispatcher: the routed events, null while none was routed since it joined. */
     volatile PendingQueue pending;
@@ -101,29 +98,21 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     private volatile int progressWanted;
 
     /**
-     * For a watch by index, the index's function, resolved when the watch is created and set
-     * before the watcher is registered (the registration command publishes it); else null.
+     * For a watch by index, the index's function and the value watched, set before the watcher
+     * is registered (the registration command publishes it); else null.
      */
-    IndexFunction indexFunction;
-    /** For a watch by index, the index value watched; else null. Set with {@link #indexFunction}. */
-    byte[] indexValue;
+    IndexWatch index;
 
     WatcherState(
         final long id,
         final WatchRequest request,
         final long startRevision,
-        final Dispatcher dispatcher,
-        final WatchWindow window,
-        final long cancelWaitNanos,
-        final History history)
+        final ShardContext shard)
     {
         this.id = id;
         this.request = request;
         this.startRevision = startRevision;
-        this.dispatcher = dispatcher;
-        this.window = window;
-        this.cancelWaitNanos = cancelWaitNanos;
-        this.history = history;
+        this.shard = shard;
         this.routedFrom = startRevision;
         this.resumeRevision = startRevision;
     }
@@ -156,8 +145,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     void watchIndex(final IndexFunction function)
     {
-        indexFunction = function;
-        indexValue = request.indexValue();
+        index = new IndexWatch(function, request.indexValue());
     }
 
     /**
@@ -194,7 +182,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         // queue and the watcher's queue hold at most one of them.
         if (!isCancelled() && PROGRESS_REQUESTED.compareAndSet(this, 0, 1))
         {
-            dispatcher.requestProgress(this);
+            shard.dispatcher.requestProgress(this);
         }
     }
 
@@ -240,7 +228,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         final WatchCancellation ending = new WatchCancellation(reason, compactRevision, cause, message);
         if (CANCELLATION.compareAndSet(this, null, ending))
         {
-            dispatcher.requestRemoval(this);
+            shard.dispatcher.requestRemoval(this);
             return true;
         }
         return false;
@@ -264,7 +252,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     boolean canCatchUp()
     {
         // A watch by index needs its function's verdict per event, which only the dispatcher has.
-        return indexFunction == null;
+        return index == null;
     }
 
     /**
@@ -418,7 +406,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                 continue;
             }
             final EventRecord record = batch.nextSlot().record;
-            if (window.read(entry & SEQUENCE_MASK, record) != WatchWindow.READ_OK)
+            if (shard.window.read(entry & SEQUENCE_MASK, record) != WatchWindow.READ_OK)
             {
                 if (cancellation != null)
                 {
@@ -429,7 +417,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                 }
                 delivered += flush(listener, batch);
                 beginCatchUp();
-                dispatcher.requestUnroute(this);
+                shard.dispatcher.requestUnroute(this);
                 delivered += catchUp(listener, batch, maxEvents - delivered);
                 break;
             }
@@ -574,7 +562,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         catch (final RuntimeException e)
         {
             delivered += flush(listener, batch);
-            terminate(CancelReason.REVISION_UNAVAILABLE, history.firstRevision(), e,
+            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.resumeRevision(), e,
                 "the history no longer holds the events this watcher needs: " + e);
             return delivered;
         }
@@ -605,9 +593,9 @@ abstract class WatcherState extends ConsumerFields implements Watcher
 
     private boolean openCursor(final CatchUpCursor at)
     {
-        if (!at.open(history, resumeRevision, deliveredAtResume))
+        if (!at.open(shard.history, resumeRevision, deliveredAtResume))
         {
-            terminate(CancelReason.REVISION_UNAVAILABLE, history.firstRevision(), null,
+            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.resumeRevision(), null,
                 "revision " + resumeRevision + " is older than the oldest revision held");
             return false;
         }
@@ -622,7 +610,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         // Any catch-up request still set belongs to the routing this rejoin replaces (the
         // dispatcher requests before it unroutes); only requests made from here on are news.
         catchUpRequested = false;
-        dispatcher.requestRejoin(this, resumeRevision, rejoinTicket);
+        shard.dispatcher.requestRejoin(this, resumeRevision, rejoinTicket);
     }
 
     private void closeCursor()
@@ -709,7 +697,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     private void awaitConsumerExit()
     {
         final Thread self = Thread.currentThread();
-        final long deadline = System.nanoTime() + cancelWaitNanos;
+        final long deadline = System.nanoTime() + shard.cancelWaitNanos;
         Thread inside = consumer;
         while (inside != null && inside != self && System.nanoTime() < deadline)
         {

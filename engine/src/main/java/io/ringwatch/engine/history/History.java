@@ -17,6 +17,19 @@ public interface History
     long firstRevision();
 
     /**
+     * The revision a watcher cancelled for want of history is told to resume from
+     * ({@code WatchCancellation.compactRevision()}): at or after {@link #firstRevision()}, and far
+     * enough after it that a watch started from it promptly still finds it although writes go on.
+     * Any thread; no allocation.
+     *
+     * @return that revision; {@link #firstRevision()} unless the history is about to lose it.
+     */
+    default long resumeRevision()
+    {
+        return firstRevision();
+    }
+
+    /**
      * Opens a reader for one consumer. Any thread; allocates the reader and whatever it maps.
      *
      * @return a new reader, positioned nowhere until {@link HistoryReader#seek}.

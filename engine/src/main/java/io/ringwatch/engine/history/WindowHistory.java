@@ -32,6 +32,21 @@ public final class WindowHistory implements History
         return window.firstSequenceAtOrAfter(oldest) == WatchWindow.REVISION_EVICTED ? oldest + 1 : oldest;
     }
 
+    /**
+     * A quarter of the window past {@link #firstRevision()} (never past the next revision): the
+     * oldest revision of a full window is the next one the writer overwrites, so a client told to
+     * resume there would lose the race with the very next write; this leaves it a quarter of the
+     * window's events of slack. The client skips the revisions in between, which it had lost with
+     * the rest. Any thread; no allocation.
+     */
+    @Override
+    public long resumeRevision()
+    {
+        final long first = firstRevision();
+        final long slack = Math.max(1, window.capacity() / 4);
+        return Math.max(first, Math.min(first + slack, window.publishedRevision() + 1));
+    }
+
     @Override
     public HistoryReader newReader()
     {

@@ -35,8 +35,10 @@ public final class WatchCancellation
     }
 
     /**
-     * @return the oldest revision still available to resume or relist from; 0 when the reason
-     * does not involve history.
+     * @return the revision to resume or relist from: for COMPACTED the compact revision; when the
+     * history no longer holds what the watcher needed, a revision a watch started promptly from
+     * it still finds (in memory, a quarter of the window past the oldest event held, since the
+     * oldest is the next the writer overwrites); 0 when the reason does not involve history.
      */
     public long compactRevision()
     {

@@ -14,7 +14,7 @@ class PendingBudgetTest
 {
     private static WatcherState watcher()
     {
-        return new PullWatcherState(1, WatchRequest.of(KeyRange.all()), 1, null, null, 0, null, null);
+        return new PullWatcherState(1, WatchRequest.of(KeyRange.all()), 1, null);
     }
 
     @Test

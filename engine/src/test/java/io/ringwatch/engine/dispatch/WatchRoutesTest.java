@@ -11,7 +11,9 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,6 +30,29 @@ class WatchRoutesTest
         assertEquals(List.of(), route(utf8("a/b/")));
         assertEquals(List.of(), route(utf8("a/")));
         assertEquals(List.of(), route(utf8("")));
+    }
+
+    @Test
+    void anImmutableExactKeyIsStoredAsTheCallersOwnArray()
+    {
+        final byte[] key = utf8("a/b");
+        routes.addImmutableKey(key, "w1");
+        routes.addImmutableKey(utf8("a/b"), "w2");
+
+        assertSame(key, routes.storedExactKey(utf8("a/b")));
+        assertEquals(List.of("w1", "w2"), route(utf8("a/b")));
+    }
+
+    @Test
+    void aCopiedExactKeyIsStoredOnceAndTheCallerMayReuseItsArray()
+    {
+        final byte[] key = utf8("a/b");
+        routes.addKey(key, "w1");
+        key[0] = 'z';
+
+        assertNotSame(key, routes.storedExactKey(utf8("a/b")));
+        assertEquals(List.of("w1"), route(utf8("a/b")));
+        assertEquals(List.of(), route(utf8("z/b")));
     }
 
     @Test

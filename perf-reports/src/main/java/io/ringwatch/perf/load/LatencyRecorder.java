@@ -1,5 +1,6 @@
 package io.ringwatch.perf.load;
 
+import io.ringwatch.perf.report.TimelinePoint;
 import org.HdrHistogram.Histogram;
 
 import java.util.List;
@@ -67,6 +68,29 @@ public final class LatencyRecorder
             thread.drainInto(total);
         }
         return total;
+    }
+
+    /**
+     * Moves what every thread has recorded since the last call into the total, as
+     * {@link #drain()} does, and returns the percentiles of that interval alone: called once a
+     * second it gives latency over time. Call it from one thread at a time (the monitor).
+     *
+     * @param seconds the end of the interval, seconds since the measured phase started.
+     * @return the interval's point; null when nothing was recorded in it.
+     */
+    public synchronized TimelinePoint sample(final double seconds)
+    {
+        final Histogram interval = new Histogram(3);
+        for (final ThreadLatency thread : threads)
+        {
+            thread.drainInto(interval);
+        }
+        if (interval.getTotalCount() == 0)
+        {
+            return null;
+        }
+        total.add(interval);
+        return TimelinePoint.of(seconds, interval);
     }
 
     long measureFromNanos()

@@ -1,6 +1,8 @@
 package io.ringwatch.perf.load;
 
 import io.ringwatch.perf.report.PeerResult;
+import io.ringwatch.perf.report.RunActivity;
+import io.ringwatch.perf.report.TimelinePoint;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -76,11 +78,15 @@ public final class LoadRun
         log.printf("%s: %d writes at %d/s (%d s warm-up, %d s measured), %d producers%n", peer.name(), totalWrites,
             settings.rate(), settings.warmup().toSeconds(), settings.duration().toSeconds(), settings.producers());
 
+        final ActivityMonitor activity = new ActivityMonitor().start();
+        activity.placeFrom(measureFrom);
         final AtomicLong lastSendNanos = new AtomicLong();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final Sent sent = new Sent(measureFrom, warmupNanos + durationNanos);
         final List<Thread> producers = startProducers(schedule, totalWrites, acks, sendLag, lastSendNanos, failure, sent);
-        final Completion completion = monitor(producers, totalWrites, sent, acks, deliveries, failure);
+        final List<TimelinePoint> timeline = new ArrayList<>();
+        final Completion completion = monitor(producers, totalWrites, sent, acks, deliveries, failure, measureFrom, timeline);
+        final RunActivity jvm = activity.stop();
         if (failure.get() != null)
         {
             throw new IllegalStateException(peer.name() + ": a producer failed", failure.get());
@@ -103,6 +109,11 @@ public final class LoadRun
             notes.add(String.format("not drained after %d s: %d of %d writes acknowledged, %d of %d events delivered",
                 settings.drainTimeout().toSeconds(), writesAcked, sentWrites, delivered, expectedDeliveries));
         }
+        final TimelinePoint last = deliveries.sample((System.nanoTime() - measureFrom) / 1e9);
+        if (last != null)
+        {
+            timeline.add(last);
+        }
         final Histogram deliveryLatency = deliveries.drain().copy();
         final Histogram ackLatency = acks.drain().copy();
         // Rates count what actually completed in the measured phase, so a peer that lost events
@@ -114,7 +125,7 @@ public final class LoadRun
             perSecond(sentMeasured, lastSendNanos.get() - measureFrom),
             perSecond(ackLatency.getTotalCount(), completion.acksDoneNanos - measureFrom),
             perSecond(deliveryLatency.getTotalCount(), completion.deliveriesDoneNanos - measureFrom),
-            completion.drained, peer.failedWrites(), cancellations.snapshot(), notes);
+            completion.drained, peer.failedWrites(), cancellations.snapshot(), notes, List.copyOf(timeline), jvm);
         log.printf("%s: done: acked %.0f writes/s, delivered %.0f events/s, %s%n", peer.name(), result.ackRate(),
             result.deliveryRate(), completion.drained ? "drained" : "NOT drained");
         return result;
@@ -178,7 +189,8 @@ public final class LoadRun
 
     private Completion monitor(
         final List<Thread> producers, final long plannedWrites, final Sent sent,
-        final LatencyRecorder acks, final LatencyRecorder deliveries, final AtomicReference<Throwable> failure)
+        final LatencyRecorder acks, final LatencyRecorder deliveries, final AtomicReference<Throwable> failure,
+        final long measureFrom, final List<TimelinePoint> timeline)
         throws InterruptedException
     {
         final long drainTimeoutNanos = settings.drainTimeout().toNanos();
@@ -220,6 +232,12 @@ public final class LoadRun
             }
             if (now >= nextLog)
             {
+                // Once a second: the interval's write-to-listener percentiles (measured phase only).
+                final TimelinePoint point = now > measureFrom ? deliveries.sample((now - measureFrom) / 1e9) : null;
+                if (point != null)
+                {
+                    timeline.add(point);
+                }
                 log.printf("%s:   acked %d/%d, delivered %d/%d%n", peer.name(), acked, totalWrites, delivered, expectedDeliveries);
                 nextLog += TimeUnit.SECONDS.toNanos(1);
             }

@@ -34,6 +34,13 @@ final class Markup
         return String.format(Locale.ROOT, "%.2f s", micros / 1_000_000);
     }
 
+    /** Seconds on an axis: whole seconds without a fraction. */
+    static String seconds(final double seconds)
+    {
+        return seconds == Math.rint(seconds) ? String.format(Locale.ROOT, "%d s", (long)seconds) :
+            String.format(Locale.ROOT, "%.1f s", seconds);
+    }
+
     /** A rate, rounded, with thousands separators. */
     static String rate(final double perSecond)
     {

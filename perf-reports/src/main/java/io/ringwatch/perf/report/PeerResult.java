@@ -30,6 +30,8 @@ import java.util.Map;
  * @param failedWrites       writes the peer refused or failed.
  * @param cancellations      watches that ended early, by reason.
  * @param notes              anything the reader must know about this peer's run.
+ * @param timeline           write-to-listener latency per second of the measured phase, in order.
+ * @param activity           the JVM's garbage collections and CPU time during the run.
  */
 public record PeerResult(
     String peer,
@@ -50,8 +52,45 @@ public record PeerResult(
     boolean drained,
     long failedWrites,
     Map<String, Long> cancellations,
-    List<String> notes)
+    List<String> notes,
+    List<TimelinePoint> timeline,
+    RunActivity activity)
 {
+    /**
+     * A result without a timeline or JVM activity (tests; peers measured without monitoring).
+     *
+     * @param peer               the peer's short name.
+     * @param description        how the peer was configured.
+     * @param targetRate         writes per second asked for.
+     * @param writes             writes sent, warm-up included.
+     * @param measuredWrites     writes scheduled in the measured phase.
+     * @param watchers           watchers started.
+     * @param watchersPerWrite   watchers each write reaches.
+     * @param expectedDeliveries events the watchers should receive, warm-up included.
+     * @param deliveries         events the watchers received, warm-up included.
+     * @param deliveryLatency    write-to-listener latency.
+     * @param ackLatency         write acknowledgement latency.
+     * @param sendLag            the producers' own delay.
+     * @param sendRate           measured writes sent per second.
+     * @param ackRate            measured writes acknowledged per second.
+     * @param deliveryRate       measured events delivered per second.
+     * @param drained            true when everything arrived.
+     * @param failedWrites       writes the peer refused or failed.
+     * @param cancellations      watches that ended early, by reason.
+     * @param notes              anything the reader must know.
+     */
+    public PeerResult(
+        final String peer, final String description, final long targetRate, final long writes, final long measuredWrites,
+        final int watchers, final int watchersPerWrite, final long expectedDeliveries, final long deliveries,
+        final Histogram deliveryLatency, final Histogram ackLatency, final Histogram sendLag, final double sendRate,
+        final double ackRate, final double deliveryRate, final boolean drained, final long failedWrites,
+        final Map<String, Long> cancellations, final List<String> notes)
+    {
+        this(peer, description, targetRate, writes, measuredWrites, watchers, watchersPerWrite, expectedDeliveries, deliveries,
+            deliveryLatency, ackLatency, sendLag, sendRate, ackRate, deliveryRate, drained, failedWrites, cancellations, notes,
+            List.of(), RunActivity.NONE);
+    }
+
     /**
      * @param percentile 0 to 100.
      * @return the write-to-listener latency at that percentile, in microseconds.

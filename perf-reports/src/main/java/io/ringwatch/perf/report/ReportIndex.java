@@ -41,14 +41,15 @@ public final class ReportIndex
         final StringBuilder html = new StringBuilder(8192);
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>RingWatch perf runs</title>\n")
             .append("<style>body{font-family:sans-serif;margin:24px;color:#222}table{border-collapse:collapse}")
-            .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}td.l,th.l{text-align:left}")
+            .append("td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}td{white-space:nowrap}")
+            .append("td.l,th.l{text-align:left;white-space:normal}")
             .append("th{background:#f3f3f3}</style>\n</head>\n<body>\n<h1>RingWatch perf runs</h1>\n")
             .append("<p>Write-to-listener latency (coordinated-omission correct) and acknowledged write rate per peer. ")
             .append("Newest first.</p>\n<table>\n<tr><th class=\"l\">run</th><th class=\"l\">started</th><th class=\"l\">peer</th>")
             .append("<th>target/s</th><th>acked/s</th><th>watchers</th>");
         for (final String column : COLUMNS)
         {
-            html.append("<th>").append(column).append(" µs</th>");
+            html.append("<th>").append(column).append("</th>");
         }
         html.append("<th class=\"l\">commit</th></tr>\n");
         for (final Path run : runs)
@@ -59,6 +60,42 @@ public final class ReportIndex
         final Path page = reportsDir.resolve(ReportWriter.PAGE);
         Files.writeString(page, html.toString(), StandardCharsets.UTF_8);
         return page;
+    }
+
+    /**
+     * A latency the properties hold in microseconds, in the unit that reads best.
+     *
+     * @param micros the property's text, or null.
+     * @return for example {@code 49.59 ms}; {@code -} when absent or not a number.
+     */
+    static String latency(final String micros)
+    {
+        try
+        {
+            return micros == null ? "-" : Markup.latency(Double.parseDouble(micros));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return micros;
+        }
+    }
+
+    /**
+     * A count or rate with thousands separators.
+     *
+     * @param value the property's text, or null.
+     * @return for example {@code 199,993}; {@code -} when absent; the text itself when not a number.
+     */
+    static String rate(final String value)
+    {
+        try
+        {
+            return value == null ? "-" : Markup.rate(Double.parseDouble(value));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return value;
+        }
     }
 
     private static void appendRun(final StringBuilder html, final Path run) throws IOException
@@ -85,11 +122,11 @@ public final class ReportIndex
             html.append("<td class=\"l\">").append(Markup.escape(peer)).append("</td>");
             for (final String key : List.of("targetRate", "ackRate", "watchers"))
             {
-                html.append("<td>").append(Markup.escape(p.getProperty(peer + "." + key, "-"))).append("</td>");
+                html.append("<td>").append(Markup.escape(rate(p.getProperty(peer + "." + key)))).append("</td>");
             }
             for (final String column : COLUMNS)
             {
-                html.append("<td>").append(Markup.escape(p.getProperty(peer + "." + column, "-"))).append("</td>");
+                html.append("<td>").append(Markup.escape(latency(p.getProperty(peer + "." + column)))).append("</td>");
             }
             if (first)
             {

@@ -105,6 +105,26 @@ public final class ReportWriter
             r.cancellations().forEach((reason, count) -> out.append("  cancelled: ").append(reason).append(" x").append(count).append('\n'));
             r.notes().forEach(note -> out.append("  note: ").append(note).append('\n'));
         }
+        out.append("\nJVM during each run (process CPU, stop-the-world GC pauses)\n");
+        for (final PeerResult r : report.results())
+        {
+            out.append(String.format(Locale.ROOT, "%-10s %s%n", r.peer(), activityLine(r.activity())));
+        }
+        if (!report.repeats().isEmpty())
+        {
+            out.append("\nspread over repeated runs, write-to-listener (min / median / max)\n");
+            for (final Map.Entry<String, List<PeerResult>> peer : report.repeats().entrySet())
+            {
+                out.append(String.format(Locale.ROOT, "%-10s %d runs:", peer.getKey(), peer.getValue().size()));
+                for (int i = 0; i < PERCENTILES.length; i++)
+                {
+                    final double[] spread = Spread.of(peer.getValue(), PERCENTILES[i]);
+                    out.append(' ').append(PERCENTILE_NAMES[i]).append(' ').append(Markup.latency(spread[0])).append(" / ")
+                        .append(Markup.latency(spread[1])).append(" / ").append(Markup.latency(spread[2])).append(';');
+                }
+                out.append('\n');
+            }
+        }
         out.append('\n');
         for (final String target : targetLines(report))
         {
@@ -167,6 +187,21 @@ public final class ReportWriter
         return lines;
     }
 
+    /**
+     * @param activity what the JVM did during a run.
+     * @return one line: CPU, cores busy, collectors, pause count, total and longest pause.
+     */
+    static String activityLine(final RunActivity activity)
+    {
+        if (activity.wallSeconds() <= 0)
+        {
+            return "not recorded";
+        }
+        return String.format(Locale.ROOT, "CPU %.1f s in %.1f s (%.2f of %d cores busy); GC %s: %d pauses, %.1f ms in all, longest %.1f ms",
+            activity.cpuSeconds(), activity.wallSeconds(), activity.coresBusy(), activity.processors(),
+            String.join(" + ", activity.collectors()), activity.pauses().size(), activity.pauseMillis(), activity.maxPauseMillis());
+    }
+
     private static String verdict(final boolean met)
     {
         return met ? "met" : "MISSED";
@@ -187,8 +222,8 @@ public final class ReportWriter
         html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
             .append(Markup.escape(report.title())).append("</title>\n<style>\n")
             .append("body{font-family:sans-serif;margin:24px;max-width:1000px;color:#222}")
-            .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}")
-            .append("th{background:#f3f3f3}td.l,th.l{text-align:left}.note{background:#fff8e0;padding:8px;border:1px solid #eed}")
+            .append("table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td{white-space:nowrap}")
+            .append("th{background:#f3f3f3}td.l,th.l{text-align:left;white-space:normal}.note{background:#fff8e0;padding:8px;border:1px solid #eed}")
             .append(".met{color:#080}.missed{color:#b00;font-weight:bold}svg.plot{border:1px solid #ddd;margin:4px 0 16px}")
             .append("code{background:#f4f4f4;padding:1px 3px}\n</style>\n</head>\n<body>\n");
         html.append("<h1>").append(Markup.escape(report.title())).append("</h1>\n");
@@ -229,12 +264,22 @@ public final class ReportWriter
         html.append(PercentilePlot.svg("Write-to-listener latency by percentile", delivery, List.of(
             new PercentilePlot.Target(99, TARGET_P99_MICROS, "target p99 50 µs"),
             new PercentilePlot.Target(99.99, TARGET_P9999_MICROS, "target p99.99 1 ms"))));
+        html.append("<h2>Latency over time</h2>\n<p>Each second of the measured phase: the p99 and the max of the " +
+            "write-to-listener latencies recorded in that second, per peer (peers ran one after another; each line starts at " +
+            "its own measured phase). The ticks under the plot are that peer's stop-the-world GC pauses, at their length; " +
+            "a stall shows as a spike, and a tick under it says whether the collector caused it.</p>\n");
+        html.append(TimelinePlot.svg(report.results()));
         html.append("<h2>Write-ack latency</h2>\n<p>Acknowledgement time minus intended send time.</p>\n");
         html.append(PercentilePlot.svg("Write-ack latency by percentile", ack, List.of()));
         html.append("<h2>Throughput</h2>\n").append(ThroughputChart.svg(report.results()));
         html.append("<h2>Percentiles</h2>\n");
         percentileTable(html, report, true);
         percentileTable(html, report, false);
+        if (!report.repeats().isEmpty())
+        {
+            spreadTable(html, report);
+        }
+        jvmTable(html, report);
         html.append("<h2>Counts</h2>\n<table>\n<tr><th class=\"l\">peer</th><th>target/s</th><th>sent/s</th><th>acked/s</th>")
             .append("<th>events/s</th><th>writes (measured)</th><th>watchers (per write)</th><th>events delivered / expected</th>")
             .append("<th>cancelled watches</th><th>failed writes</th><th>drained</th></tr>\n");
@@ -285,6 +330,68 @@ public final class ReportWriter
         html.append("</ul>\n<p>.hgrm values are in microseconds (HdrHistogram percentile distribution, scaling ratio 1000).</p>\n")
             .append("</body>\n</html>\n");
         return html.toString();
+    }
+
+    private static void spreadTable(final StringBuilder html, final RunReport report)
+    {
+        html.append("<h2>Spread over repeated runs</h2>\n<p>Write-to-listener percentiles over every run of each peer: ")
+            .append("the lowest, the median and the highest value of each. The plots and the tables above show the run ")
+            .append("whose p99 is the median (the lower of the middle two for an even count).</p>\n<table>\n")
+            .append("<tr><th class=\"l\">peer</th><th>runs</th><th class=\"l\">over the runs</th>");
+        for (final String name : PERCENTILE_NAMES)
+        {
+            html.append("<th>").append(name).append("</th>");
+        }
+        html.append("</tr>\n");
+        final String[] rows = {"min", "median", "max"};
+        for (final Map.Entry<String, List<PeerResult>> peer : report.repeats().entrySet())
+        {
+            for (int row = 0; row < rows.length; row++)
+            {
+                html.append("<tr>");
+                if (row == 0)
+                {
+                    html.append("<td class=\"l\" rowspan=\"3\">").append(Markup.escape(peer.getKey()))
+                        .append("</td><td rowspan=\"3\">").append(peer.getValue().size()).append("</td>");
+                }
+                html.append("<td class=\"l\">").append(rows[row]).append("</td>");
+                for (final double p : PERCENTILES)
+                {
+                    final String value = Markup.escape(Markup.latency(Spread.of(peer.getValue(), p)[row]));
+                    html.append("<td>").append(row == 1 ? "<b>" + value + "</b>" : value).append("</td>");
+                }
+                html.append("</tr>\n");
+            }
+        }
+        html.append("</table>\n");
+    }
+
+    private static void jvmTable(final StringBuilder html, final RunReport report)
+    {
+        html.append("<h2>JVM during each run</h2>\n<p>Process CPU time (every thread, the harness's own included) and ")
+            .append("garbage collections from the collectors' MXBean notifications, from the peer's start to its drain.</p>\n")
+            .append("<table>\n<tr><th class=\"l\">peer</th><th>CPU</th><th>wall</th><th>cores busy</th>")
+            .append("<th class=\"l\">collectors</th><th>GC pauses</th><th>paused in all</th><th>longest pause</th>")
+            .append("<th>concurrent cycles</th></tr>\n");
+        for (final PeerResult r : report.results())
+        {
+            final RunActivity a = r.activity();
+            html.append("<tr><td class=\"l\">").append(Markup.escape(r.peer())).append("</td>");
+            if (a.wallSeconds() <= 0)
+            {
+                html.append("<td colspan=\"8\" class=\"l\">not recorded</td></tr>\n");
+                continue;
+            }
+            html.append("<td>").append(String.format(Locale.ROOT, "%.1f s", a.cpuSeconds())).append("</td><td>")
+                .append(String.format(Locale.ROOT, "%.1f s", a.wallSeconds())).append("</td><td>")
+                .append(String.format(Locale.ROOT, "%.2f of %d", a.coresBusy(), a.processors())).append("</td><td class=\"l\">")
+                .append(Markup.escape(String.join(", ", a.collectors()))).append("</td><td>").append(a.pauses().size())
+                .append("</td><td>").append(a.pauses().isEmpty() ? "-" : Markup.escape(Markup.latency(a.pauseMillis() * 1000)))
+                .append("</td><td>").append(a.pauses().isEmpty() ? "-" : Markup.escape(Markup.latency(a.maxPauseMillis() * 1000)))
+                .append("</td><td>")
+                .append(a.collections().size() - a.pauses().size()).append("</td></tr>\n");
+        }
+        html.append("</table>\n");
     }
 
     private static void percentileTable(final StringBuilder html, final RunReport report, final boolean delivery)
@@ -350,6 +457,12 @@ public final class ReportWriter
             properties.setProperty(r.peer() + ".ackRate", String.format(Locale.ROOT, "%.0f", r.ackRate()));
             properties.setProperty(r.peer() + ".watchers", Integer.toString(r.watchers()));
             properties.setProperty(r.peer() + ".drained", Boolean.toString(r.drained()));
+            if (r.activity().wallSeconds() > 0)
+            {
+                properties.setProperty(r.peer() + ".cpuSeconds", String.format(Locale.ROOT, "%.2f", r.activity().cpuSeconds()));
+                properties.setProperty(r.peer() + ".gcPauses", Integer.toString(r.activity().pauses().size()));
+                properties.setProperty(r.peer() + ".gcMaxPauseMillis", String.format(Locale.ROOT, "%.1f", r.activity().maxPauseMillis()));
+            }
             for (int i = 0; i < PERCENTILES.length; i++)
             {
                 properties.setProperty(r.peer() + "." + PERCENTILE_NAMES[i],

@@ -1,5 +1,6 @@
 package io.ringwatch.perf.load;
 
+import io.ringwatch.perf.report.TimelinePoint;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +69,30 @@ class LatencyRecorderTest
 
         assertEquals(1, recorder.count());
         assertEquals(0, recorder.drain().getTotalCount());
+    }
+
+    @Test
+    void aSampleHoldsOnlyTheIntervalSinceTheLastOneAndTheTotalKeepsEverything()
+    {
+        final LatencyRecorder recorder = new LatencyRecorder();
+        recorder.measureFrom(0);
+        final ThreadLatency thread = recorder.forCurrentThread();
+        for (int i = 0; i < 100; i++)
+        {
+            thread.record(1_000, 1_000 + 10_000);
+        }
+
+        final TimelinePoint first = recorder.sample(1.0);
+        thread.record(1_000, 1_000 + 5_000_000);
+        final TimelinePoint second = recorder.sample(2.0);
+
+        assertEquals(100, first.count());
+        assertEquals(1.0, first.seconds());
+        assertEquals(10_000, first.p99Nanos(), 10);
+        assertEquals(1, second.count());
+        assertEquals(5_000_000, second.maxNanos(), 5_000);
+        assertEquals(null, recorder.sample(3.0), "nothing recorded since");
+        assertEquals(101, recorder.drain().getTotalCount());
     }
 
     @Test
