@@ -52,12 +52,12 @@ class ResumeFromCancelTest
      * with writes going on right after it (as a busy engine has), is not cancelled and delivers the
      * exact sequence from there, then live events.
      *
-     * <p>FINDING on main 48794c3 (failed 4 runs of 4 on the loaded 2-core VM; passed once on 99c8398): the
-     * resumed watch is cancelled REVISION_UNAVAILABLE ("revision 8001 is older than the oldest
-     * revision held", naming 8067): its catch-up cursor opens only when a delivery thread first
-     * reads for it, and by then the next writes have overwritten the oldest window slots. See
-     * {@link #resumingFromTheNamedRevisionDeliversTheExactSequenceWhenNoWriteRacesIt} for the
-     * same resume without the race.
+     * <p>Found failing on main 48794c3 (4 runs of 4 on the loaded 2-core VM): the resumed watch
+     * was cancelled REVISION_UNAVAILABLE ("revision 8001 is older than the oldest revision held",
+     * naming 8067), because the next writes overwrote the oldest slots before its cursor opened.
+     * Fixed on main by 2b210b1 (the cancel names a revision a quarter of the window past the
+     * oldest held). {@link #resumingFromTheNamedRevisionDeliversTheExactSequenceWhenNoWriteRacesIt}
+     * is the same resume without the race.
      */
     @Test
     void resumingFromTheRevisionAnUnavailableCancelNamesDeliversTheExactSequence()
