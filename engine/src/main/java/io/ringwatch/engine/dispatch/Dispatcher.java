@@ -9,6 +9,7 @@ import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.PaddedSequence;
 import io.ringwatch.ringbuffer.WatchWindow;
+import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
@@ -80,6 +81,10 @@ final class Dispatcher implements Agent
     private long lastRevision;
     /** The last revision whose every event has been routed: what progress may report. */
     private long completeRevision;
+    /** Watchers whose requested progress waits for this shard to route up to a revision... */
+    private final ArrayList<WatcherState> deferredProgress = new ArrayList<>();
+    /** ...this one, at the same index. */
+    private final LongArrayList deferredProgressRevisions = new LongArrayList();
     private long nextProgressNanos;
 
     /**
@@ -138,6 +143,7 @@ final class Dispatcher implements Agent
         }
         int work = applyCommands();
         work += dispatchEvents();
+        work += answerDeferredProgress();
         work += notifyProgressIfDue();
         signals.finishCycle();
         return work;
@@ -282,7 +288,9 @@ final class Dispatcher implements Agent
                     watcher.progressRequestTaken();
                     if (!watcher.isCancelled() && registry.isRegistered(watcher))
                     {
-                        progress(watcher);
+                        // Read after taking the request: every request it stands for was made at or
+                        // below this revision, and etcd answers one only at a revision as new.
+                        answerProgressAt(watcher, window.publishedRevision());
                     }
                     break;
             }
@@ -560,6 +568,46 @@ final class Dispatcher implements Agent
             watcher.wantProgress();
             fallBehind(watcher, CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
         }
+    }
+
+    /**
+     * A requested progress is answered at {@code revision} or later: now if this shard has routed
+     * that far, else once it has ({@link #answerDeferredProgress()}).
+     */
+    private void answerProgressAt(final WatcherState watcher, final long revision)
+    {
+        if (completeRevision >= revision)
+        {
+            progress(watcher);
+        }
+        else
+        {
+            deferredProgress.add(watcher);
+            deferredProgressRevisions.addLong(revision);
+        }
+    }
+
+    /** Answers the requested progress whose revision this shard has now routed completely. */
+    private int answerDeferredProgress()
+    {
+        int answered = 0;
+        for (int i = deferredProgress.size() - 1; i >= 0; i--)
+        {
+            if (deferredProgressRevisions.getLong(i) <= completeRevision)
+            {
+                final WatcherState watcher = deferredProgress.get(i);
+                final int last = deferredProgress.size() - 1;
+                deferredProgress.set(i, deferredProgress.get(last));
+                deferredProgress.remove(last);
+                deferredProgressRevisions.fastUnorderedRemove(i);
+                if (!watcher.isCancelled() && registry.isRegistered(watcher))
+                {
+                    progress(watcher);
+                }
+                answered++;
+            }
+        }
+        return answered;
     }
 
     private void lapEveryWatcher()

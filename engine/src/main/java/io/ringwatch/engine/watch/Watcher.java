@@ -42,7 +42,10 @@ public interface Watcher extends AutoCloseable
 
     /**
      * Asks for one progress notification carrying the revision the watcher is complete up to,
-     * delivered in order with its events (etcd's RequestProgress). Ignored once cancelled.
+     * delivered in order with its events (etcd's RequestProgress). It is answered at a revision at
+     * least as new as the engine's current revision when it was asked (so a client that wrote R
+     * and then asks learns when it has seen everything up to R); requests made while one is
+     * pending collapse into it. Ignored once cancelled.
      */
     void requestProgress();
 }
