@@ -1,5 +1,6 @@
 package io.ringwatch.engine.acceptance;
 
+import io.ringwatch.engine.durable.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;

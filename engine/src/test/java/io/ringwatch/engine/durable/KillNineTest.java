@@ -10,10 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
@@ -75,22 +73,7 @@ class KillNineTest
     private static long runAndKill(
         final Path dir, final int killAfter, final int snapshotEvery, final long seed, final long[] seen) throws Exception
     {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (argument.startsWith("--add-") || argument.startsWith("--enable-native-access") ||
-                argument.startsWith("--sun-misc") || argument.startsWith("-Dchronicle"))
-            {
-                command.add(argument);
-            }
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(CrashingWriter.class.getName());
-        command.add(dir.toString());
-        command.add(Integer.toString(snapshotEvery));
-        final Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final Process child = ChildJvm.start(CrashingWriter.class, dir.toString(), Integer.toString(snapshotEvery));
         long last = 0;
         int acks = 0;
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)))

@@ -1,4 +1,4 @@
-package io.ringwatch.engine.acceptance;
+package io.ringwatch.engine.durable;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -9,7 +9,7 @@ import java.util.List;
  * Starts a main class of the test classpath in a child JVM with this JVM's module flags, as a
  * second process of a user's would run.
  */
-final class ChildJvm
+public final class ChildJvm
 {
     private ChildJvm()
     {
@@ -21,7 +21,7 @@ final class ChildJvm
      * @return the started process; its stderr is discarded.
      * @throws IOException if it cannot start.
      */
-    static Process start(final Class<?> main, final String... arguments) throws IOException
+    public static Process start(final Class<?> main, final String... arguments) throws IOException
     {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
