@@ -4,10 +4,14 @@ import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.kv.KeyRange;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * What a watcher asks for (etcd's WatchCreateRequest): the keys, the revision to start from, and
- * options. Immutable: each {@code with} method returns a new request. Thread-safe.
+ * options. Immutable: each {@code with} method returns a new request. Thread-safe. Two requests
+ * are equal when they ask for the same thing (same keys or index value, start revision and
+ * options), so a watcher need not keep the caller's instance to answer {@link Watcher#request()}.
  *
  * <p>Start revision: 0 means "from now" (the first revision after the current one); a revision
  * at or before the current one replays history from it; a later revision waits for it.
@@ -213,6 +217,41 @@ public final class WatchRequest
     public byte[] indexValue()
     {
         return indexValue == null ? null : indexValue.clone();
+    }
+
+    /**
+     * @param other another object.
+     * @return true when it is a request for the same keys or index value, from the same start
+     * revision, with the same options.
+     */
+    @Override
+    public boolean equals(final Object other)
+    {
+        if (this == other)
+        {
+            return true;
+        }
+        if (!(other instanceof WatchRequest))
+        {
+            return false;
+        }
+        final WatchRequest that = (WatchRequest)other;
+        return startRevision == that.startRevision && prevKv == that.prevKv && noPut == that.noPut &&
+            noDelete == that.noDelete && progressNotify == that.progressNotify && range.equals(that.range) &&
+            Objects.equals(indexName, that.indexName) && Arrays.equals(indexValue, that.indexValue);
+    }
+
+    /**
+     * @return a hash consistent with {@link #equals(Object)}.
+     */
+    @Override
+    public int hashCode()
+    {
+        int hash = range.hashCode();
+        hash = 31 * hash + Long.hashCode(startRevision);
+        hash = 31 * hash + (prevKv ? 1 : 0) + (noPut ? 2 : 0) + (noDelete ? 4 : 0) + (progressNotify ? 8 : 0);
+        hash = 31 * hash + Objects.hashCode(indexName);
+        return 31 * hash + Arrays.hashCode(indexValue);
     }
 
     @Override
