@@ -42,9 +42,15 @@ final class BatchSignals
      */
     void touch(final WatcherState watcher)
     {
-        if (watcher.touchedInBatch != cycle)
+        final ShardFields fields = watcher.shardFieldsOrNull();
+        if (fields == null)
         {
-            watcher.touchedInBatch = cycle;
+            // An idle watcher, touched by a command: rarely twice in a cycle, and a second signal is harmless.
+            touched.add(watcher);
+        }
+        else if (fields.touchedInBatch != cycle)
+        {
+            fields.touchedInBatch = cycle;
             touched.add(watcher);
         }
     }

@@ -273,6 +273,7 @@ final class Dispatcher implements Agent
                     {
                         // A cancel frees the queue now, not when (if ever) its consumer drains it.
                         budget.release(watcher);
+                        watcher.dropShardFields();
                     }
                     break;
                 case Command.UNROUTE:
@@ -313,7 +314,7 @@ final class Dispatcher implements Agent
             fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "rejoin requested while routed");
             return;
         }
-        watcher.routedFrom = from;
+        watcher.joinAt(from);
         // Checked before the dispatcher's own position: a dispatcher that is behind would
         // otherwise route the watcher and then report the loss as its own lapping.
         if (window.firstSequenceAtOrAfter(from) == WatchWindow.REVISION_EVICTED)
@@ -345,7 +346,7 @@ final class Dispatcher implements Agent
             return false;
         }
         final long end = nextSequence.getPlain();
-        final boolean byIndex = watcher.index != null;
+        final boolean byIndex = watcher.index() != null;
         for (long sequence = first; sequence < end; sequence++)
         {
             final int status = byIndex ? window.read(sequence, replayRecord) : window.readKey(sequence, replayRecord);
@@ -410,7 +411,8 @@ final class Dispatcher implements Agent
         final int mode;
         try
         {
-            mode = registry.indexRoutes().match(watcher.request().indexName(), watcher.index.function, watcher.index.value, replayRecord);
+            final IndexWatch index = watcher.index();
+            mode = registry.indexRoutes().match(index.name, index.function, index.value, replayRecord);
         }
         catch (final IndexFunctionException e)
         {
@@ -467,7 +469,7 @@ final class Dispatcher implements Agent
 
     private void offerCurrentEvent(final WatcherState watcher)
     {
-        if (watcher.isCancelled() || record.revision() < watcher.routedFrom || !watcher.passesFilters(record.type()))
+        if (watcher.isCancelled() || record.revision() < watcher.routedFrom() || !watcher.passesFilters(record.type()))
         {
             return;
         }
@@ -493,7 +495,7 @@ final class Dispatcher implements Agent
 
     private void offerIndexEvent(final WatcherState watcher, final int mode)
     {
-        if (watcher.isCancelled() || record.revision() < watcher.routedFrom || !watcher.passesFilters(typeSeen(record, mode)))
+        if (watcher.isCancelled() || record.revision() < watcher.routedFrom() || !watcher.passesFilters(typeSeen(record, mode)))
         {
             return;
         }
@@ -554,16 +556,17 @@ final class Dispatcher implements Agent
             signals.touch(watcher);
             return;
         }
-        final PendingQueue queue = watcher.pending;
-        if (queue != null && watcher.markerAt >= 0 && queue.removedCount() <= watcher.markerAt &&
-            watcher.markerRevision == completeRevision)
+        final ShardFields fields = watcher.shardFields();
+        final PendingQueue queue = fields.pending;
+        if (queue != null && fields.markerAt >= 0 && queue.removedCount() <= fields.markerAt &&
+            fields.markerRevision == completeRevision)
         {
             return;
         }
         if (budget.offer(watcher, WatcherState.progressMarker(completeRevision), signals.cycle()))
         {
-            watcher.markerAt = watcher.pending.offeredCount() - 1;
-            watcher.markerRevision = completeRevision;
+            fields.markerAt = fields.pending.offeredCount() - 1;
+            fields.markerRevision = completeRevision;
             signals.touch(watcher);
         }
         else if (watcher.canCatchUp())

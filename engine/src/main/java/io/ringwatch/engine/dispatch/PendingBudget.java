@@ -51,20 +51,21 @@ final class PendingBudget
         {
             return false;
         }
-        PendingQueue queue = watcher.pending;
+        final ShardFields fields = watcher.shardFields();
+        PendingQueue queue = fields.pending;
         if (queue == null)
         {
             queue = new PendingQueue(initialCapacity, depth);
-            watcher.pending = queue;
+            fields.pending = queue;
         }
         if (!queue.offer(entry))
         {
             return false;
         }
         counted++;
-        if (watcher.holderIndex < 0)
+        if (fields.holderIndex < 0)
         {
-            watcher.holderIndex = holders.size();
+            fields.holderIndex = holders.size();
             holders.add(watcher);
         }
         return true;
@@ -79,16 +80,21 @@ final class PendingBudget
      */
     void release(final WatcherState watcher)
     {
-        final PendingQueue queue = watcher.pending;
+        final ShardFields fields = watcher.shardFieldsOrNull();
+        if (fields == null)
+        {
+            return;
+        }
+        final PendingQueue queue = fields.pending;
         if (queue != null)
         {
-            watcher.pending = null;
-            watcher.markerAt = -1;
+            fields.pending = null;
+            fields.markerAt = -1;
             counted = Math.max(0, counted - queue.size());
         }
-        if (watcher.holderIndex >= 0)
+        if (fields.holderIndex >= 0)
         {
-            removeHolder(watcher.holderIndex);
+            removeHolder(fields.holderIndex);
         }
     }
 
@@ -127,7 +133,7 @@ final class PendingBudget
         long total = 0;
         for (int i = holders.size() - 1; i >= 0; i--)
         {
-            final PendingQueue queue = holders.get(i).pending;
+            final PendingQueue queue = holders.get(i).pending();
             final int size = queue == null ? 0 : queue.size();
             if (size == 0)
             {
@@ -145,8 +151,8 @@ final class PendingBudget
         final WatcherState removed = holders.get(index);
         final WatcherState moved = holders.get(last);
         holders.set(index, moved);
-        moved.holderIndex = index;
+        moved.shardFieldsOrNull().holderIndex = index;
         holders.remove(last);
-        removed.holderIndex = -1;
+        removed.shardFieldsOrNull().holderIndex = -1;
     }
 }

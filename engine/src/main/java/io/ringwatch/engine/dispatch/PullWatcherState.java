@@ -1,6 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -29,9 +30,10 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         final long id,
         final WatchRequest request,
         final long startRevision,
-        final ShardContext shard)
+        final ShardContext shard,
+        final IndexFunction indexFunction)
     {
-        super(id, request, startRevision, shard);
+        super(id, request, startRevision, shard, indexFunction);
     }
 
     @Override

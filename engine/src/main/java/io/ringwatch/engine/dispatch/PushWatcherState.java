@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
@@ -36,9 +37,10 @@ final class PushWatcherState extends WatcherState implements DeliveryTask
         final WatchRequest request,
         final long startRevision,
         final ShardContext shard,
+        final IndexFunction indexFunction,
         final WatchListener listener)
     {
-        super(id, request, startRevision, shard);
+        super(id, request, startRevision, shard, indexFunction);
         this.listener = listener;
     }
 

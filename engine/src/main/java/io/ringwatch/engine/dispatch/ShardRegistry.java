@@ -75,9 +75,9 @@ final class ShardRegistry
     {
         watcher.registryIndex = registered.size();
         registered.add(watcher);
-        if (watcher.request().progressNotify())
+        if (watcher.wantsPeriodicProgress())
         {
-            watcher.progressIndex = progressWatchers.size();
+            watcher.shardFields().progressIndex = progressWatchers.size();
             progressWatchers.add(watcher);
         }
     }
@@ -97,10 +97,11 @@ final class ShardRegistry
         unroute(watcher);
         swapRemove(registered, index).registryIndex = index;
         watcher.registryIndex = -1;
-        if (watcher.progressIndex >= 0)
+        final ShardFields fields = watcher.shardFieldsOrNull();
+        if (fields != null && fields.progressIndex >= 0)
         {
-            swapRemove(progressWatchers, watcher.progressIndex).progressIndex = watcher.progressIndex;
-            watcher.progressIndex = -1;
+            swapRemove(progressWatchers, fields.progressIndex).shardFieldsOrNull().progressIndex = fields.progressIndex;
+            fields.progressIndex = -1;
         }
     }
 
@@ -111,19 +112,21 @@ final class ShardRegistry
      */
     void route(final WatcherState watcher)
     {
-        if (watcher.index != null)
+        final IndexWatch index = watcher.index();
+        final byte[] key = watcher.exactKey();
+        if (index != null)
         {
-            indexRoutes.add(watcher.request().indexName(), watcher.index.function, watcher.index.value, watcher);
+            indexRoutes.add(index.name, index.function, index.value, watcher);
+        }
+        else if (key != null)
+        {
+            // The watcher's key is immutable: the routes keep it rather than a copy.
+            routes.addImmutableKey(key, watcher);
         }
         else
         {
-            final KeyRange range = watcher.request().range();
-            if (range.isSingleKey())
-            {
-                // The request's range is immutable: the routes keep its key rather than a copy.
-                routes.addImmutableKey(range.fromKey(), watcher);
-            }
-            else if (range.fromKey().length == 0 && range.toKey() == null)
+            final KeyRange range = watcher.keyRange();
+            if (range.fromKey().length == 0 && range.toKey() == null)
             {
                 routes.addAll(watcher);
             }
@@ -146,18 +149,20 @@ final class ShardRegistry
         {
             return;
         }
-        if (watcher.index != null)
+        final IndexWatch index = watcher.index();
+        final byte[] key = watcher.exactKey();
+        if (index != null)
         {
-            indexRoutes.remove(watcher.index.function, watcher.index.value, watcher);
+            indexRoutes.remove(index.function, index.value, watcher);
+        }
+        else if (key != null)
+        {
+            routes.removeKey(key, watcher);
         }
         else
         {
-            final KeyRange range = watcher.request().range();
-            if (range.isSingleKey())
-            {
-                routes.removeKey(range.fromKey(), watcher);
-            }
-            else if (range.fromKey().length == 0 && range.toKey() == null)
+            final KeyRange range = watcher.keyRange();
+            if (range.fromKey().length == 0 && range.toKey() == null)
             {
                 routes.removeAll(watcher);
             }

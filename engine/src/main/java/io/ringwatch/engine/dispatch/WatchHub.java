@@ -138,8 +138,8 @@ public final class WatchHub implements AutoCloseable
         }
         final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
-        final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), shardOf(id), listener);
-        return admit(watcher, indexFunction);
+        final PushWatcherState watcher = new PushWatcherState(id, request, resolveStart(request), shardOf(id), indexFunction, listener);
+        return admit(watcher);
     }
 
     /**
@@ -155,8 +155,8 @@ public final class WatchHub implements AutoCloseable
         requireOpen(request);
         final IndexFunction indexFunction = resolveIndex(request);
         final long id = nextWatchId.getAndIncrement();
-        final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), shardOf(id));
-        return admit(watcher, indexFunction);
+        final PullWatcherState watcher = new PullWatcherState(id, request, resolveStart(request), shardOf(id), indexFunction);
+        return admit(watcher);
     }
 
     /** The shard of a watcher id: ids are spread over the dispatchers round-robin. */
@@ -220,12 +220,8 @@ public final class WatchHub implements AutoCloseable
         delivery.close(slowListenerNanos);
     }
 
-    private <W extends WatcherState> W admit(final W watcher, final IndexFunction indexFunction)
+    private <W extends WatcherState> W admit(final W watcher)
     {
-        if (indexFunction != null)
-        {
-            watcher.watchIndex(indexFunction);
-        }
         final long compacted = compactRevision.getAsLong();
         if (watcher.startRevision() < compacted)
         {

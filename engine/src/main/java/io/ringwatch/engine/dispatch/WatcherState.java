@@ -1,5 +1,6 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.CancelReason;
@@ -48,11 +49,29 @@ import java.lang.invoke.VarHandle;
  * periodic notifications collapse: at most one request is in flight and at most one marker is
  * queued per watcher.
  */
-abstract class WatcherState extends ConsumerFields implements Watcher
+abstract class WatcherState implements Watcher
 {
+    /** Option: events carry the previous key-value. */
+    private static final int PREV_KV = 1;
+    /** Option: PUT events are filtered out. */
+    private static final int NO_PUT = 1 << 1;
+    /** Option: DELETE events are filtered out. */
+    private static final int NO_DELETE = 1 << 2;
+    /** Option: periodic progress notifications are wanted. */
+    private static final int PROGRESS_NOTIFY = 1 << 3;
+    /** Option: the request asked to start "from now" (start revision 0). */
+    private static final int FROM_NOW = 1 << 4;
+    /** Set by the dispatcher: the routes may offer this watcher events. Once cleared, they offer nothing more. */
+    private static final int ROUTED = 1 << 8;
+    /** Set by the dispatcher, cleared by the consumer: the window cannot serve this watcher. */
+    private static final int CATCH_UP_REQUESTED = 1 << 9;
+    /** Set while a progress request is on its way to the dispatcher: requests collapse into it. */
+    private static final int PROGRESS_REQUESTED = 1 << 10;
+    /** Set when the consumer owes a progress notification while off the routes; taken once. */
+    private static final int PROGRESS_WANTED = 1 << 11;
+
     private static final VarHandle CANCELLATION;
-    private static final VarHandle PROGRESS_REQUESTED;
-    private static final VarHandle PROGRESS_WANTED;
+    private static final VarHandle FLAGS;
     private static final int MATCH_SHIFT = 61;
     private static final long SEQUENCE_MASK = (1L << MATCH_SHIFT) - 1;
 
@@ -62,8 +81,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             CANCELLATION = lookup.findVarHandle(WatcherState.class, "cancellation", WatchCancellation.class);
-            PROGRESS_REQUESTED = lookup.findVarHandle(WatcherState.class, "progressRequested", int.class);
-            PROGRESS_WANTED = lookup.findVarHandle(WatcherState.class, "progressWanted", int.class);
+            FLAGS = lookup.findVarHandle(WatcherState.class, "flags", int.class);
         }
         catch (final ReflectiveOperationException e)
         {
@@ -72,49 +90,48 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     }
 
     private final long id;
-    private final WatchRequest request;
     private final long startRevision;
     /** What the watchers of this shard share: dispatcher, window, history, cancel wait, delivery. */
     final ShardContext shard;
+    /**
+     * What it watches: the key of an exact-key watch (a {@code byte[]}, the request's own immutable
+     * copy), the {@link KeyRange} of any other watch by key, or the {@link IndexWatch} of a watch by
+     * index. One field for the three because most watchers watch one key and hold only its bytes.
+     */
+    private final Object target;
 
-    /** Written by the dispatcher: the routed events, null while none was routed since it joined. */
-    volatile PendingQueue pending;
-
+    /**
+     * The immutable options (low byte) and the bits threads hand each other (above it): one int, so
+     * an idle watcher pays four bytes for nine flags. The mutable bits change only by atomic
+     * read-modify-write, so no writer loses another's bit.
+     */
+    private volatile int flags;
     private volatile WatchCancellation cancellation;
     /** The thread inside {@link #drain}, if any: {@link #cancel()} waits for it to leave. */
     private volatile Thread consumer;
 
-    /** Written by the dispatcher: true while the routes may offer this watcher events. */
-    private volatile boolean routed;
-    /** Set by the dispatcher, cleared by the consumer: the window cannot serve this watcher. */
-    private volatile boolean catchUpRequested;
-    /** Written by the dispatcher: the last rejoin request it has routed the watcher for. */
-    private volatile int joinedTicket;
-    /** 1 while a progress request is on its way to the dispatcher: requests collapse into it. */
-    @SuppressWarnings("unused")
-    private volatile int progressRequested;
-    /** 1 when the consumer owes a progress notification while off the routes; taken once. */
-    @SuppressWarnings("unused")
-    private volatile int progressWanted;
-
-    /**
-     * For a watch by index, the index's function and the value watched, set before the watcher
-     * is registered (the registration command publishes it); else null.
-     */
-    IndexWatch index;
+    /** Dispatcher thread only: position in the shard's registry, -1 when not registered. */
+    int registryIndex = -1;
+    /** The shard's fields, allocated by the dispatcher when first needed; null while idle. */
+    private volatile ShardFields shardFields;
+    /** The consumer's fields, allocated by the consumer when it first has something to deliver. */
+    private ConsumerFields consumerFields;
 
     WatcherState(
         final long id,
         final WatchRequest request,
         final long startRevision,
-        final ShardContext shard)
+        final ShardContext shard,
+        final IndexFunction indexFunction)
     {
         this.id = id;
-        this.request = request;
         this.startRevision = startRevision;
         this.shard = shard;
-        this.routedFrom = startRevision;
-        this.resumeRevision = startRevision;
+        this.target = request.isIndexWatch() ? new IndexWatch(request.indexName(), indexFunction, request.indexValue()) :
+            request.range().isSingleKey() ? request.range().fromKey() : request.range();
+        this.flags = (request.prevKv() ? PREV_KV : 0) | (request.isNoPut() ? NO_PUT : 0) |
+            (request.isNoDelete() ? NO_DELETE : 0) | (request.progressNotify() ? PROGRESS_NOTIFY : 0) |
+            (request.startRevision() == 0 ? FROM_NOW : 0);
     }
 
     /**
@@ -131,21 +148,130 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         return id;
     }
 
+    /**
+     * Rebuilt from what the watcher keeps, so it does not keep the caller's request: equal to the
+     * request it was created with, a new instance each call.
+     */
     @Override
     public WatchRequest request()
     {
-        return request;
+        final Object watched = target;
+        WatchRequest request = watched instanceof IndexWatch ?
+            WatchRequest.byIndex(((IndexWatch)watched).name, ((IndexWatch)watched).value) :
+            WatchRequest.of(watched instanceof byte[] ? KeyRange.key((byte[])watched) : (KeyRange)watched);
+        final int options = flags;
+        if ((options & FROM_NOW) == 0)
+        {
+            request = request.startRevision(startRevision);
+        }
+        request = (options & PREV_KV) != 0 ? request.withPrevKv() : request;
+        request = (options & NO_PUT) != 0 ? request.noPut() : request;
+        request = (options & NO_DELETE) != 0 ? request.noDelete() : request;
+        return (options & PROGRESS_NOTIFY) != 0 ? request.withProgressNotify() : request;
     }
 
     /**
-     * Makes this a watcher of its request's index value under {@code function}. Call before
-     * registering it with the dispatcher.
-     *
-     * @param function the index's function.
+     * @return the key of an exact-key watch (never to be changed), else null.
      */
-    void watchIndex(final IndexFunction function)
+    byte[] exactKey()
     {
-        index = new IndexWatch(function, request.indexValue());
+        return target instanceof byte[] ? (byte[])target : null;
+    }
+
+    /**
+     * @return the range of a watch by key that is not an exact-key watch, else null.
+     */
+    KeyRange keyRange()
+    {
+        return target instanceof KeyRange ? (KeyRange)target : null;
+    }
+
+    /**
+     * @return what a watch by index watches, else null.
+     */
+    IndexWatch index()
+    {
+        return target instanceof IndexWatch ? (IndexWatch)target : null;
+    }
+
+    /**
+     * @return true when the watcher asked for periodic progress notifications.
+     */
+    boolean wantsPeriodicProgress()
+    {
+        return (flags & PROGRESS_NOTIFY) != 0;
+    }
+
+    /**
+     * Dispatcher thread: the shard's fields of this watcher, allocated on first use.
+     *
+     * @return the fields.
+     */
+    ShardFields shardFields()
+    {
+        ShardFields fields = shardFields;
+        if (fields == null)
+        {
+            fields = new ShardFields(startRevision);
+            shardFields = fields;
+        }
+        return fields;
+    }
+
+    /**
+     * @return the shard's fields of this watcher, or null while it has none (idle).
+     */
+    ShardFields shardFieldsOrNull()
+    {
+        return shardFields;
+    }
+
+    /**
+     * Dispatcher thread, as the watcher ends: drops the shard's fields, its queue among them.
+     */
+    void dropShardFields()
+    {
+        shardFields = null;
+    }
+
+    /**
+     * @return true once the consumer has allocated its fields: it had something to deliver. Any
+     * thread, for tests of what an idle watcher holds; exact only from the consumer's thread.
+     */
+    boolean hasConsumerFields()
+    {
+        return consumerFields != null;
+    }
+
+    /**
+     * @return the queue of routed events, or null while there is none.
+     */
+    PendingQueue pending()
+    {
+        final ShardFields fields = shardFields;
+        return fields == null ? null : fields.pending;
+    }
+
+    /**
+     * Dispatcher thread: the routes offer this watcher the events from {@code revision} on.
+     *
+     * @param revision the revision it joins at.
+     */
+    void joinAt(final long revision)
+    {
+        if (revision != startRevision || shardFields != null)
+        {
+            shardFields().routedFrom = revision;
+        }
+    }
+
+    /**
+     * @return the first revision the routes offer this watcher.
+     */
+    long routedFrom()
+    {
+        final ShardFields fields = shardFields;
+        return fields == null ? startRevision : fields.routedFrom;
     }
 
     /**
@@ -180,7 +306,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     {
         // One request in flight at a time: however often it is called, the dispatcher's command
         // queue and the watcher's queue hold at most one of them.
-        if (!isCancelled() && PROGRESS_REQUESTED.compareAndSet(this, 0, 1))
+        if (!isCancelled() && ((int)FLAGS.getAndBitwiseOr(this, PROGRESS_REQUESTED) & PROGRESS_REQUESTED) == 0)
         {
             shard.dispatcher.requestProgress(this);
         }
@@ -191,7 +317,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     void progressRequestTaken()
     {
-        progressRequested = 0;
+        FLAGS.getAndBitwiseAnd(this, ~PROGRESS_REQUESTED);
     }
 
     /**
@@ -200,7 +326,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     void wantProgress()
     {
-        progressWanted = 1;
+        FLAGS.getAndBitwiseOr(this, PROGRESS_WANTED);
     }
 
     /**
@@ -211,7 +337,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     boolean takeProgressWanted()
     {
-        return progressWanted != 0 && (int)PROGRESS_WANTED.getAndSet(this, 0) != 0;
+        return (flags & PROGRESS_WANTED) != 0 && ((int)FLAGS.getAndBitwiseAnd(this, ~PROGRESS_WANTED) & PROGRESS_WANTED) != 0;
     }
 
     /**
@@ -252,7 +378,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     boolean canCatchUp()
     {
         // A watch by index needs its function's verdict per event, which only the dispatcher has.
-        return index == null;
+        return !(target instanceof IndexWatch);
     }
 
     /**
@@ -261,7 +387,14 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     void routed(final boolean routed)
     {
-        this.routed = routed;
+        if (routed)
+        {
+            FLAGS.getAndBitwiseOr(this, ROUTED);
+        }
+        else
+        {
+            FLAGS.getAndBitwiseAnd(this, ~ROUTED);
+        }
     }
 
     /**
@@ -269,19 +402,22 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     boolean isRouted()
     {
-        return routed;
+        return (flags & ROUTED) != 0;
     }
 
     /** Dispatcher thread, with the watcher off the routes: its consumer must catch up. */
     void requestCatchUp()
     {
-        catchUpRequested = true;
+        FLAGS.getAndBitwiseOr(this, CATCH_UP_REQUESTED);
     }
 
     /** Dispatcher thread: the watcher is routed again as its consumer asked with {@code ticket}. */
     void rejoined(final int ticket)
     {
-        joinedTicket = ticket;
+        if (ticket != 0)
+        {
+            shardFields().joinedTicket = ticket;
+        }
     }
 
     /**
@@ -290,12 +426,13 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      */
     boolean passesFilters(final EventType type)
     {
-        return type == EventType.PUT ? !request.isNoPut() : !request.isNoDelete();
+        return (flags & (type == EventType.PUT ? NO_PUT : NO_DELETE)) == 0;
     }
 
     /**
      * Hands pending events, progress notifications and, once, the cancellation to
-     * {@code listener} on the calling thread. One consumer thread at a time.
+     * {@code listener} on the calling thread. One consumer thread at a time. Allocates the
+     * consumer's fields the first time there is something to hand over.
      *
      * @param listener  receives them; an exception it throws cancels the watch.
      * @param batch     the consumer's reusable batch.
@@ -307,7 +444,18 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         consumer = Thread.currentThread();
         try
         {
-            return drainEntered(listener, batch, maxEvents);
+            ConsumerFields own = consumerFields;
+            if (own == null)
+            {
+                if (!hasSomethingToDeliver())
+                {
+                    // Still idle: nothing to track, so nothing to allocate.
+                    return 0;
+                }
+                own = new ConsumerFields(startRevision);
+                consumerFields = own;
+            }
+            return drainEntered(own, listener, batch, maxEvents);
         }
         finally
         {
@@ -316,30 +464,31 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     }
 
     /**
-     * @return true when a call to {@link #drain} would hand over something.
+     * @return true when a call to {@link #drain} would hand over something. The consumer's thread.
      */
     boolean hasSomethingToDeliver()
     {
+        final ConsumerFields own = consumerFields;
         if (cancellation != null)
         {
             // Once ended, only the cancellation (and, after a close, the queue before it) is left.
-            return !cancellationDelivered;
+            return own == null || !own.cancellationDelivered;
         }
-        if (catchUpRequested)
+        if ((flags & CATCH_UP_REQUESTED) != 0)
         {
             return true;
         }
-        switch (mode)
+        switch (own == null ? ConsumerFields.SYNCED : own.mode)
         {
-            case SYNCED:
-                final PendingQueue queue = pending;
+            case ConsumerFields.SYNCED:
+                final PendingQueue queue = pending();
                 return queue != null && !queue.isEmpty();
-            case CATCHING_UP:
+            case ConsumerFields.CATCHING_UP:
                 // At the end of the history it waits for the dispatcher to confirm it is unrouted.
-                final CatchUpCursor at = cursor;
-                return at == null || !at.atEnd || !routed || progressWanted != 0;
+                final CatchUpCursor at = own.cursor;
+                return at == null || !at.atEnd || (flags & (ROUTED | PROGRESS_WANTED)) != ROUTED;
             default:
-                return joinedTicket == rejoinTicket;
+                return joinedTicket() == own.rejoinTicket;
         }
     }
 
@@ -363,28 +512,28 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         return -revision - 1;
     }
 
-    private int drainEntered(final WatchListener listener, final EventBatchView batch, final int maxEvents)
+    private int drainEntered(
+        final ConsumerFields own, final WatchListener listener, final EventBatchView batch, final int maxEvents)
     {
         int delivered = 0;
         batch.clear();
-        if (catchUpRequested)
+        if ((flags & CATCH_UP_REQUESTED) != 0 && ((int)FLAGS.getAndBitwiseAnd(this, ~CATCH_UP_REQUESTED) & CATCH_UP_REQUESTED) != 0)
         {
-            catchUpRequested = false;
-            beginCatchUp();
+            beginCatchUp(own);
         }
-        if (mode == REJOINING && joinedTicket == rejoinTicket)
+        if (own.mode == ConsumerFields.REJOINING && joinedTicket() == own.rejoinTicket)
         {
-            mode = SYNCED;
+            own.mode = ConsumerFields.SYNCED;
         }
-        if (mode == CATCHING_UP)
+        if (own.mode == ConsumerFields.CATCHING_UP)
         {
-            delivered += catchUp(listener, batch, maxEvents);
+            delivered += catchUp(own, listener, batch, maxEvents);
         }
-        while (mode == SYNCED && delivered + batch.size() < maxEvents && eventsStillFlow())
+        while (own.mode == ConsumerFields.SYNCED && delivered + batch.size() < maxEvents && eventsStillFlow())
         {
             // Read once per entry: the dispatcher drops the queue when it unroutes the watcher,
             // and what this consumer delivers from the old one stays exact (it tracks its point).
-            final PendingQueue queue = pending;
+            final PendingQueue queue = pending();
             final long entry = queue == null ? PendingQueue.EMPTY : queue.peek();
             if (entry == PendingQueue.EMPTY)
             {
@@ -396,7 +545,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                 queue.poll();
                 if (eventsStillFlow())
                 {
-                    deliverProgress(listener, -entry - 1);
+                    deliverProgress(own, listener, -entry - 1);
                 }
                 continue;
             }
@@ -416,25 +565,26 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                     break;
                 }
                 delivered += flush(listener, batch);
-                beginCatchUp();
+                beginCatchUp(own);
                 shard.dispatcher.requestUnroute(this);
-                delivered += catchUp(listener, batch, maxEvents - delivered);
+                delivered += catchUp(own, listener, batch, maxEvents - delivered);
                 break;
             }
             queue.poll();
-            commit(batch, record, (int)(entry >>> MATCH_SHIFT));
+            commit(own, batch, record, (int)(entry >>> MATCH_SHIFT));
         }
         delivered += flush(listener, batch);
-        if (!eventsStillFlow() || (cancellation != null && mode != SYNCED))
+        if (!eventsStillFlow() || (cancellation != null && own.mode != ConsumerFields.SYNCED))
         {
             // Nothing more is delivered: drop what is queued so the watcher reads as drained.
             discardPending();
-            closeCursor();
+            closeCursor(own);
         }
         final WatchCancellation ending = cancellation;
-        if (ending != null && !cancellationDelivered && (!eventsStillFlow() || isDrained() || mode != SYNCED))
+        if (ending != null && !own.cancellationDelivered &&
+            (!eventsStillFlow() || isDrained() || own.mode != ConsumerFields.SYNCED))
         {
-            cancellationDelivered = true;
+            own.cancellationDelivered = true;
             try
             {
                 listener.onCancelled(ending);
@@ -447,15 +597,21 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         return delivered;
     }
 
+    private int joinedTicket()
+    {
+        final ShardFields fields = shardFields;
+        return fields == null ? 0 : fields.joinedTicket;
+    }
+
     private boolean isDrained()
     {
-        final PendingQueue queue = pending;
+        final PendingQueue queue = pending();
         return queue == null || queue.isEmpty();
     }
 
     private void discardPending()
     {
-        final PendingQueue queue = pending;
+        final PendingQueue queue = pending();
         if (queue != null)
         {
             while (queue.poll() != PendingQueue.EMPTY)
@@ -465,32 +621,32 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         }
     }
 
-    private void commit(final EventBatchView batch, final EventRecord record, final int indexMatch)
+    private void commit(final ConsumerFields own, final EventBatchView batch, final EventRecord record, final int indexMatch)
     {
-        batch.commit(request.prevKv(), indexMatch);
+        batch.commit((flags & PREV_KV) != 0, indexMatch);
         final long revision = record.revision();
-        if (revision == resumeRevision)
+        if (revision == own.resumeRevision)
         {
-            deliveredAtResume++;
+            own.deliveredAtResume++;
         }
         else
         {
-            resumeRevision = revision;
-            deliveredAtResume = 1;
-            knownComplete = Math.max(knownComplete, revision - 1);
+            own.resumeRevision = revision;
+            own.deliveredAtResume = 1;
+            own.knownComplete = Math.max(own.knownComplete, revision - 1);
         }
     }
 
-    private void beginCatchUp()
+    private static void beginCatchUp(final ConsumerFields own)
     {
-        mode = CATCHING_UP;
-        if (cursor == null)
+        own.mode = ConsumerFields.CATCHING_UP;
+        if (own.cursor == null)
         {
-            cursor = new CatchUpCursor();
+            own.cursor = new CatchUpCursor();
         }
         else
         {
-            cursor.close();
+            own.cursor.close();
         }
     }
 
@@ -499,17 +655,17 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      * boundaries it reaches; at its end, once the dispatcher has taken the watcher off the
      * routes, asks to rejoin the window at the next revision.
      */
-    private int catchUp(final WatchListener listener, final EventBatchView batch, final int maxEvents)
+    private int catchUp(final ConsumerFields own, final WatchListener listener, final EventBatchView batch, final int maxEvents)
     {
         if (cancellation != null)
         {
             return 0;
         }
-        final CatchUpCursor at = cursor;
+        final CatchUpCursor at = own.cursor;
         int delivered = 0;
         try
         {
-            if (at.reader() == null && !openCursor(at))
+            if (at.reader() == null && !openCursor(own, at))
             {
                 return 0;
             }
@@ -539,7 +695,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                         // Every event of lastRead is in the batch or delivered: report it before
                         // this event of a later revision, which stays in its slot meanwhile.
                         delivered += flushKeepingNext(listener, batch);
-                        deliverProgress(listener, at.lastRead);
+                        deliverProgress(own, listener, at.lastRead);
                         if (cancellation != null)
                         {
                             return delivered;
@@ -547,16 +703,16 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                     }
                     at.lastRead = revision;
                 }
-                if (!wants(record, resumeRevision))
+                if (!wants(record, own.resumeRevision))
                 {
                     continue;
                 }
-                if (revision == resumeRevision && at.skip > 0)
+                if (revision == own.resumeRevision && at.skip > 0)
                 {
                     at.skip--;
                     continue;
                 }
-                commit(batch, record, IndexMatch.AS_IS);
+                commit(own, batch, record, IndexMatch.AS_IS);
             }
         }
         catch (final RuntimeException e)
@@ -570,55 +726,55 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         if (at.atEnd)
         {
             final long read = at.reader().lastRevision();
-            if (read >= resumeRevision)
+            if (read >= own.resumeRevision)
             {
-                resumeRevision = read + 1;
-                deliveredAtResume = 0;
+                own.resumeRevision = read + 1;
+                own.deliveredAtResume = 0;
             }
-            if (deliveredAtResume == 0 && cancellation == null)
+            if (own.deliveredAtResume == 0 && cancellation == null)
             {
                 // The end falls between revisions: everything before resumeRevision is delivered.
                 if (takeProgressWanted())
                 {
-                    deliverProgress(listener, resumeRevision - 1);
+                    deliverProgress(own, listener, own.resumeRevision - 1);
                 }
-                if (!routed && cancellation == null)
+                if (!isRouted() && cancellation == null)
                 {
-                    rejoin();
+                    rejoin(own);
                 }
             }
         }
         return delivered;
     }
 
-    private boolean openCursor(final CatchUpCursor at)
+    private boolean openCursor(final ConsumerFields own, final CatchUpCursor at)
     {
-        if (!at.open(shard.history, resumeRevision, deliveredAtResume))
+        if (!at.open(shard.history, own.resumeRevision, own.deliveredAtResume))
         {
             terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.resumeRevision(), null,
-                "revision " + resumeRevision + " is older than the oldest revision held");
+                "revision " + own.resumeRevision + " is older than the oldest revision held");
             return false;
         }
         return true;
     }
 
-    private void rejoin()
+    private void rejoin(final ConsumerFields own)
     {
-        closeCursor();
-        mode = REJOINING;
-        rejoinTicket++;
+        closeCursor(own);
+        own.mode = ConsumerFields.REJOINING;
+        own.rejoinTicket++;
         // Any catch-up request still set belongs to the routing this rejoin replaces (the
         // dispatcher requests before it unroutes); only requests made from here on are news.
-        catchUpRequested = false;
-        shard.dispatcher.requestRejoin(this, resumeRevision, rejoinTicket);
+        FLAGS.getAndBitwiseAnd(this, ~CATCH_UP_REQUESTED);
+        shard.dispatcher.requestRejoin(this, own.resumeRevision, own.rejoinTicket);
     }
 
-    private void closeCursor()
+    private static void closeCursor(final ConsumerFields own)
     {
-        final CatchUpCursor at = cursor;
+        final CatchUpCursor at = own.cursor;
         if (at != null)
         {
-            cursor = null;
+            own.cursor = null;
             at.close();
         }
     }
@@ -675,10 +831,10 @@ abstract class WatcherState extends ConsumerFields implements Watcher
      * Delivers progress: the larger of {@code revision} and what the consumer knows complete
      * itself, so it never goes back behind an event or a progress delivered before.
      */
-    private void deliverProgress(final WatchListener listener, final long revision)
+    private void deliverProgress(final ConsumerFields own, final WatchListener listener, final long revision)
     {
-        final long complete = Math.max(knownComplete, revision);
-        knownComplete = complete;
+        final long complete = Math.max(own.knownComplete, revision);
+        own.knownComplete = complete;
         try
         {
             listener.onProgress(complete);
@@ -691,7 +847,14 @@ abstract class WatcherState extends ConsumerFields implements Watcher
 
     private boolean inRange(final EventRecord record)
     {
-        return request.range().contains(record.key(), record.keyLength());
+        final Object watched = target;
+        if (watched instanceof byte[])
+        {
+            final byte[] key = (byte[])watched;
+            return record.keyLength() == key.length && KeyRange.compare(record.key(), key.length, key) == 0;
+        }
+        // A watch by index is routed by its index value, never by range: every key is in it.
+        return !(watched instanceof KeyRange) || ((KeyRange)watched).contains(record.key(), record.keyLength());
     }
 
     private void awaitConsumerExit()
@@ -709,7 +872,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     @Override
     public String toString()
     {
-        return getClass().getSimpleName() + "(id=" + id + ", " + request + ", start=" + startRevision +
+        return getClass().getSimpleName() + "(id=" + id + ", " + request() + ", start=" + startRevision +
             (cancellation != null ? ", " + cancellation : "") + ")";
     }
 }

@@ -14,7 +14,7 @@ class PendingBudgetTest
 {
     private static WatcherState watcher()
     {
-        return new PullWatcherState(1, WatchRequest.of(KeyRange.all()), 1, null);
+        return new PullWatcherState(1, WatchRequest.of(KeyRange.all()), 1, null, null);
     }
 
     @Test
@@ -22,10 +22,10 @@ class PendingBudgetTest
     {
         final PendingBudget budget = new PendingBudget(4, 100);
         final WatcherState watcher = watcher();
-        assertNull(watcher.pending);
+        assertNull(watcher.pending());
         assertTrue(budget.offer(watcher, 7, 0));
-        assertNotNull(watcher.pending);
-        assertEquals(7, watcher.pending.poll());
+        assertNotNull(watcher.pending());
+        assertEquals(7, watcher.pending().poll());
     }
 
     @Test
@@ -53,8 +53,8 @@ class PendingBudgetTest
             assertTrue(budget.offer(second, i, 0));
         }
         assertFalse(budget.offer(first, 5, 0), "the share of 10 is spent");
-        first.pending.poll();
-        first.pending.poll();
+        first.pending().poll();
+        first.pending().poll();
         assertFalse(budget.offer(first, 5, 0), "recounted once in this cycle already");
         assertTrue(budget.offer(first, 5, 1), "the next cycle recounts and finds the two drained entries");
         assertEquals(9, budget.counted());
@@ -71,7 +71,7 @@ class PendingBudgetTest
         {
             assertTrue(budget.offer(full, i, 0));
         }
-        drained.pending.poll();
+        drained.pending().poll();
         assertTrue(budget.offer(full, 3, 1));
         assertEquals(1, budget.holderCount());
     }
@@ -87,10 +87,10 @@ class PendingBudgetTest
         }
         assertEquals(1, budget.holderCount());
         budget.release(watcher);
-        assertNull(watcher.pending);
+        assertNull(watcher.pending());
         assertEquals(0, budget.counted());
         assertEquals(0, budget.holderCount(), "a released watcher is not kept reachable");
         assertTrue(budget.offer(watcher, 9, 0));
-        assertEquals(9, watcher.pending.poll());
+        assertEquals(9, watcher.pending().poll());
     }
 }
