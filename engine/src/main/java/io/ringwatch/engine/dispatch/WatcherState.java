@@ -10,28 +10,29 @@ import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
-import io.ringwatch.ringbuffer.WatchWindow;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One watch as its users hold it: what it asked for, the queue of routed events its dispatcher
- * fills, the point up to which its consumer has delivered, and how it ends. Push and pull
- * watchers share all of it and differ only in who drains it and how that consumer is woken
- * ({@link #signal()}), the way a Disruptor EventHandler and EventPoller share one ring.
+ * One watch as its users hold it: the handle, with what it watches, how it ends, and the flags
+ * its threads hand each other. Push and pull watchers share all of it and differ only in who
+ * drains it and how that consumer is woken ({@link #signal()}), the way a Disruptor EventHandler
+ * and EventPoller share one ring.
  *
- * <p>Threads. Each thread's state has its own class: the owning {@link Dispatcher} alone writes
- * the fields of {@link ShardFields} and the queue reference; one consumer at a time drains the
- * watcher ({@link #drain}) and owns the fields of {@link ConsumerFields} (the delivery point and
- * the {@link CatchUpCursor}); this class holds what users hold and what threads hand each other
- * (the volatile flags); any thread may cancel it or ask for progress. The queue holds window sequences (>= 0) and progress
- * markers (negative, see {@link #progressMarker(long)}); it is allocated by the dispatcher with
- * the first event it routes to the watcher and dropped when the watcher leaves the routes or
- * ends, so an idle watcher holds none.
+ * <p>Threads and memory. Each thread's state has its own class, allocated when that thread first
+ * needs it, so that an idle exact-key watcher is this handle alone (64 bytes with compressed
+ * references), its key (the request's own copy, shared with the routes) and its route and
+ * registry slots: the owning {@link Dispatcher} keeps the watcher's queue and bookkeeping in
+ * {@link ShardFields}, allocated with the first event, progress marker or rejoin; one consumer at a
+ * time drains the watcher ({@link #drain}) through its {@link WatcherConsumer}, allocated the first
+ * time there is something to deliver; any thread may cancel the watcher or ask for progress. The
+ * watcher keeps what the request asked for, not the request: {@link #request()} rebuilds an equal
+ * one. The queue holds window sequences (>= 0) and progress markers (negative, see
+ * {@link #progressMarker(long)}); it is dropped when the watcher leaves the routes or ends.
  *
  * <p>The life of a watch. It starts at one revision, its {@link #startRevision()}. The
- * dispatcher replays the window from there and routes it ({@code routedFrom} is where the
+ * dispatcher replays the window from there and routes it ({@link #routedFrom()} is where the
  * routes take over). While its queue keeps up it is SYNCED: the consumer delivers what the
  * queue names. When the queue is full (its depth, or the shard's pending budget, is spent),
  * or the window no longer holds the start, or the window lapped the consumer, the dispatcher
@@ -114,8 +115,8 @@ abstract class WatcherState implements Watcher
     int registryIndex = -1;
     /** The shard's fields, allocated by the dispatcher when first needed; null while idle. */
     private volatile ShardFields shardFields;
-    /** The consumer's fields, allocated by the consumer when it first has something to deliver. */
-    private ConsumerFields consumerFields;
+    /** The consumer thread only: its side, allocated when it first has something to deliver; null while idle. */
+    private WatcherConsumer consumerSide;
 
     WatcherState(
         final long id,
@@ -235,12 +236,12 @@ abstract class WatcherState implements Watcher
     }
 
     /**
-     * @return true once the consumer has allocated its fields: it had something to deliver. Any
+     * @return true once the consumer has allocated its side: it had something to deliver. Any
      * thread, for tests of what an idle watcher holds; exact only from the consumer's thread.
      */
-    boolean hasConsumerFields()
+    boolean hasConsumerSide()
     {
-        return consumerFields != null;
+        return consumerSide != null;
     }
 
     /**
@@ -411,6 +412,41 @@ abstract class WatcherState implements Watcher
         FLAGS.getAndBitwiseOr(this, CATCH_UP_REQUESTED);
     }
 
+    /**
+     * @return true while a catch-up request waits for the consumer.
+     */
+    boolean isCatchUpRequested()
+    {
+        return (flags & CATCH_UP_REQUESTED) != 0;
+    }
+
+    /**
+     * The consumer's thread: takes the catch-up request, if any.
+     *
+     * @return true when one was waiting.
+     */
+    boolean takeCatchUpRequest()
+    {
+        return (flags & CATCH_UP_REQUESTED) != 0 &&
+            ((int)FLAGS.getAndBitwiseAnd(this, ~CATCH_UP_REQUESTED) & CATCH_UP_REQUESTED) != 0;
+    }
+
+    /**
+     * @return true while the consumer owes a progress notification (see {@link #takeProgressWanted()}).
+     */
+    boolean owesProgress()
+    {
+        return (flags & PROGRESS_WANTED) != 0;
+    }
+
+    /**
+     * @return true when events carry the previous key-value.
+     */
+    boolean prevKv()
+    {
+        return (flags & PREV_KV) != 0;
+    }
+
     /** Dispatcher thread: the watcher is routed again as its consumer asked with {@code ticket}. */
     void rejoined(final int ticket)
     {
@@ -432,7 +468,7 @@ abstract class WatcherState implements Watcher
     /**
      * Hands pending events, progress notifications and, once, the cancellation to
      * {@code listener} on the calling thread. One consumer thread at a time. Allocates the
-     * consumer's fields the first time there is something to hand over.
+     * consumer's side the first time there is something to hand over.
      *
      * @param listener  receives them; an exception it throws cancels the watch.
      * @param batch     the consumer's reusable batch.
@@ -444,7 +480,7 @@ abstract class WatcherState implements Watcher
         consumer = Thread.currentThread();
         try
         {
-            ConsumerFields own = consumerFields;
+            WatcherConsumer own = consumerSide;
             if (own == null)
             {
                 if (!hasSomethingToDeliver())
@@ -452,10 +488,10 @@ abstract class WatcherState implements Watcher
                     // Still idle: nothing to track, so nothing to allocate.
                     return 0;
                 }
-                own = new ConsumerFields(startRevision);
-                consumerFields = own;
+                own = new WatcherConsumer(this, startRevision);
+                consumerSide = own;
             }
-            return drainEntered(own, listener, batch, maxEvents);
+            return own.drain(listener, batch, maxEvents);
         }
         finally
         {
@@ -468,28 +504,31 @@ abstract class WatcherState implements Watcher
      */
     boolean hasSomethingToDeliver()
     {
-        final ConsumerFields own = consumerFields;
-        if (cancellation != null)
+        final WatcherConsumer own = consumerSide;
+        if (own != null)
         {
-            // Once ended, only the cancellation (and, after a close, the queue before it) is left.
-            return own == null || !own.cancellationDelivered;
+            return own.hasSomethingToDeliver();
         }
-        if ((flags & CATCH_UP_REQUESTED) != 0)
-        {
-            return true;
-        }
-        switch (own == null ? ConsumerFields.SYNCED : own.mode)
-        {
-            case ConsumerFields.SYNCED:
-                final PendingQueue queue = pending();
-                return queue != null && !queue.isEmpty();
-            case ConsumerFields.CATCHING_UP:
-                // At the end of the history it waits for the dispatcher to confirm it is unrouted.
-                final CatchUpCursor at = own.cursor;
-                return at == null || !at.atEnd || (flags & (ROUTED | PROGRESS_WANTED)) != ROUTED;
-            default:
-                return joinedTicket() == own.rejoinTicket;
-        }
+        // A consumer that has delivered nothing yet is SYNCED at the start revision.
+        return cancellation != null || isCatchUpRequested() || !isDrained();
+    }
+
+    /**
+     * @param entry a queue entry of an event.
+     * @return the event's window sequence.
+     */
+    static long sequenceOf(final long entry)
+    {
+        return entry & SEQUENCE_MASK;
+    }
+
+    /**
+     * @param entry a queue entry of an event.
+     * @return how a watcher by index sees the event ({@link IndexMatch}).
+     */
+    static int indexMatchOf(final long entry)
+    {
+        return (int)(entry >>> MATCH_SHIFT);
     }
 
     /**
@@ -512,337 +551,32 @@ abstract class WatcherState implements Watcher
         return -revision - 1;
     }
 
-    private int drainEntered(
-        final ConsumerFields own, final WatchListener listener, final EventBatchView batch, final int maxEvents)
-    {
-        int delivered = 0;
-        batch.clear();
-        if ((flags & CATCH_UP_REQUESTED) != 0 && ((int)FLAGS.getAndBitwiseAnd(this, ~CATCH_UP_REQUESTED) & CATCH_UP_REQUESTED) != 0)
-        {
-            beginCatchUp(own);
-        }
-        if (own.mode == ConsumerFields.REJOINING && joinedTicket() == own.rejoinTicket)
-        {
-            own.mode = ConsumerFields.SYNCED;
-        }
-        if (own.mode == ConsumerFields.CATCHING_UP)
-        {
-            delivered += catchUp(own, listener, batch, maxEvents);
-        }
-        while (own.mode == ConsumerFields.SYNCED && delivered + batch.size() < maxEvents && eventsStillFlow())
-        {
-            // Read once per entry: the dispatcher drops the queue when it unroutes the watcher,
-            // and what this consumer delivers from the old one stays exact (it tracks its point).
-            final PendingQueue queue = pending();
-            final long entry = queue == null ? PendingQueue.EMPTY : queue.peek();
-            if (entry == PendingQueue.EMPTY)
-            {
-                break;
-            }
-            if (entry < 0)
-            {
-                delivered += flush(listener, batch);
-                queue.poll();
-                if (eventsStillFlow())
-                {
-                    deliverProgress(own, listener, -entry - 1);
-                }
-                continue;
-            }
-            if (batch.isFull())
-            {
-                delivered += flush(listener, batch);
-                continue;
-            }
-            final EventRecord record = batch.nextSlot().record;
-            if (shard.window.read(entry & SEQUENCE_MASK, record) != WatchWindow.READ_OK)
-            {
-                if (cancellation != null)
-                {
-                    // Ended already (the engine closed): what the window lost cannot be delivered;
-                    // drop it so the cancellation goes out instead of this read failing forever.
-                    discardPending();
-                    break;
-                }
-                delivered += flush(listener, batch);
-                beginCatchUp(own);
-                shard.dispatcher.requestUnroute(this);
-                delivered += catchUp(own, listener, batch, maxEvents - delivered);
-                break;
-            }
-            queue.poll();
-            commit(own, batch, record, (int)(entry >>> MATCH_SHIFT));
-        }
-        delivered += flush(listener, batch);
-        if (!eventsStillFlow() || (cancellation != null && own.mode != ConsumerFields.SYNCED))
-        {
-            // Nothing more is delivered: drop what is queued so the watcher reads as drained.
-            discardPending();
-            closeCursor(own);
-        }
-        final WatchCancellation ending = cancellation;
-        if (ending != null && !own.cancellationDelivered &&
-            (!eventsStillFlow() || isDrained() || own.mode != ConsumerFields.SYNCED))
-        {
-            own.cancellationDelivered = true;
-            try
-            {
-                listener.onCancelled(ending);
-            }
-            catch (final RuntimeException ignore)
-            {
-                // The watch has ended either way; nothing is left to protect.
-            }
-        }
-        return delivered;
-    }
-
-    private int joinedTicket()
+    /**
+     * @return the last rejoin the dispatcher has routed the watcher for, 0 before any.
+     */
+    int joinedTicket()
     {
         final ShardFields fields = shardFields;
         return fields == null ? 0 : fields.joinedTicket;
     }
 
-    private boolean isDrained()
+    /**
+     * @return true when no routed event or marker is queued.
+     */
+    boolean isDrained()
     {
         final PendingQueue queue = pending();
         return queue == null || queue.isEmpty();
-    }
-
-    private void discardPending()
-    {
-        final PendingQueue queue = pending();
-        if (queue != null)
-        {
-            while (queue.poll() != PendingQueue.EMPTY)
-            {
-                // Only emptied here; the dispatcher frees it.
-            }
-        }
-    }
-
-    private void commit(final ConsumerFields own, final EventBatchView batch, final EventRecord record, final int indexMatch)
-    {
-        batch.commit((flags & PREV_KV) != 0, indexMatch);
-        final long revision = record.revision();
-        if (revision == own.resumeRevision)
-        {
-            own.deliveredAtResume++;
-        }
-        else
-        {
-            own.resumeRevision = revision;
-            own.deliveredAtResume = 1;
-            own.knownComplete = Math.max(own.knownComplete, revision - 1);
-        }
-    }
-
-    private static void beginCatchUp(final ConsumerFields own)
-    {
-        own.mode = ConsumerFields.CATCHING_UP;
-        if (own.cursor == null)
-        {
-            own.cursor = new CatchUpCursor();
-        }
-        else
-        {
-            own.cursor.close();
-        }
-    }
-
-    /**
-     * Delivers from the history from the resume point, reporting owed progress at the revision
-     * boundaries it reaches; at its end, once the dispatcher has taken the watcher off the
-     * routes, asks to rejoin the window at the next revision.
-     */
-    private int catchUp(final ConsumerFields own, final WatchListener listener, final EventBatchView batch, final int maxEvents)
-    {
-        if (cancellation != null)
-        {
-            return 0;
-        }
-        final CatchUpCursor at = own.cursor;
-        int delivered = 0;
-        try
-        {
-            if (at.reader() == null && !openCursor(own, at))
-            {
-                return 0;
-            }
-            at.atEnd = false;
-            while (delivered + batch.size() < maxEvents)
-            {
-                if (batch.isFull())
-                {
-                    delivered += flush(listener, batch);
-                    if (cancellation != null)
-                    {
-                        return delivered;
-                    }
-                    continue;
-                }
-                final EventRecord record = batch.nextSlot().record;
-                if (!at.reader().next(record))
-                {
-                    at.atEnd = true;
-                    break;
-                }
-                final long revision = record.revision();
-                if (revision != at.lastRead)
-                {
-                    if (at.lastRead != 0 && takeProgressWanted())
-                    {
-                        // Every event of lastRead is in the batch or delivered: report it before
-                        // this event of a later revision, which stays in its slot meanwhile.
-                        delivered += flushKeepingNext(listener, batch);
-                        deliverProgress(own, listener, at.lastRead);
-                        if (cancellation != null)
-                        {
-                            return delivered;
-                        }
-                    }
-                    at.lastRead = revision;
-                }
-                if (!wants(record, own.resumeRevision))
-                {
-                    continue;
-                }
-                if (revision == own.resumeRevision && at.skip > 0)
-                {
-                    at.skip--;
-                    continue;
-                }
-                commit(own, batch, record, IndexMatch.AS_IS);
-            }
-        }
-        catch (final RuntimeException e)
-        {
-            delivered += flush(listener, batch);
-            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.resumeRevision(), e,
-                "the history no longer holds the events this watcher needs: " + e);
-            return delivered;
-        }
-        delivered += flush(listener, batch);
-        if (at.atEnd)
-        {
-            final long read = at.reader().lastRevision();
-            if (read >= own.resumeRevision)
-            {
-                own.resumeRevision = read + 1;
-                own.deliveredAtResume = 0;
-            }
-            if (own.deliveredAtResume == 0 && cancellation == null)
-            {
-                // The end falls between revisions: everything before resumeRevision is delivered.
-                if (takeProgressWanted())
-                {
-                    deliverProgress(own, listener, own.resumeRevision - 1);
-                }
-                if (!isRouted() && cancellation == null)
-                {
-                    rejoin(own);
-                }
-            }
-        }
-        return delivered;
-    }
-
-    private boolean openCursor(final ConsumerFields own, final CatchUpCursor at)
-    {
-        if (!at.open(shard.history, own.resumeRevision, own.deliveredAtResume))
-        {
-            terminate(CancelReason.REVISION_UNAVAILABLE, shard.history.resumeRevision(), null,
-                "revision " + own.resumeRevision + " is older than the oldest revision held");
-            return false;
-        }
-        return true;
-    }
-
-    private void rejoin(final ConsumerFields own)
-    {
-        closeCursor(own);
-        own.mode = ConsumerFields.REJOINING;
-        own.rejoinTicket++;
-        // Any catch-up request still set belongs to the routing this rejoin replaces (the
-        // dispatcher requests before it unroutes); only requests made from here on are news.
-        FLAGS.getAndBitwiseAnd(this, ~CATCH_UP_REQUESTED);
-        shard.dispatcher.requestRejoin(this, own.resumeRevision, own.rejoinTicket);
-    }
-
-    private static void closeCursor(final ConsumerFields own)
-    {
-        final CatchUpCursor at = own.cursor;
-        if (at != null)
-        {
-            own.cursor = null;
-            at.close();
-        }
     }
 
     /**
      * Events flow while the watch runs and, after the engine closed, until the queue is empty:
      * a close is graceful, every other ending stops delivery at once.
      */
-    private boolean eventsStillFlow()
+    boolean eventsStillFlow()
     {
         final WatchCancellation ending = cancellation;
         return ending == null || ending.reason() == CancelReason.ENGINE_CLOSED;
-    }
-
-    private int flush(final WatchListener listener, final EventBatchView batch)
-    {
-        final int size = batch.size();
-        if (size == 0)
-        {
-            return 0;
-        }
-        deliverEvents(listener, batch);
-        batch.clear();
-        return size;
-    }
-
-    private int flushKeepingNext(final WatchListener listener, final EventBatchView batch)
-    {
-        final int size = batch.size();
-        if (size > 0)
-        {
-            deliverEvents(listener, batch);
-        }
-        batch.clearKeepingNext();
-        return size;
-    }
-
-    private void deliverEvents(final WatchListener listener, final EventBatchView batch)
-    {
-        if (eventsStillFlow())
-        {
-            try
-            {
-                listener.onEvents(batch);
-            }
-            catch (final RuntimeException | Error e)
-            {
-                terminate(CancelReason.LISTENER_FAILED, 0, e, "the listener threw " + e);
-            }
-        }
-    }
-
-    /**
-     * Delivers progress: the larger of {@code revision} and what the consumer knows complete
-     * itself, so it never goes back behind an event or a progress delivered before.
-     */
-    private void deliverProgress(final ConsumerFields own, final WatchListener listener, final long revision)
-    {
-        final long complete = Math.max(own.knownComplete, revision);
-        own.knownComplete = complete;
-        try
-        {
-            listener.onProgress(complete);
-        }
-        catch (final RuntimeException | Error e)
-        {
-            terminate(CancelReason.LISTENER_FAILED, 0, e, "the listener threw " + e);
-        }
     }
 
     private boolean inRange(final EventRecord record)

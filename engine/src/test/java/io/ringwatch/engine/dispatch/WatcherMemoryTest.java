@@ -47,7 +47,7 @@ class WatcherMemoryTest
     }
 
     @Test
-    void anIdleWatcherHoldsNoShardOrConsumerFieldsEvenWhenPolled()
+    void anIdleWatcherHoldsNeitherShardFieldsNorAConsumerSideEvenWhenPolled()
     {
         final PullWatcher pull = engine.watchPull(WatchRequest.of(KeyRange.key("idle")));
         final WatcherState watcher = (WatcherState)pull;
@@ -56,7 +56,7 @@ class WatcherMemoryTest
         await(() -> engine.watcherCount() == 1, "the registration");
         assertEquals(0, pull.poll((batch) -> fail("no event is owed"), 10));
         assertNull(watcher.shardFieldsOrNull());
-        assertFalse(watcher.hasConsumerFields());
+        assertFalse(watcher.hasConsumerSide());
     }
 
     @Test
