@@ -6,7 +6,7 @@ package io.ringwatch.engine.dispatch;
  * the progress lists, the revision the routes serve it from after a rejoin, and the last rejoin
  * routed. An object of its own, allocated by the dispatcher with the watcher's first event, marker,
  * rejoin or periodic-progress registration, so that an idle watcher holds one null reference instead
- * of these fields (about 56 bytes), and no other thread's code can reach the dispatcher's plain
+ * of this 64-byte object, and no other thread's code can reach the dispatcher's plain
  * fields by accident, as Aeron keeps a publication's conductor and sender fields apart.
  *
  * <p>Threads: written by the owning dispatcher thread only. The consumer reads {@link #pending}
