@@ -38,6 +38,8 @@ import io.ringwatch.ringbuffer.WindowConfig;
 import io.ringwatch.persistence.LogConfig;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -64,8 +66,10 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class RingWatch implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(RingWatch.class);
     private static final Txn NOTHING = Txn.of(List.of(), List.of(), List.of());
 
+    private final String name;
     private final OffHeapIndex index;
     private final RevisionCursor cursor;
     private final WritePipeline writes;
@@ -83,8 +87,10 @@ public final class RingWatch implements AutoCloseable
     private RingWatch(final RingWatchConfig config, final Journal journal)
     {
         this.journal = journal;
+        this.name = config.name();
         index = new OffHeapIndex(config.indexInitialCapacity());
         final long recovered;
+        final long recoveryStart = System.nanoTime();
         try
         {
             recovered = journal == null ? 0 : Recovery.recover(journal, index);
@@ -115,7 +121,18 @@ public final class RingWatch implements AutoCloseable
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal,
             watches.dispatcherDoorbells());
         snapshotter = journal instanceof ChronicleJournal ?
-            new Snapshotter(((ChronicleJournal)journal).log(), index, cursor::durable, config.snapshotEveryRevisions()) : null;
+            new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor::durable,
+                config.snapshotEveryRevisions()) : null;
+        if (journal == null)
+        {
+            LOG.info("{}: opened in memory", name);
+        }
+        else
+        {
+            LOG.info("{}: opened over a revision log ({}): recovered {} keys up to revision {} (log from revision {}, compacted at {}) in {} ms",
+                name, journal.isSync() ? "SYNC" : "ASYNC", index.size(), recovered, journal.firstRevision(),
+                compactRevision, (System.nanoTime() - recoveryStart) / 1_000_000);
+        }
     }
 
     /**
@@ -137,6 +154,7 @@ public final class RingWatch implements AutoCloseable
             return new RingWatch(config, null);
         }
         final ChronicleJournal journal = ChronicleJournal.open(log);
+        LOG.info("{}: opening the revision log in {}", config.name(), log.directory());
         try
         {
             return new RingWatch(config, journal);
@@ -685,6 +703,15 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * @return the engine's name ({@link RingWatchConfig#name()}), in its thread names, meters and
+     * log lines.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
      * @return the number of keys currently stored.
      */
     public long size()
@@ -747,7 +774,9 @@ public final class RingWatch implements AutoCloseable
             Thread.onSpinWait();
         }
         secondary.close();
+        final long keys = index.size();
         index.close();
+        LOG.info("{}: closed at revision {} with {} keys", name, cursor.applied(), keys);
     }
 
     private RangeResult snapshotFor(final WatchRequest request)

@@ -34,6 +34,7 @@ import java.util.List;
  */
 public final class SharedInformer implements AutoCloseable
 {
+    private final String engineName;
     private final InformerConfig config;
     private final CacheStore store = new CacheStore();
     private final CacheLister lister = new CacheLister(store);
@@ -57,6 +58,7 @@ public final class SharedInformer implements AutoCloseable
             throw new InvalidRequestException("lister-watcher and config must not be null");
         }
         this.config = config;
+        this.engineName = listerWatcher.engineName();
         this.errors = new ErrorReporter(config.errorHandler());
         this.detector = new MutationDetector(config.detectsMutations(), errors);
         this.reflector = new Reflector(config.name(), listerWatcher, store, detector, errors, config);
@@ -118,7 +120,7 @@ public final class SharedInformer implements AutoCloseable
         {
             throw new InformerAlreadyStartedException("informer " + config.name() + " is already started");
         }
-        reflectorThread = new Thread(reflector, "ringwatch-informer-" + config.name());
+        reflectorThread = new Thread(reflector, threadName());
         reflectorThread.setDaemon(true);
         reflectorThread.start();
         for (final HandlerProcess h : registrations)
@@ -282,7 +284,13 @@ public final class SharedInformer implements AutoCloseable
 
     private void startHandler(final HandlerProcess h)
     {
-        h.start("ringwatch-informer-" + config.name() + "-" + h.name());
+        h.start(threadName() + "-" + h.name());
+    }
+
+    /** {@code <engine>-informer}, or {@code <engine>-informer-<name>} for an informer given a name. */
+    private String threadName()
+    {
+        return InformerConfig.DEFAULT_NAME.equals(config.name()) ? engineName + "-informer" : engineName + "-informer-" + config.name();
     }
 
     private synchronized void forget(final HandlerProcess h)

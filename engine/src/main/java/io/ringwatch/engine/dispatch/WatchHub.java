@@ -20,6 +20,9 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -37,6 +40,7 @@ import java.util.function.LongSupplier;
  */
 public final class WatchHub implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
     /** Push watchers ready at once before a dispatcher must retry a schedule. */
     private static final int READY_QUEUE_CAPACITY = 1 << 16;
     private static final long HOUSEKEEPING_MIN_PERIOD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
@@ -84,7 +88,7 @@ public final class WatchHub implements AutoCloseable
         final NanoClock clock = SystemNanoClock.INSTANCE;
         final long startRevision = appliedRevision.getAsLong();
 
-        delivery = new DeliveryPool("ringwatch-delivery", config.deliveryBatchSize(), config.deliveryIdleStrategy(),
+        delivery = new DeliveryPool(config.name() + "-delivery", config.deliveryBatchSize(), config.deliveryIdleStrategy(),
             config.deliveryThreads(), config.maxDeliveryThreads(), config.listenerBlockedAfter().toNanos(),
             config.deliveryKeepAlive().toNanos(), slowListenerNanos, READY_QUEUE_CAPACITY);
         delivery.start();
@@ -95,7 +99,7 @@ public final class WatchHub implements AutoCloseable
         for (int i = 0; i < dispatchers.length; i++)
         {
             final IdleStrategy idle = config.dispatcherIdleStrategy().get();
-            dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
+            dispatchers[i] = new Dispatcher(config.name() + "-dispatcher-" + i, window, clock,
                 config.progressNotifyInterval().toNanos(), startRevision, config.watcherQueueDepth(), pendingShare,
                 doorbellOf(idle), delivery);
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
@@ -114,7 +118,7 @@ public final class WatchHub implements AutoCloseable
             shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches);
         }
 
-        housekeeper = new Thread(this::keepHouse, "ringwatch-housekeeper");
+        housekeeper = new Thread(this::keepHouse, config.name() + "-housekeeper");
         housekeeper.setDaemon(true);
         housekeeper.start();
     }
@@ -277,8 +281,7 @@ public final class WatchHub implements AutoCloseable
     private static void reportError(final Throwable error)
     {
         // Only a bug reaches here: the agent runner keeps the dispatcher going after it.
-        System.err.println("ringwatch: unexpected dispatcher error: " + error);
-        error.printStackTrace(System.err);
+        LOG.error("{}: unexpected dispatcher error; the dispatcher carries on", Thread.currentThread().getName(), error);
     }
 
     private void keepHouse()
