@@ -24,6 +24,8 @@ import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.SecondaryIndexes;
 import io.ringwatch.engine.secondary.UnknownIndexException;
+import io.ringwatch.engine.stats.EngineStats;
+import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.engine.watch.DeltaWatcher;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -80,6 +82,7 @@ public final class RingWatch implements AutoCloseable
     private final Journal journal;
     private final Snapshotter snapshotter;
     private final SecondaryIndexes secondary;
+    private final RingWatchStats stats;
     private final LongAdder activeReads = new LongAdder();
     private volatile long compactRevision;
     private volatile boolean closed;
@@ -123,6 +126,7 @@ public final class RingWatch implements AutoCloseable
         snapshotter = journal instanceof ChronicleJournal ?
             new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor::durable,
                 config.snapshotEveryRevisions()) : null;
+        stats = new RingWatchStats(this, index, window, watches, writes, snapshotter);
         if (journal == null)
         {
             LOG.info("{}: opened in memory", name);
@@ -725,6 +729,32 @@ public final class RingWatch implements AutoCloseable
     public int watcherCount()
     {
         return watches.watcherCount();
+    }
+
+    /**
+     * Live figures for an operator: revisions, the window, watchers by state and by cancel
+     * reason, pending entries against the budget, journal and snapshot timings, delivery
+     * threads. Register {@code io.ringwatch.engine.metrics.RingWatchMetrics} with a Micrometer
+     * registry to publish them as meters.
+     *
+     * @return the engine's figures, read when asked; the same object every call. Any thread.
+     */
+    public EngineStats stats()
+    {
+        return stats;
+    }
+
+    /**
+     * A view of every live watcher: its resolved start revision, the revision up to which it has
+     * been handed every event it wants, its lag behind {@link #currentRevision()}, its queue and
+     * its state (synced on the routes, catching up by its own cursor, rejoining).
+     *
+     * @return the views, ordered by watch id; an immutable snapshot. Any thread; allocates the
+     * list and one view per watcher; O(watchers), never blocks the engine's threads.
+     */
+    public List<WatcherView> watchers()
+    {
+        return watches.watchers(cursor.applied());
     }
 
     /**

@@ -228,6 +228,7 @@ abstract class WatcherState extends ConsumerFields implements Watcher
         final WatchCancellation ending = new WatchCancellation(reason, compactRevision, cause, message);
         if (CANCELLATION.compareAndSet(this, null, ending))
         {
+            shard.live.ended(this, reason);
             shard.dispatcher.requestRemoval(this);
             return true;
         }
