@@ -145,6 +145,8 @@ public final class RingWatch implements AutoCloseable
      *
      * @param config sizes, limits and thread strategies.
      * @return the running engine; close it to stop its threads.
+     * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}),
+     *                                  before anything is started or opened.
      */
     public static RingWatch open(final RingWatchConfig config)
     {
@@ -153,6 +155,10 @@ public final class RingWatch implements AutoCloseable
             throw new InvalidRequestException("config must not be null");
         }
         final LogConfig log = config.persistence();
+        if (config.checkJvmFlags())
+        {
+            JvmFlags.check(log != null);
+        }
         if (log == null)
         {
             return new RingWatch(config, null);
@@ -181,12 +187,17 @@ public final class RingWatch implements AutoCloseable
      * @return the running engine.
      * @throws InvalidRequestException if an argument is null.
      * @throws IllegalStateException   if the journal cannot be recovered from.
+     * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}).
      */
     public static RingWatch open(final RingWatchConfig config, final Journal journal)
     {
         if (config == null || journal == null)
         {
             throw new InvalidRequestException("config and journal must not be null");
+        }
+        if (config.checkJvmFlags())
+        {
+            JvmFlags.check(journal instanceof ChronicleJournal);
         }
         return new RingWatch(config, journal);
     }

@@ -38,6 +38,7 @@ public final class RingWatchConfig
     public static final int MAX_NAME_LENGTH = 32;
 
     private final String name;
+    private final boolean checkJvmFlags;
 
     private final int writeRingSize;
     private final int maxKeyBytes;
@@ -66,6 +67,7 @@ public final class RingWatchConfig
     private RingWatchConfig(final Builder b)
     {
         name = b.name;
+        checkJvmFlags = b.checkJvmFlags;
         persistence = b.persistence;
         snapshotEveryRevisions = b.snapshotEveryRevisions;
         writeRingSize = b.writeRingSize;
@@ -99,6 +101,15 @@ public final class RingWatchConfig
     public String name()
     {
         return name;
+    }
+
+    /**
+     * @return whether {@link RingWatch#open(RingWatchConfig)} checks the JVM flags the engine
+     * needs ({@link JvmFlags}) and refuses to start without them (the default).
+     */
+    public boolean checkJvmFlags()
+    {
+        return checkJvmFlags;
     }
 
     /**
@@ -321,6 +332,7 @@ public final class RingWatchConfig
     public static final class Builder
     {
         private String name = DEFAULT_NAME;
+        private boolean checkJvmFlags = true;
         private int writeRingSize = 4096;
         private int maxKeyBytes = 4096;
         private int maxValueBytes = 1 << 20;
@@ -347,6 +359,17 @@ public final class RingWatchConfig
 
         private Builder()
         {
+        }
+
+        /**
+         * @param check false to start without checking the JVM flags ({@link JvmFlags}); for a
+         *              JVM whose access is granted in a way the check cannot see. True by default.
+         * @return this builder.
+         */
+        public Builder checkJvmFlags(final boolean check)
+        {
+            this.checkJvmFlags = check;
+            return this;
         }
 
         /**

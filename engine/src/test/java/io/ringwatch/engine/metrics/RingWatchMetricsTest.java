@@ -102,6 +102,8 @@ class RingWatchMetricsTest
                             }
                         }
                         scrapes.incrementAndGet();
+                        // A registry scrapes every few seconds; a busy loop would only starve the engine.
+                        TimeUnit.MILLISECONDS.sleep(1);
                     }
                 }
                 catch (final Throwable t)
@@ -118,10 +120,11 @@ class RingWatchMetricsTest
             }
             CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
             // Its cancellation reaches the listener only once it returns; the count moves at once.
-            awaitTrue(() -> engine.stats().cancelledWatchers(CancelReason.SLOW_LISTENER) == 1, "the blocked listener is cancelled");
+            awaitTrue(() -> engine.stats().cancelledWatchers(CancelReason.SLOW_LISTENER) == 1, () -> "the blocked listener is cancelled");
             final long last = engine.currentRevision();
-            awaitTrue(() -> delivered.get() == last, "the healthy watcher receives every event");
-            awaitTrue(() -> engine.stats().snapshots().count() > 0, "a snapshot is taken");
+            awaitTrue(() -> delivered.get() == last, () -> "the healthy watcher receives every event: " + delivered.get() +
+                " of " + last + "; " + engine.watchers() + " " + engine.stats());
+            awaitTrue(() -> engine.stats().snapshots().count() > 0, () -> "a snapshot is taken");
             writing.set(false);
             scraper.join();
             release.countDown();
@@ -224,7 +227,8 @@ class RingWatchMetricsTest
         }
     }
 
-    private static void awaitTrue(final java.util.function.BooleanSupplier condition, final String what) throws InterruptedException
+    private static void awaitTrue(final java.util.function.BooleanSupplier condition, final java.util.function.Supplier<String> what)
+        throws InterruptedException
     {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean())
