@@ -223,10 +223,11 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
-     * Puts a UTF-8 key and value and waits until it is applied.
+     * Puts a key and value, each encoded as UTF-8 (never the platform charset), and waits until it
+     * is applied.
      *
-     * @param key   the key.
-     * @param value the value.
+     * @param key   the key, UTF-8 encoded.
+     * @param value the value, UTF-8 encoded.
      * @return the write's revision.
      */
     public WriteResult put(final String key, final String value)
@@ -249,12 +250,38 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * {@link #compareAndPut(byte[], byte[], long)} with a key and value encoded as UTF-8.
+     *
+     * @param key                 the key, UTF-8 encoded.
+     * @param value               the value, UTF-8 encoded.
+     * @param expectedModRevision the mod revision the key must have (0: only if absent).
+     * @return the result; {@code succeeded()} is false when the revision did not match.
+     * @throws InvalidRequestException if the key or value is null or too long.
+     */
+    public WriteResult compareAndPut(final String key, final String value, final long expectedModRevision)
+    {
+        return writes.compareAndPut(Op.put(key, value).withPrevKv(), expectedModRevision);
+    }
+
+    /**
      * Deletes one key and waits.
      *
      * @param key the key.
      * @return the result; {@code deleted()} is 0 when the key was absent (nothing changed).
      */
     public WriteResult delete(final byte[] key)
+    {
+        return write(Op.delete(key));
+    }
+
+    /**
+     * Deletes one key, encoded as UTF-8, and waits.
+     *
+     * @param key the key, UTF-8 encoded.
+     * @return the result; {@code deleted()} is 0 when the key was absent (nothing changed).
+     * @throws InvalidRequestException if the key is null or empty.
+     */
+    public WriteResult delete(final String key)
     {
         return write(Op.delete(key));
     }

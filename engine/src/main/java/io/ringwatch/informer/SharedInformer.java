@@ -188,6 +188,20 @@ public final class SharedInformer implements AutoCloseable
     }
 
     /**
+     * Blocks until the cache is populated from the first list (client-go's WaitForCacheSync), the
+     * timeout passes, or the informer stops. Call after {@link #start()}; any thread.
+     *
+     * @param timeout the longest to wait; zero or positive.
+     * @return true when synced; false when the timeout passed or the informer stopped first.
+     * @throws InterruptedException    if the calling thread is interrupted while waiting.
+     * @throws InvalidRequestException if the timeout is null or negative.
+     */
+    public boolean awaitSynced(final Duration timeout) throws InterruptedException
+    {
+        return SyncWait.await(this::hasSynced, this::hasStopped, timeout);
+    }
+
+    /**
      * @return the revision the cache is known complete up to: the last list's revision, advanced
      * by each change applied and each progress notification (changes of one transaction share a
      * revision; the rest of such a transaction may still be on its way). 0 before the first list.
@@ -223,6 +237,11 @@ public final class SharedInformer implements AutoCloseable
     public List<ObjectKey> checkForMutations()
     {
         return detector.scan(store.objects());
+    }
+
+    private synchronized boolean hasStopped()
+    {
+        return stopped || (reflectorThread != null && !reflector.isRunning());
     }
 
     /**

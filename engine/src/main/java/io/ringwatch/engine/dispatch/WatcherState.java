@@ -151,7 +151,8 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     /**
      * @return the first revision this watcher delivers.
      */
-    long startRevision()
+    @Override
+    public long startRevision()
     {
         return startRevision;
     }
