@@ -63,8 +63,8 @@ final class PrintCommand implements Callable<Integer>
             {
                 if (format == OutputFormat.TEXT)
                 {
-                    final TextEventLine line = new TextEventLine();
-                    log.read(span, record -> printText(out, line, record, filter), bar);
+                    final TextEventLine line = new TextEventLine(out);
+                    log.read(span, record -> printText(line, record, filter), bar);
                 }
                 else
                 {
@@ -81,14 +81,14 @@ final class PrintCommand implements Callable<Integer>
     }
 
     /** The text lines, formatted from the log's buffer without a string per line. */
-    private static void printText(final PrintWriter out, final TextEventLine line, final RevisionRecord record, final KeyFilter filter)
+    private static void printText(final TextEventLine line, final RevisionRecord record, final KeyFilter filter)
     {
         for (int i = 0; i < record.changeCount(); i++)
         {
             final ChangeView change = record.change(i);
             if (filter.matches(change.buffer(), change.keyOffset(), change.keyLength()))
             {
-                line.write(out, record.revision(), record.timestampNanos(), change);
+                line.write(record.revision(), record.timestampNanos(), change);
             }
         }
     }

@@ -4,68 +4,78 @@ import io.ringwatch.persistence.ChangeType;
 import io.ringwatch.persistence.ChangeView;
 import org.agrona.DirectBuffer;
 
-import java.io.Writer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
  * Writes {@code print}'s text line of one event straight from the log's buffer into a reused
- * {@code char[]}, then hands it to the writer in one call: the same characters as
- * {@link OutputFormat#TEXT}'s {@code event} ({@code rev=... time=... PUT key=... value=...
- * create=... mod=... version=... prev=...}), without the strings, byte copies and
- * {@code KeyState}s that path allocates per line. Printable ASCII keys and values (the common
- * case) are copied character by character; anything else goes through {@link ByteText#printable}
- * as before, so both paths print the same text.
+ * byte array: the same text as {@link OutputFormat#TEXT}'s {@code event} ({@code rev=... time=...
+ * PUT key=... value=... create=... mod=... version=... prev=...}), without the strings, byte
+ * copies and {@code KeyState}s that path allocates per line, and, on the tool's own output
+ * ({@link ToolOut}), without a round trip through characters. Printable ASCII keys and values (the
+ * common case) are copied in bulk; anything else goes through {@link ByteText#printable} as
+ * before, so both paths print the same text.
  *
- * <p>One thread (the command's); allocation: none per line in steady state, except for keys or
- * values that are not printable ASCII, and once per second of timestamps.
+ * <p>One thread (the command's); allocation: none per line in steady state on a {@link ToolOut},
+ * except for keys or values that are not printable ASCII, and once per second of timestamps; on
+ * another writer, one string per line.
  */
 final class TextEventLine
 {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
-    private static final char[] LINE_END = System.lineSeparator().toCharArray();
-    private static final char[] REV = "rev=".toCharArray();
-    private static final char[] TIME = " time=".toCharArray();
-    private static final char[] PUT = " PUT".toCharArray();
-    private static final char[] DELETE = " DELETE".toCharArray();
-    private static final char[] KEY = " key=".toCharArray();
-    private static final char[] VALUE = " value=".toCharArray();
-    private static final char[] CREATE = " create=".toCharArray();
-    private static final char[] MOD = " mod=".toCharArray();
-    private static final char[] VERSION = " version=".toCharArray();
-    private static final char[] PREV = " prev=".toCharArray();
-    private static final char[] NONE = "-".toCharArray();
+    private static final byte[] LINE_END = ascii(System.lineSeparator());
+    private static final byte[] REV = ascii("rev=");
+    private static final byte[] TIME = ascii(" time=");
+    private static final byte[] PUT = ascii(" PUT");
+    private static final byte[] DELETE = ascii(" DELETE");
+    private static final byte[] KEY = ascii(" key=");
+    private static final byte[] VALUE = ascii(" value=");
+    private static final byte[] CREATE = ascii(" create=");
+    private static final byte[] MOD = ascii(" mod=");
+    private static final byte[] VERSION = ascii(" version=");
+    private static final byte[] PREV = ascii(" prev=");
+    private static final byte[] NONE = ascii("-");
 
-    private char[] line = new char[256];
+    private final PrintWriter out;
+    private final ToolOut.Utf8Buffer bytes;
+    private byte[] line = new byte[256];
     private int length;
     private long cachedSecond = Long.MIN_VALUE;
-    private char[] cachedSecondText;
+    private byte[] cachedSecondText;
+
+    /**
+     * @param out where lines go: straight into its byte buffer when it is a {@link ToolOut}.
+     */
+    TextEventLine(final PrintWriter out)
+    {
+        this.out = out;
+        this.bytes = out instanceof ToolOut ? ((ToolOut)out).bytes() : null;
+    }
 
     /**
      * Writes one event's line, line end included.
      *
-     * @param out            where the line goes.
      * @param revision       the revision.
      * @param timestampNanos when it was applied, epoch nanoseconds.
      * @param change         the change, valid during the call.
-     * @throws UncheckedIOException if the writer fails.
      */
-    void write(final Writer out, final long revision, final long timestampNanos, final ChangeView change)
+    void write(final long revision, final long timestampNanos, final ChangeView change)
     {
         length = 0;
         final boolean put = change.type() == ChangeType.PUT;
+        final DirectBuffer buffer = change.buffer();
         append(REV);
         append(revision);
         append(TIME);
         appendInstant(timestampNanos);
         append(put ? PUT : DELETE);
         append(KEY);
-        appendPrintable(change.buffer(), change.keyOffset(), change.keyLength());
+        appendPrintable(buffer, change.keyOffset(), change.keyLength());
         append(VALUE);
         if (put)
         {
-            appendPrintable(change.buffer(), change.valueOffset(), change.valueLength());
+            appendPrintable(buffer, change.valueOffset(), change.valueLength());
         }
         else
         {
@@ -85,52 +95,67 @@ final class TextEventLine
         }
         else
         {
-            appendPrintable(change.buffer(), change.prevValueOffset(), change.prevValueLength());
+            appendPrintable(buffer, change.prevValueOffset(), change.prevValueLength());
         }
         append(LINE_END);
-        try
+        if (bytes != null)
         {
-            out.write(line, 0, length);
+            bytes.writeBytes(line, 0, length);
         }
-        catch (final IOException ex)
+        else
         {
-            throw new UncheckedIOException(ex);
+            out.write(new String(line, 0, length, StandardCharsets.UTF_8));
         }
     }
 
-    private void appendPrintable(final DirectBuffer buffer, final int offset, final int bytes)
+    /** Quoted printable ASCII, copied in bulk then checked; else the general path. */
+    private void appendPrintable(final DirectBuffer buffer, final int offset, final int count)
     {
-        for (int i = 0; i < bytes; i++)
+        ensure(2 * count + 2);
+        final int start = length + 1;
+        buffer.getBytes(offset, line, start, count);
+        int escapes = 0;
+        for (int i = start, end = start + count; i < end; i++)
         {
-            final byte b = buffer.getByte(offset + i);
+            final byte b = line[i];
             if (b < 0x20 || b > 0x7E)
             {
-                appendSlow(buffer, offset, bytes);
+                appendGeneral(buffer, offset, count);
                 return;
             }
-        }
-        ensure(2 * bytes + 2);
-        line[length++] = '"';
-        for (int i = 0; i < bytes; i++)
-        {
-            final char c = (char)buffer.getByte(offset + i);
-            if (c == '"' || c == '\\')
+            if (b == '"' || b == '\\')
             {
-                line[length++] = '\\';
+                escapes++;
             }
-            line[length++] = c;
+        }
+        line[length] = '"';
+        if (escapes == 0)
+        {
+            length = start + count;
+        }
+        else
+        {
+            // Rare: shift right to make room for each backslash, from the end.
+            int to = start + count + escapes - 1;
+            for (int from = start + count - 1; from >= start; from--)
+            {
+                final byte b = line[from];
+                line[to--] = b;
+                if (b == '"' || b == '\\')
+                {
+                    line[to--] = '\\';
+                }
+            }
+            length = start + count + escapes;
         }
         line[length++] = '"';
     }
 
-    private void appendSlow(final DirectBuffer buffer, final int offset, final int bytes)
+    private void appendGeneral(final DirectBuffer buffer, final int offset, final int count)
     {
-        final byte[] copy = new byte[bytes];
+        final byte[] copy = new byte[count];
         buffer.getBytes(offset, copy);
-        final String text = ByteText.printable(copy);
-        ensure(text.length());
-        text.getChars(0, text.length(), line, length);
-        length += text.length();
+        append(ByteText.printable(copy).getBytes(StandardCharsets.UTF_8));
     }
 
     /** As {@code InstantText}: seconds from a cache, then a 3, 6 or 9 digit fraction unless zero. */
@@ -141,28 +166,27 @@ final class TextEventLine
         if (second != cachedSecond)
         {
             final String whole = Instant.ofEpochSecond(second).toString();
-            cachedSecondText = whole.substring(0, whole.length() - 1).toCharArray();
+            cachedSecondText = ascii(whole.substring(0, whole.length() - 1));
             cachedSecond = second;
         }
         append(cachedSecondText);
+        ensure(11);
         if (nanos != 0)
         {
             final int digits = nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
             int value = digits == 3 ? nanos / 1_000_000 : digits == 6 ? nanos / 1_000 : nanos;
-            ensure(digits + 1);
             line[length++] = '.';
             for (int i = digits - 1; i >= 0; i--)
             {
-                line[length + i] = (char)('0' + value % 10);
+                line[length + i] = (byte)('0' + value % 10);
                 value /= 10;
             }
             length += digits;
         }
-        ensure(1);
         line[length++] = 'Z';
     }
 
-    private void append(final char[] text)
+    private void append(final byte[] text)
     {
         ensure(text.length);
         System.arraycopy(text, 0, line, length, text.length);
@@ -171,29 +195,22 @@ final class TextEventLine
 
     private void append(final long value)
     {
-        ensure(20);
-        if (value == 0)
-        {
-            line[length++] = '0';
-            return;
-        }
-        long v = value;
-        if (v < 0)
+        if (value < 0)
         {
             // Revisions, versions and create revisions are never negative; kept exact all the same.
-            final String text = Long.toString(v);
-            text.getChars(0, text.length(), line, length);
-            length += text.length();
+            append(ascii(Long.toString(value)));
             return;
         }
-        int digits = 0;
-        for (long t = v; t != 0; t /= 10)
+        ensure(19);
+        int digits = 1;
+        for (long t = value / 10; t != 0; t /= 10)
         {
             digits++;
         }
-        for (int i = digits - 1; i >= 0; i--)
+        long v = value;
+        for (int i = length + digits - 1; i >= length; i--)
         {
-            line[length + i] = (char)('0' + v % 10);
+            line[i] = (byte)('0' + v % 10);
             v /= 10;
         }
         length += digits;
@@ -203,9 +220,14 @@ final class TextEventLine
     {
         if (length + more > line.length)
         {
-            final char[] grown = new char[Math.max(line.length * 2, length + more)];
+            final byte[] grown = new byte[Math.max(line.length * 2, length + more)];
             System.arraycopy(line, 0, grown, 0, length);
             line = grown;
         }
+    }
+
+    private static byte[] ascii(final String text)
+    {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }
