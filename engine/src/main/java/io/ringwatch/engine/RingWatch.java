@@ -24,6 +24,8 @@ import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.SecondaryIndexes;
 import io.ringwatch.engine.secondary.UnknownIndexException;
+import io.ringwatch.engine.stats.EngineStats;
+import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.engine.watch.DeltaWatcher;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -38,6 +40,8 @@ import io.ringwatch.ringbuffer.WindowConfig;
 import io.ringwatch.persistence.LogConfig;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemNanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
@@ -64,8 +68,10 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class RingWatch implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(RingWatch.class);
     private static final Txn NOTHING = Txn.of(List.of(), List.of(), List.of());
 
+    private final String name;
     private final OffHeapIndex index;
     private final RevisionCursor cursor;
     private final WritePipeline writes;
@@ -76,6 +82,7 @@ public final class RingWatch implements AutoCloseable
     private final Journal journal;
     private final Snapshotter snapshotter;
     private final SecondaryIndexes secondary;
+    private final RingWatchStats stats;
     private final LongAdder activeReads = new LongAdder();
     private volatile long compactRevision;
     private volatile boolean closed;
@@ -83,8 +90,10 @@ public final class RingWatch implements AutoCloseable
     private RingWatch(final RingWatchConfig config, final Journal journal)
     {
         this.journal = journal;
+        this.name = config.name();
         index = new OffHeapIndex(config.indexInitialCapacity());
         final long recovered;
+        final long recoveryStart = System.nanoTime();
         try
         {
             recovered = journal == null ? 0 : Recovery.recover(journal, index);
@@ -115,7 +124,19 @@ public final class RingWatch implements AutoCloseable
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal,
             watches.dispatcherDoorbells());
         snapshotter = journal instanceof ChronicleJournal ?
-            new Snapshotter(((ChronicleJournal)journal).log(), index, cursor::durable, config.snapshotEveryRevisions()) : null;
+            new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor::durable,
+                config.snapshotEveryRevisions()) : null;
+        stats = new RingWatchStats(this, index, window, watches, writes, snapshotter);
+        if (journal == null)
+        {
+            LOG.info("{}: opened in memory", name);
+        }
+        else
+        {
+            LOG.info("{}: opened over a revision log ({}): recovered {} keys up to revision {} (log from revision {}, compacted at {}) in {} ms",
+                name, journal.isSync() ? "SYNC" : "ASYNC", index.size(), recovered, journal.firstRevision(),
+                compactRevision, (System.nanoTime() - recoveryStart) / 1_000_000);
+        }
     }
 
     /**
@@ -124,6 +145,8 @@ public final class RingWatch implements AutoCloseable
      *
      * @param config sizes, limits and thread strategies.
      * @return the running engine; close it to stop its threads.
+     * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}),
+     *                                  before anything is started or opened.
      */
     public static RingWatch open(final RingWatchConfig config)
     {
@@ -132,11 +155,16 @@ public final class RingWatch implements AutoCloseable
             throw new InvalidRequestException("config must not be null");
         }
         final LogConfig log = config.persistence();
+        if (config.checkJvmFlags())
+        {
+            JvmFlags.check(log != null);
+        }
         if (log == null)
         {
             return new RingWatch(config, null);
         }
         final ChronicleJournal journal = ChronicleJournal.open(log);
+        LOG.info("{}: opening the revision log in {}", config.name(), log.directory());
         try
         {
             return new RingWatch(config, journal);
@@ -159,12 +187,17 @@ public final class RingWatch implements AutoCloseable
      * @return the running engine.
      * @throws InvalidRequestException if an argument is null.
      * @throws IllegalStateException   if the journal cannot be recovered from.
+     * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}).
      */
     public static RingWatch open(final RingWatchConfig config, final Journal journal)
     {
         if (config == null || journal == null)
         {
             throw new InvalidRequestException("config and journal must not be null");
+        }
+        if (config.checkJvmFlags())
+        {
+            JvmFlags.check(journal instanceof ChronicleJournal);
         }
         return new RingWatch(config, journal);
     }
@@ -190,10 +223,11 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
-     * Puts a UTF-8 key and value and waits until it is applied.
+     * Puts a key and value, each encoded as UTF-8 (never the platform charset), and waits until it
+     * is applied.
      *
-     * @param key   the key.
-     * @param value the value.
+     * @param key   the key, UTF-8 encoded.
+     * @param value the value, UTF-8 encoded.
      * @return the write's revision.
      */
     public WriteResult put(final String key, final String value)
@@ -216,12 +250,38 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * {@link #compareAndPut(byte[], byte[], long)} with a key and value encoded as UTF-8.
+     *
+     * @param key                 the key, UTF-8 encoded.
+     * @param value               the value, UTF-8 encoded.
+     * @param expectedModRevision the mod revision the key must have (0: only if absent).
+     * @return the result; {@code succeeded()} is false when the revision did not match.
+     * @throws InvalidRequestException if the key or value is null or too long.
+     */
+    public WriteResult compareAndPut(final String key, final String value, final long expectedModRevision)
+    {
+        return writes.compareAndPut(Op.put(key, value).withPrevKv(), expectedModRevision);
+    }
+
+    /**
      * Deletes one key and waits.
      *
      * @param key the key.
      * @return the result; {@code deleted()} is 0 when the key was absent (nothing changed).
      */
     public WriteResult delete(final byte[] key)
+    {
+        return write(Op.delete(key));
+    }
+
+    /**
+     * Deletes one key, encoded as UTF-8, and waits.
+     *
+     * @param key the key, UTF-8 encoded.
+     * @return the result; {@code deleted()} is 0 when the key was absent (nothing changed).
+     * @throws InvalidRequestException if the key is null or empty.
+     */
+    public WriteResult delete(final String key)
     {
         return write(Op.delete(key));
     }
@@ -685,6 +745,15 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * @return the engine's name ({@link RingWatchConfig#name()}), in its thread names, meters and
+     * log lines.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
      * @return the number of keys currently stored.
      */
     public long size()
@@ -698,6 +767,32 @@ public final class RingWatch implements AutoCloseable
     public int watcherCount()
     {
         return watches.watcherCount();
+    }
+
+    /**
+     * Live figures for an operator: revisions, the window, watchers by state and by cancel
+     * reason, pending entries against the budget, journal and snapshot timings, delivery
+     * threads. Register {@code io.ringwatch.engine.metrics.RingWatchMetrics} with a Micrometer
+     * registry to publish them as meters.
+     *
+     * @return the engine's figures, read when asked; the same object every call. Any thread.
+     */
+    public EngineStats stats()
+    {
+        return stats;
+    }
+
+    /**
+     * A view of every live watcher: its resolved start revision, the revision up to which it has
+     * been handed every event it wants, its lag behind {@link #currentRevision()}, its queue and
+     * its state (synced on the routes, catching up by its own cursor, rejoining).
+     *
+     * @return the views, ordered by watch id; an immutable snapshot. Any thread; allocates the
+     * list and one view per watcher; O(watchers), never blocks the engine's threads.
+     */
+    public List<WatcherView> watchers()
+    {
+        return watches.watchers(cursor.applied());
     }
 
     /**
@@ -747,7 +842,9 @@ public final class RingWatch implements AutoCloseable
             Thread.onSpinWait();
         }
         secondary.close();
+        final long keys = index.size();
         index.close();
+        LOG.info("{}: closed at revision {} with {} keys", name, cursor.applied(), keys);
     }
 
     private RangeResult snapshotFor(final WatchRequest request)

@@ -32,6 +32,13 @@ public final class RingWatchConfig
 {
     /** The cap on delivery threads by default, unless more delivery threads are configured. */
     public static final int DEFAULT_MAX_DELIVERY_THREADS = 64;
+    /** The engine name by default: the prefix of every thread name and the {@code engine} tag of every meter. */
+    public static final String DEFAULT_NAME = "ringwatch";
+    /** The longest engine name accepted, so that thread names stay readable. */
+    public static final int MAX_NAME_LENGTH = 32;
+
+    private final String name;
+    private final boolean checkJvmFlags;
 
     private final int writeRingSize;
     private final int maxKeyBytes;
@@ -59,6 +66,8 @@ public final class RingWatchConfig
 
     private RingWatchConfig(final Builder b)
     {
+        name = b.name;
+        checkJvmFlags = b.checkJvmFlags;
         persistence = b.persistence;
         snapshotEveryRevisions = b.snapshotEveryRevisions;
         writeRingSize = b.writeRingSize;
@@ -82,6 +91,25 @@ public final class RingWatchConfig
         writerWaitStrategy = b.writerWaitStrategy;
         dispatcherIdleStrategy = b.dispatcherIdleStrategy;
         deliveryIdleStrategy = b.deliveryIdleStrategy;
+    }
+
+    /**
+     * @return the engine's name: every thread the engine starts is named after it
+     * ({@code <name>-writer}, {@code <name>-dispatcher-0}, ...), and it tags the engine's meters
+     * and log lines, so two engines in one JVM can be told apart.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return whether {@link RingWatch#open(RingWatchConfig)} checks the JVM flags the engine
+     * needs ({@link JvmFlags}) and refuses to start without them (the default).
+     */
+    public boolean checkJvmFlags()
+    {
+        return checkJvmFlags;
     }
 
     /**
@@ -303,6 +331,8 @@ public final class RingWatchConfig
      */
     public static final class Builder
     {
+        private String name = DEFAULT_NAME;
+        private boolean checkJvmFlags = true;
         private int writeRingSize = 4096;
         private int maxKeyBytes = 4096;
         private int maxValueBytes = 1 << 20;
@@ -329,6 +359,36 @@ public final class RingWatchConfig
 
         private Builder()
         {
+        }
+
+        /**
+         * @param check false to start without checking the JVM flags ({@link JvmFlags}); for a
+         *              JVM whose access is granted in a way the check cannot see. True by default.
+         * @return this builder.
+         */
+        public Builder checkJvmFlags(final boolean check)
+        {
+            this.checkJvmFlags = check;
+            return this;
+        }
+
+        /**
+         * @param name the engine's name (default {@value RingWatchConfig#DEFAULT_NAME}): 1 to
+         *             {@value RingWatchConfig#MAX_NAME_LENGTH} characters among letters, digits,
+         *             {@code .}, {@code _} and {@code -}, so that it is safe in thread names, meter
+         *             tags and log lines.
+         * @return this builder.
+         * @throws InvalidRequestException for a null, empty, too long or otherwise invalid name.
+         */
+        public Builder name(final String name)
+        {
+            if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH || !name.matches("[A-Za-z0-9._-]+"))
+            {
+                throw new InvalidRequestException("engine name must be 1 to " + MAX_NAME_LENGTH +
+                    " letters, digits, '.', '_' or '-': " + name);
+            }
+            this.name = name;
+            return this;
         }
 
         /**

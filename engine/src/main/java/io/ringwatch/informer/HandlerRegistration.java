@@ -20,6 +20,19 @@ public interface HandlerRegistration
     boolean hasSynced();
 
     /**
+     * Blocks until {@link #hasSynced()}, the timeout passes, or the handler is removed. Any thread.
+     *
+     * @param timeout the longest to wait; zero or positive.
+     * @return true when synced; false when the timeout passed or the handler was removed first.
+     * @throws InterruptedException if the calling thread is interrupted while waiting.
+     * @throws io.ringwatch.engine.InvalidRequestException if the timeout is null or negative.
+     */
+    default boolean awaitSynced(final Duration timeout) throws InterruptedException
+    {
+        return SyncWait.await(this::hasSynced, this::isRemoved, timeout);
+    }
+
+    /**
      * @return the handler's resync period; {@link Duration#ZERO} when it never resyncs.
      */
     Duration resyncPeriod();

@@ -50,6 +50,12 @@ public final class IndexListerWatcher implements ListerWatcher
     }
 
     @Override
+    public String engineName()
+    {
+        return engine.name();
+    }
+
+    @Override
     public String toString()
     {
         return "IndexListerWatcher(" + indexName + "=" + new String(indexValue, StandardCharsets.UTF_8) + ")";

@@ -3,6 +3,8 @@ package io.ringwatch.informer;
 import io.ringwatch.engine.InvalidRequestException;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -14,7 +16,9 @@ import java.util.function.Supplier;
  */
 public final class InformerConfig
 {
-    private static final System.Logger LOG = System.getLogger("io.ringwatch.informer");
+    /** The informer's name by default: its threads are then named {@code <engine name>-informer}. */
+    public static final String DEFAULT_NAME = "informer";
+    private static final Logger LOG = LoggerFactory.getLogger("io.ringwatch.informer");
 
     private final String name;
     private final int handlerBufferCapacity;
@@ -120,14 +124,14 @@ public final class InformerConfig
      */
     public static final class Builder
     {
-        private String name = "informer";
+        private String name = DEFAULT_NAME;
         private int handlerBufferCapacity = 1024;
         private int pollBatchSize = 256;
         private Supplier<IdleStrategy> idleStrategy = () -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000);
         private Duration relistBackoffMin = Duration.ofMillis(1);
         private Duration relistBackoffMax = Duration.ofMillis(200);
         private Duration mutationCheckInterval;
-        private InformerErrorHandler errorHandler = error -> LOG.log(System.Logger.Level.WARNING, error.getMessage(), error);
+        private InformerErrorHandler errorHandler = error -> LOG.warn("informer error: {}", error.getMessage(), error);
         private Duration stopTimeout = Duration.ofSeconds(5);
 
         private Builder()

@@ -44,4 +44,13 @@ public interface ListerWatcher
     {
         return true;
     }
+
+    /**
+     * @return the name of the engine the objects come from: the informer's threads are named
+     * after it ({@code <engine name>-informer}).
+     */
+    default String engineName()
+    {
+        return io.ringwatch.engine.RingWatchConfig.DEFAULT_NAME;
+    }
 }

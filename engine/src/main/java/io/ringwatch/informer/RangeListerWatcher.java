@@ -47,6 +47,12 @@ public final class RangeListerWatcher implements ListerWatcher
     }
 
     @Override
+    public String engineName()
+    {
+        return engine.name();
+    }
+
+    @Override
     public String toString()
     {
         return "RangeListerWatcher(" + range + ")";

@@ -34,6 +34,7 @@ import java.util.List;
  */
 public final class SharedInformer implements AutoCloseable
 {
+    private final String engineName;
     private final InformerConfig config;
     private final CacheStore store = new CacheStore();
     private final CacheLister lister = new CacheLister(store);
@@ -57,6 +58,7 @@ public final class SharedInformer implements AutoCloseable
             throw new InvalidRequestException("lister-watcher and config must not be null");
         }
         this.config = config;
+        this.engineName = listerWatcher.engineName();
         this.errors = new ErrorReporter(config.errorHandler());
         this.detector = new MutationDetector(config.detectsMutations(), errors);
         this.reflector = new Reflector(config.name(), listerWatcher, store, detector, errors, config);
@@ -118,7 +120,7 @@ public final class SharedInformer implements AutoCloseable
         {
             throw new InformerAlreadyStartedException("informer " + config.name() + " is already started");
         }
-        reflectorThread = new Thread(reflector, "ringwatch-informer-" + config.name());
+        reflectorThread = new Thread(reflector, threadName());
         reflectorThread.setDaemon(true);
         reflectorThread.start();
         for (final HandlerProcess h : registrations)
@@ -186,6 +188,20 @@ public final class SharedInformer implements AutoCloseable
     }
 
     /**
+     * Blocks until the cache is populated from the first list (client-go's WaitForCacheSync), the
+     * timeout passes, or the informer stops. Call after {@link #start()}; any thread.
+     *
+     * @param timeout the longest to wait; zero or positive.
+     * @return true when synced; false when the timeout passed or the informer stopped first.
+     * @throws InterruptedException    if the calling thread is interrupted while waiting.
+     * @throws InvalidRequestException if the timeout is null or negative.
+     */
+    public boolean awaitSynced(final Duration timeout) throws InterruptedException
+    {
+        return SyncWait.await(this::hasSynced, this::hasStopped, timeout);
+    }
+
+    /**
      * @return the revision the cache is known complete up to: the last list's revision, advanced
      * by each change applied and each progress notification (changes of one transaction share a
      * revision; the rest of such a transaction may still be on its way). 0 before the first list.
@@ -221,6 +237,11 @@ public final class SharedInformer implements AutoCloseable
     public List<ObjectKey> checkForMutations()
     {
         return detector.scan(store.objects());
+    }
+
+    private synchronized boolean hasStopped()
+    {
+        return stopped || (reflectorThread != null && !reflector.isRunning());
     }
 
     /**
@@ -282,7 +303,13 @@ public final class SharedInformer implements AutoCloseable
 
     private void startHandler(final HandlerProcess h)
     {
-        h.start("ringwatch-informer-" + config.name() + "-" + h.name());
+        h.start(threadName() + "-" + h.name());
+    }
+
+    /** {@code <engine>-informer}, or {@code <engine>-informer-<name>} for an informer given a name. */
+    private String threadName()
+    {
+        return InformerConfig.DEFAULT_NAME.equals(config.name()) ? engineName + "-informer" : engineName + "-informer-" + config.name();
     }
 
     private synchronized void forget(final HandlerProcess h)

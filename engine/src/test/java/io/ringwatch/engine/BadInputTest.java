@@ -39,7 +39,7 @@ class BadInputTest
     {
         assertThrows(InvalidRequestException.class, () -> KeyRange.range("b", "a"));
         assertThrows(InvalidRequestException.class, () -> KeyRange.range("a", "a"));
-        assertThrows(InvalidRequestException.class, () -> KeyRange.prefix(""));
+        assertThrows(InvalidRequestException.class, () -> KeyRange.prefix((String)null));
         assertThrows(InvalidRequestException.class, () -> KeyRange.key((String)null));
     }
 

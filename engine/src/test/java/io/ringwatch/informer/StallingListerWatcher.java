@@ -138,6 +138,12 @@ final class StallingListerWatcher implements ListerWatcher
         }
 
         @Override
+        public long startRevision()
+        {
+            return watcher.startRevision();
+        }
+
+        @Override
         public int poll(final WatchListener handler, final int maxEvents)
         {
             holdIfAsked();

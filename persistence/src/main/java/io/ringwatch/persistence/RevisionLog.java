@@ -460,8 +460,9 @@ public final class RevisionLog implements AutoCloseable
     /**
      * The effective cap on one revision's encoded size: the configured
      * {@link LogConfig#maxRevisionBytes()}, or less where the queue's block size allows less. A
-     * writer checks {@link #encodedLength} of a whole revision against it before applying
-     * anything, so that {@link #appendChange} never refuses a change half way through a revision.
+     * writer checks the encoded length of a whole revision ({@link #encodedHeaderLength()} plus
+     * {@link #encodedChangeLength} per change) against it before applying anything, so that
+     * {@link #appendChange} never refuses a change half way through a revision.
      * Any thread; no allocation.
      *
      * @return the most bytes one revision may encode to.

@@ -61,7 +61,15 @@ final class PrintCommand implements Callable<Integer>
             final Progress bar = progress.forced ? progress.start(spec.commandLine().getErr(), "print", span.count()) : Progress.none();
             try
             {
-                log.read(span, record -> printEvents(out, record, filter), bar);
+                if (format == OutputFormat.TEXT)
+                {
+                    final TextEventLine line = new TextEventLine(out);
+                    log.read(span, record -> printText(line, record, filter), bar);
+                }
+                else
+                {
+                    log.read(span, record -> printEvents(out, record, filter), bar);
+                }
             }
             finally
             {
@@ -70,6 +78,19 @@ final class PrintCommand implements Callable<Integer>
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** The text lines, formatted from the log's buffer without a string per line. */
+    private static void printText(final TextEventLine line, final RevisionRecord record, final KeyFilter filter)
+    {
+        for (int i = 0; i < record.changeCount(); i++)
+        {
+            final ChangeView change = record.change(i);
+            if (filter.matches(change.buffer(), change.keyOffset(), change.keyLength()))
+            {
+                line.write(record.revision(), record.timestampNanos(), change);
+            }
+        }
     }
 
     private void printEvents(final PrintWriter out, final RevisionRecord record, final KeyFilter filter)

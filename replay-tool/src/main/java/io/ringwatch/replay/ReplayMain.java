@@ -1,11 +1,8 @@
 package io.ringwatch.replay;
 
-import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -37,7 +34,7 @@ import picocli.CommandLine.Spec;
     footer = {"%n<dir> is an engine data directory (ringwatch.meta, queue/, snapshots/); nothing in it is changed.%n"})
 public final class ReplayMain implements Callable<Integer>
 {
-    private static final int OUT_BUFFER_CHARS = 1 << 16;
+    private static final int OUT_BUFFER_BYTES = 1 << 16;
 
     @Spec
     CommandSpec spec;
@@ -53,10 +50,9 @@ public final class ReplayMain implements Callable<Integer>
      */
     public static void main(final String[] args)
     {
-        // picocli's default out flushes every line (25,000 lines/s into a file); a large buffer
-        // flushed once at the end writes what print and state produce at disk speed.
-        final PrintWriter out = new PrintWriter(new BufferedWriter(
-            new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), OUT_BUFFER_CHARS), false);
+        // picocli's default out flushes every line (25,000 lines/s into a file); one large byte
+        // buffer flushed when full and at the end writes what print and state produce at disk speed.
+        final PrintWriter out = new ToolOut(new FileOutputStream(FileDescriptor.out), OUT_BUFFER_BYTES);
         final CommandLine commandLine = commandLine();
         commandLine.setOut(out);
         final int exitCode = commandLine.execute(args);

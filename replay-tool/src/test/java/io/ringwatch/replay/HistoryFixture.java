@@ -68,13 +68,16 @@ final class HistoryFixture
      */
     static Run run(final String... args)
     {
-        final StringWriter out = new StringWriter();
+        // The tool's own stdout writer over memory, as main() sets it up over the process's stdout.
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         final StringWriter err = new StringWriter();
         final CommandLine commandLine = ReplayMain.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
+        final PrintWriter toolOut = new ToolOut(out, 1 << 12);
+        commandLine.setOut(toolOut);
         commandLine.setErr(new PrintWriter(err, true));
         final int code = commandLine.execute(args);
-        return new Run(code, out.toString().replace("\r\n", "\n"), err.toString());
+        toolOut.flush();
+        return new Run(code, out.toString(java.nio.charset.StandardCharsets.UTF_8).replace("\r\n", "\n"), err.toString());
     }
 
     /**

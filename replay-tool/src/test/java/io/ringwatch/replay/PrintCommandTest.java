@@ -34,6 +34,30 @@ class PrintCommandTest
     }
 
     @Test
+    void textLinesFormattedFromTheBufferAreTheLinesOfTheTextFormat()
+    {
+        // The fast text path must print exactly what OutputFormat.TEXT prints: binary keys and
+        // values as hex, quotes, backslashes and line breaks, deletes, transactions.
+        final List<String> expected = new ArrayList<>();
+        try (SourceLog log = SourceLog.open(history.directory))
+        {
+            log.read(log.span(null, null), record ->
+            {
+                for (int i = 0; i < record.changeCount(); i++)
+                {
+                    final io.ringwatch.persistence.ChangeView change = record.change(i);
+                    expected.add(OutputFormat.TEXT.event(record.revision(), record.timestampNanos(), change.type(),
+                        KeyState.key(change), KeyState.after(change), KeyState.before(change)));
+                }
+            }, Progress.none());
+        }
+        final HistoryFixture.Run run = HistoryFixture.run("print", history.directory.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(expected, run.out().lines().toList());
+        assertTrue(expected.stream().anyMatch(line -> line.contains("key=0x")), "a binary key is among them");
+    }
+
+    @Test
     void jsonEventsReplayedInOrderRebuildTheEngineStateAtEveryRevision()
     {
         final HistoryFixture.Run run = HistoryFixture.run("print", history.directory.toString(), "--format", "json");

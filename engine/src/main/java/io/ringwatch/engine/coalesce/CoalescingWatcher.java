@@ -50,6 +50,8 @@ public final class CoalescingWatcher implements DeltaWatcher
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final long id;
+    /** The first watch's resolved start revision; a relist later does not change it. */
+    private final long startRevision;
 
     // Guarded by lock.
     private LinkedHashMap<PendingKey, Delta> pending = new LinkedHashMap<>();
@@ -82,6 +84,7 @@ public final class CoalescingWatcher implements DeltaWatcher
         }
         first.watcher = watch.apply(request, first);
         this.id = first.watcher.id();
+        this.startRevision = first.watcher.startRevision();
     }
 
     /**
@@ -110,6 +113,12 @@ public final class CoalescingWatcher implements DeltaWatcher
     public long id()
     {
         return id;
+    }
+
+    @Override
+    public long startRevision()
+    {
+        return startRevision;
     }
 
     @Override

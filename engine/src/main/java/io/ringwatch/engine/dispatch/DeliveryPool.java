@@ -5,6 +5,9 @@ import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -65,6 +68,7 @@ final class DeliveryPool
     /** A thread still RUNNABLE (computing, or in native I/O) counts as blocked only after this many thresholds. */
     static final int RUNNABLE_BLOCKED_FACTOR = 25;
 
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryPool.class);
     private static final VarHandle THREADS;
 
     static
@@ -97,6 +101,10 @@ final class DeliveryPool
     /** One past the highest slot ever used: the waker's scan stops there. */
     private volatile int slotsUsed;
     private volatile boolean closing;
+    /** Written by {@link #maintain} only: threads started in place of blocked ones, ever. */
+    private volatile long replaced;
+    /** Housekeeping thread only: the cap was reported since threads were last all free. */
+    private boolean capReported;
     /** Numbers thread names; starts are serialised by {@code this}. */
     private int nextThreadNumber;
 
@@ -241,9 +249,27 @@ final class DeliveryPool
             }
         }
         blocked = blockedNow;
+        int started = 0;
         while (threads - blockedNow < coreThreads && threads < maxThreads && startThread())
         {
             // Each start makes up for one blocked thread.
+            started++;
+        }
+        if (started > 0)
+        {
+            replaced += started;
+            LOG.info("{}: {} delivery threads blocked in listeners; started {} in their place ({} threads, at most {})",
+                namePrefix, blockedNow, started, threads, maxThreads);
+        }
+        else if (blockedNow > 0 && threads >= maxThreads && !capReported)
+        {
+            capReported = true;
+            LOG.warn("{}: all {} delivery threads (the cap) are blocked in listeners; ready watchers wait",
+                namePrefix, maxThreads);
+        }
+        if (blockedNow == 0)
+        {
+            capReported = false;
         }
         if (blockedNow > 0 && !ready.isEmpty())
         {
@@ -291,6 +317,23 @@ final class DeliveryPool
                 }
             }
         }
+    }
+
+    /**
+     * @return the threads' name prefix. Any thread.
+     */
+    String name()
+    {
+        return namePrefix;
+    }
+
+    /**
+     * @return threads started in place of threads blocked in listeners, since the pool started.
+     * Any thread; a plain read of a field the housekeeping thread alone writes.
+     */
+    long replacedCount()
+    {
+        return replaced;
     }
 
     /**

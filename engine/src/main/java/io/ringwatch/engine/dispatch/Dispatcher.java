@@ -171,6 +171,24 @@ final class Dispatcher implements Agent
     }
 
     /**
+     * @return the last revision whose every event this shard has routed. Any thread: a racy read
+     * of a field this dispatcher alone writes (metrics and watcher views only).
+     */
+    long completeRevision()
+    {
+        return completeRevision;
+    }
+
+    /**
+     * @return the entries this shard counts as queued for its watchers. Any thread: a racy read
+     * (metrics only).
+     */
+    long pendingEntries()
+    {
+        return budget.counted();
+    }
+
+    /**
      * @return watchers registered on this shard (approximate from other threads).
      */
     int watcherCount()

@@ -3,6 +3,9 @@ package io.ringwatch.engine.dispatch;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.WatchEvent;
 
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
 /**
  * A reusable batch of event slots a consumer fills from the window and hands to a listener.
  * Bounded by a count and by a byte budget, so one batch of huge values cannot grow every slot's
@@ -14,6 +17,8 @@ final class EventBatchView implements EventBatch
     static final int BYTE_BUDGET = 1 << 20;
 
     private final EventView[] slots;
+    /** The one iterator this batch hands out, rewound by each {@link #iterator()} call. */
+    private final Cursor cursor = new Cursor();
     private int size;
     private long bytes;
 
@@ -42,6 +47,13 @@ final class EventBatchView implements EventBatch
         return slots[index];
     }
 
+    @Override
+    public Iterator<WatchEvent> iterator()
+    {
+        cursor.next = 0;
+        return cursor;
+    }
+
     boolean isFull()
     {
         return size == slots.length || bytes >= BYTE_BUDGET;
@@ -64,6 +76,28 @@ final class EventBatchView implements EventBatch
     {
         size = 0;
         bytes = 0;
+    }
+
+    /** The reused iterator: no allocation per for-each loop. */
+    private final class Cursor implements Iterator<WatchEvent>
+    {
+        private int next;
+
+        @Override
+        public boolean hasNext()
+        {
+            return next < size;
+        }
+
+        @Override
+        public WatchEvent next()
+        {
+            if (next >= size)
+            {
+                throw new NoSuchElementException("batch of " + size + " events");
+            }
+            return slots[next++];
+        }
     }
 
     /**

@@ -5,6 +5,9 @@ import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -15,6 +18,7 @@ import java.lang.invoke.VarHandle;
  */
 final class PushWatcherState extends WatcherState implements DeliveryTask
 {
+    private static final Logger LOG = LoggerFactory.getLogger(PushWatcherState.class);
     private static final VarHandle TURN_STATE;
 
     static
@@ -82,7 +86,11 @@ final class PushWatcherState extends WatcherState implements DeliveryTask
     @Override
     public void overstayed(final long timeoutNanos)
     {
-        terminate(CancelReason.SLOW_LISTENER, 0, null,
-            "the listener stayed in one call longer than " + timeoutNanos / 1_000_000 + " ms");
+        if (terminate(CancelReason.SLOW_LISTENER, 0, null,
+            "the listener stayed in one call longer than " + timeoutNanos / 1_000_000 + " ms"))
+        {
+            LOG.warn("{}: watch {} cancelled (SLOW_LISTENER): its listener stayed in one call longer than {} ms",
+                shard.pool.name(), id(), timeoutNanos / 1_000_000);
+        }
     }
 }

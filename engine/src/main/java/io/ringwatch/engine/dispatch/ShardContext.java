@@ -19,6 +19,8 @@ final class ShardContext
     final long cancelWaitNanos;
     final DeliveryPool pool;
     final ThreadLocal<EventBatchView> pollBatches;
+    /** The engine's live watchers and cancel counts: touched when a watcher starts and ends. */
+    final LiveWatchers live;
 
     /**
      * @param dispatcher      the shard's dispatcher.
@@ -27,6 +29,7 @@ final class ShardContext
      * @param cancelWaitNanos how long a cancel waits for a consumer inside the watcher to leave.
      * @param pool            the pool that delivers to push watchers.
      * @param pollBatches     each polling thread's batch view for pull watchers.
+     * @param live            the engine's live watchers.
      */
     ShardContext(
         final Dispatcher dispatcher,
@@ -34,8 +37,10 @@ final class ShardContext
         final History history,
         final long cancelWaitNanos,
         final DeliveryPool pool,
-        final ThreadLocal<EventBatchView> pollBatches)
+        final ThreadLocal<EventBatchView> pollBatches,
+        final LiveWatchers live)
     {
+        this.live = live;
         this.dispatcher = dispatcher;
         this.window = window;
         this.history = history;

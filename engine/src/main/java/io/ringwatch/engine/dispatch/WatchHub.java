@@ -9,6 +9,7 @@ import io.ringwatch.engine.history.WindowHistory;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
@@ -20,6 +21,10 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -37,6 +42,7 @@ import java.util.function.LongSupplier;
  */
 public final class WatchHub implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(WatchHub.class);
     /** Push watchers ready at once before a dispatcher must retry a schedule. */
     private static final int READY_QUEUE_CAPACITY = 1 << 16;
     private static final long HOUSEKEEPING_MIN_PERIOD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
@@ -52,6 +58,8 @@ public final class WatchHub implements AutoCloseable
     private final DeliveryPool delivery;
     private final Thread housekeeper;
     private final AtomicLong nextWatchId = new AtomicLong(1);
+    private final LiveWatchers live = new LiveWatchers();
+    private final long pendingBudget;
     private volatile boolean closed;
 
     /**
@@ -84,18 +92,19 @@ public final class WatchHub implements AutoCloseable
         final NanoClock clock = SystemNanoClock.INSTANCE;
         final long startRevision = appliedRevision.getAsLong();
 
-        delivery = new DeliveryPool("ringwatch-delivery", config.deliveryBatchSize(), config.deliveryIdleStrategy(),
+        delivery = new DeliveryPool(config.name() + "-delivery", config.deliveryBatchSize(), config.deliveryIdleStrategy(),
             config.deliveryThreads(), config.maxDeliveryThreads(), config.listenerBlockedAfter().toNanos(),
             config.deliveryKeepAlive().toNanos(), slowListenerNanos, READY_QUEUE_CAPACITY);
         delivery.start();
 
         dispatchers = new Dispatcher[config.dispatcherThreads()];
         final long pendingShare = Math.max(1, config.pendingBudget() / dispatchers.length);
+        pendingBudget = pendingShare * dispatchers.length;
         runners = new AgentRunner[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
             final IdleStrategy idle = config.dispatcherIdleStrategy().get();
-            dispatchers[i] = new Dispatcher("ringwatch-dispatcher-" + i, window, clock,
+            dispatchers[i] = new Dispatcher(config.name() + "-dispatcher-" + i, window, clock,
                 config.progressNotifyInterval().toNanos(), startRevision, config.watcherQueueDepth(), pendingShare,
                 doorbellOf(idle), delivery);
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
@@ -111,10 +120,10 @@ public final class WatchHub implements AutoCloseable
         shards = new ShardContext[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
-            shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches);
+            shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches, live);
         }
 
-        housekeeper = new Thread(this::keepHouse, "ringwatch-housekeeper");
+        housekeeper = new Thread(this::keepHouse, config.name() + "-housekeeper");
         housekeeper.setDaemon(true);
         housekeeper.start();
     }
@@ -196,6 +205,72 @@ public final class WatchHub implements AutoCloseable
     }
 
     /**
+     * @param currentRevision the engine's current revision, to measure lags against.
+     * @return a view of every live watcher, ordered by id. Any thread; allocates the list and
+     * the views; O(watchers).
+     */
+    public List<WatcherView> watchers(final long currentRevision)
+    {
+        return live.views(currentRevision);
+    }
+
+    /**
+     * @param state a watcher state.
+     * @return live watchers in it now. Any thread; no allocation; O(watchers).
+     */
+    public int watcherCount(final WatcherView.State state)
+    {
+        return live.count(state);
+    }
+
+    /**
+     * @param reason a cancel reason.
+     * @return watchers that ended for it since the engine started. Any thread.
+     */
+    public long cancelledCount(final CancelReason reason)
+    {
+        return live.cancelledCount(reason);
+    }
+
+    /**
+     * @return entries queued for watchers over all dispatchers (an upper bound between their
+     * recounts). Any thread, racy.
+     */
+    public long pendingEntries()
+    {
+        long total = 0;
+        for (final Dispatcher dispatcher : dispatchers)
+        {
+            total += dispatcher.pendingEntries();
+        }
+        return total;
+    }
+
+    /**
+     * @return the most entries all watcher queues may hold together.
+     */
+    public long pendingBudget()
+    {
+        return pendingBudget;
+    }
+
+    /**
+     * @return delivery threads alive now, blocked ones included. Any thread.
+     */
+    public int deliveryThreads()
+    {
+        return delivery.threadCount();
+    }
+
+    /**
+     * @return delivery threads started in place of threads blocked in listeners. Any thread.
+     */
+    public long deliveryThreadsReplaced()
+    {
+        return delivery.replacedCount();
+    }
+
+    /**
      * Routes what the window still holds, ends every watcher with
      * {@link CancelReason#ENGINE_CLOSED}, lets push listeners hear it, and stops the threads.
      * Call after the writer has stopped. Waits at most the slow-listener timeout for listeners
@@ -222,6 +297,7 @@ public final class WatchHub implements AutoCloseable
 
     private <W extends WatcherState> W admit(final W watcher)
     {
+        live.added(watcher);
         final long compacted = compactRevision.getAsLong();
         if (watcher.startRevision() < compacted)
         {
@@ -273,8 +349,7 @@ public final class WatchHub implements AutoCloseable
     private static void reportError(final Throwable error)
     {
         // Only a bug reaches here: the agent runner keeps the dispatcher going after it.
-        System.err.println("ringwatch: unexpected dispatcher error: " + error);
-        error.printStackTrace(System.err);
+        LOG.error("{}: unexpected dispatcher error; the dispatcher carries on", Thread.currentThread().getName(), error);
     }
 
     private void keepHouse()

@@ -65,6 +65,23 @@ final class WatcherConsumer
     }
 
     /**
+     * @return SYNCED, CATCHING_UP or REJOINING. Consumer thread; a racy read from any other.
+     */
+    byte mode()
+    {
+        return mode;
+    }
+
+    /**
+     * @return a revision every event up to which has been delivered. Consumer thread; a racy
+     * read from any other.
+     */
+    long deliveredThrough()
+    {
+        return Math.max(resumeRevision - 1, knownComplete);
+    }
+
+    /**
      * @return true when a call to {@link #drain} would hand over something.
      */
     boolean hasSomethingToDeliver()

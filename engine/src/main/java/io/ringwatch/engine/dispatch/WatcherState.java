@@ -245,6 +245,15 @@ abstract class WatcherState implements Watcher
     }
 
     /**
+     * @return the consumer's side, or null while the watcher has had nothing to deliver. Any
+     * thread; a racy read, for views and metrics: its fields are each a value the consumer wrote.
+     */
+    WatcherConsumer consumerSide()
+    {
+        return consumerSide;
+    }
+
+    /**
      * @return the queue of routed events, or null while there is none.
      */
     PendingQueue pending()
@@ -278,7 +287,8 @@ abstract class WatcherState implements Watcher
     /**
      * @return the first revision this watcher delivers.
      */
-    long startRevision()
+    @Override
+    public long startRevision()
     {
         return startRevision;
     }
@@ -355,6 +365,7 @@ abstract class WatcherState implements Watcher
         final WatchCancellation ending = new WatchCancellation(reason, compactRevision, cause, message);
         if (CANCELLATION.compareAndSet(this, null, ending))
         {
+            shard.live.ended(this, reason);
             shard.dispatcher.requestRemoval(this);
             return true;
         }

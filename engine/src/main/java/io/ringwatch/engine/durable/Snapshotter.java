@@ -2,8 +2,11 @@ package io.ringwatch.engine.durable;
 
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.persistence.RevisionLog;
 import io.ringwatch.persistence.SnapshotWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -19,6 +22,7 @@ import java.util.function.LongSupplier;
  */
 public final class Snapshotter implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(Snapshotter.class);
     private static final long POLL_MILLIS = 100;
 
     private final RevisionLog log;
@@ -26,6 +30,8 @@ public final class Snapshotter implements AutoCloseable
     private final LongSupplier appliedRevision;
     private final long everyRevisions;
     private final IndexEntry entry = new IndexEntry();
+    private final String name;
+    private final TimingCounter durations = new TimingCounter();
     private final Thread thread;
     private volatile boolean running = true;
     private volatile RuntimeException lastFailure;
@@ -39,9 +45,11 @@ public final class Snapshotter implements AutoCloseable
      * @param index           the index to scan; must outlive {@link #close()}.
      * @param appliedRevision the engine's durable revision: the newest one the log holds.
      * @param everyRevisions  revisions between snapshots; 0 for none.
+     * @param name            the background thread's name, also in log lines.
      */
-    public Snapshotter(final RevisionLog log, final OffHeapIndex index, final LongSupplier appliedRevision, final long everyRevisions)
+    public Snapshotter(final String name, final RevisionLog log, final OffHeapIndex index, final LongSupplier appliedRevision, final long everyRevisions)
     {
+        this.name = name;
         this.log = log;
         this.index = index;
         this.appliedRevision = appliedRevision;
@@ -49,7 +57,7 @@ public final class Snapshotter implements AutoCloseable
         this.lastSnapshotRevision = log.snapshotRevision();
         if (everyRevisions > 0)
         {
-            thread = new Thread(this::run, "ringwatch-snapshotter");
+            thread = new Thread(this::run, name);
             thread.setDaemon(true);
             thread.start();
         }
@@ -57,6 +65,14 @@ public final class Snapshotter implements AutoCloseable
         {
             thread = null;
         }
+    }
+
+    /**
+     * @return how long snapshots took, one operation per snapshot written. Any thread.
+     */
+    public TimingCounter durations()
+    {
+        return durations;
     }
 
     /**
@@ -80,6 +96,7 @@ public final class Snapshotter implements AutoCloseable
         {
             return lastSnapshotRevision;
         }
+        final long start = System.nanoTime();
         try (SnapshotWriter out = log.snapshotWriter(revision))
         {
             writer = out;
@@ -92,6 +109,9 @@ public final class Snapshotter implements AutoCloseable
         {
             writer = null;
         }
+        final long nanos = System.nanoTime() - start;
+        durations.record(1, nanos);
+        LOG.info("{}: index snapshot at revision {} ({} keys) took {} ms", name, revision, index.size(), nanos / 1_000_000);
         return revision;
     }
 
@@ -147,6 +167,8 @@ public final class Snapshotter implements AutoCloseable
                 {
                     // Recovery replays more of the log without it; the next attempt may succeed.
                     lastFailure = e;
+                    LOG.warn("{}: index snapshot failed; a restart replays more of the log, the next attempt may succeed",
+                        name, e);
                 }
             }
         }

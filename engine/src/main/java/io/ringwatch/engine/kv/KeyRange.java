@@ -77,20 +77,24 @@ public final class KeyRange
     }
 
     /**
-     * @param prefix a non-empty prefix.
-     * @return every key that starts with {@code prefix}.
-     * @throws InvalidRequestException if the prefix is null or empty (use {@link #all()}).
+     * @param prefix a prefix; empty means every key, as etcd's empty prefix (range_end "\0").
+     * @return every key that starts with {@code prefix}; {@link #all()} for an empty prefix.
+     * @throws InvalidRequestException if the prefix is null.
      */
     public static KeyRange prefix(final byte[] prefix)
     {
+        if (prefix != null && prefix.length == 0)
+        {
+            return ALL;
+        }
         requireKey(prefix);
         return new KeyRange(prefix.clone(), Keys.prefixEnd(prefix), false);
     }
 
     /**
-     * @param prefix a non-empty prefix, UTF-8 encoded.
-     * @return every key that starts with {@code prefix}.
-     * @throws InvalidRequestException if the prefix is null or empty.
+     * @param prefix a prefix, UTF-8 encoded; empty means every key (etcd's empty prefix).
+     * @return every key that starts with {@code prefix}; {@link #all()} for an empty prefix.
+     * @throws InvalidRequestException if the prefix is null.
      */
     public static KeyRange prefix(final String prefix)
     {

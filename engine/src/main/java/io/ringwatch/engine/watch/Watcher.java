@@ -16,6 +16,16 @@ public interface Watcher extends AutoCloseable
     WatchRequest request();
 
     /**
+     * The revision the watch started from, resolved: the request's start revision, or for a watch
+     * from revision 0 ("now") the revision it resolved to when it was created, the current revision
+     * + 1 (what etcd's create response tells a client). Every event it delivers has this revision
+     * or a later one, and it has missed nothing from there on.
+     *
+     * @return the first revision the watch covers.
+     */
+    long startRevision();
+
+    /**
      * Ends the watch. Once this returns, no more events are delivered (a listener call already
      * running on another thread completes first). Idempotent: a second call does nothing.
      */

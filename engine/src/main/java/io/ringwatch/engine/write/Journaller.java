@@ -6,15 +6,19 @@ import io.ringwatch.engine.JournalFailedException;
 import io.ringwatch.engine.history.Journal;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.PaddedSequence;
 import io.ringwatch.ringbuffer.WatchWindow;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The journal stage of the write pipeline, LMAX's journaller: its own thread
- * ({@code ringwatch-journal}) and its own sequence, following the writer over the same ring
+ * ({@code <engine name>-journal}) and its own sequence, following the writer over the same ring
  * slots. The writer hands over the slots it has applied (each holding its revision's
  * {@link ChangeRecord}); this stage appends each revision to the {@link Journal}, and only then
  * completes the slot's write, so a slow disk delays acknowledgements but never the writer's
@@ -37,6 +41,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Journaller implements Runnable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(Journaller.class);
+
     private final Journal journal;
     private final boolean sync;
     private final RingBuffer<WriteCommand> ring;
@@ -51,6 +57,9 @@ final class Journaller implements Runnable
     private final PaddedSequence handed = new PaddedSequence(-1);
     private final WriteCommand[] pending;
     private final Thread thread;
+    /** Metrics, written by this stage's thread only: two clock reads per append, two per flush. */
+    private final TimingCounter appends = new TimingCounter();
+    private final TimingCounter flushes = new TimingCounter();
     private int pendingCount;
     private long appendedRevision;
     private long appendedWindowSequence = -1;
@@ -59,6 +68,7 @@ final class Journaller implements Runnable
     private volatile boolean stopping;
 
     Journaller(
+        final String threadName,
         final Journal journal,
         final RingBuffer<WriteCommand> ring,
         final WatchWindow window,
@@ -76,7 +86,7 @@ final class Journaller implements Runnable
         this.pending = sync ? new WriteCommand[ring.getBufferSize()] : null;
         this.durableRevision = cursor.durable();
         this.appendedRevision = durableRevision;
-        this.thread = new Thread(this, "ringwatch-journal");
+        this.thread = new Thread(this, threadName);
         thread.setDaemon(true);
         if (sync)
         {
@@ -90,6 +100,22 @@ final class Journaller implements Runnable
     Sequence sequence()
     {
         return sequence;
+    }
+
+    /**
+     * @return the time spent appending revisions to the journal, one operation per revision.
+     */
+    TimingCounter appends()
+    {
+        return appends;
+    }
+
+    /**
+     * @return the time spent forcing the journal to disk (SYNC only), one operation per flush.
+     */
+    TimingCounter flushes()
+    {
+        return flushes;
     }
 
     /**
@@ -211,7 +237,9 @@ final class Journaller implements Runnable
         final long revision = command.journalRevision;
         try
         {
+            final long start = System.nanoTime();
             journal.appendRevision(revision, command.timestampMillis, command.changes);
+            appends.record(1, System.nanoTime() - start);
         }
         catch (final RuntimeException e)
         {
@@ -247,7 +275,9 @@ final class Journaller implements Runnable
         {
             try
             {
+                final long start = System.nanoTime();
                 journal.flush();
+                flushes.record(1, System.nanoTime() - start);
                 makeVisible();
             }
             catch (final RuntimeException e)
@@ -286,6 +316,8 @@ final class Journaller implements Runnable
     {
         failure = new JournalFailedException(
             "the revision log failed " + what + "; the engine refuses writes: " + cause, cause);
+        LOG.error("{}: the revision log failed {}; writes are refused from now on, the index rolls back to revision {}",
+            thread.getName(), what, durableRevision, cause);
         rollBack();
     }
 

@@ -20,6 +20,7 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexMaintainer;
+import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
 
@@ -80,12 +81,12 @@ public final class WritePipeline implements AutoCloseable
         this.maxValueBytes = config.maxValueBytes();
         disruptor = new Disruptor<>(WriteCommand::new, config.writeRingSize(), runnable ->
         {
-            final Thread thread = new Thread(runnable, "ringwatch-writer");
+            final Thread thread = new Thread(runnable, config.name() + "-writer");
             thread.setDaemon(true);
             writerThread = thread;
             return thread;
         }, ProducerType.MULTI, config.writerWaitStrategy().get());
-        journaller = journal == null ? null : new Journaller(journal, disruptor.getRingBuffer(), window, cursor,
+        journaller = journal == null ? null : new Journaller(config.name() + "-journal", journal, disruptor.getRingBuffer(), window, cursor,
             windowReaders, new IndexRollback(index, secondary));
         stampTime = journal != null;
         final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, journaller,
@@ -227,6 +228,24 @@ public final class WritePipeline implements AutoCloseable
     public boolean isClosed()
     {
         return closed;
+    }
+
+    /**
+     * @return the journal stage's append timings (one operation per revision), or null for an
+     * in-memory engine. Any thread.
+     */
+    public TimingCounter journalAppends()
+    {
+        return journaller == null ? null : journaller.appends();
+    }
+
+    /**
+     * @return the journal stage's flush timings (SYNC group commits), or null for an in-memory
+     * engine. Any thread.
+     */
+    public TimingCounter journalFlushes()
+    {
+        return journaller == null ? null : journaller.flushes();
     }
 
     void publishDirectPut(

@@ -340,6 +340,12 @@ class CoalescingWatcherTest
         }
 
         @Override
+        public long startRevision()
+        {
+            return request.startRevision();
+        }
+
+        @Override
         public void cancel()
         {
             cancelled = true;

@@ -1,4 +1,4 @@
-package io.ringwatch.engine.demo;
+package io.ringwatch.examples;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
