@@ -19,14 +19,14 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * {@link UndoLog}: two readers pin and unpin while the writer records and recycles segments. The
+ * {@link UndoLog}: a reader pins and unpins twice while the writer records and recycles segments. The
  * key {@code "k"} holds value r (8 bytes) after revision r; the writer overwrites it at revisions
  * 2 to 9, raising its {@code applying} bound before each revision as the engine's writer does,
  * so every pre-image of revision r is value r - 1 with modRevision r - 1. Segments hold four
- * entries, so the writer recycles segments (when a reader unpins, or one fills) while the other
- * reader may still be pinned. A reader claims a pin, reads the bound P, pins at P, reads the
- * pre-images after P, and checks that the first (if the writer got past P) is exactly the state
- * at P, whole: value P, modRevision P, version P. 1 for right, 0 for a wrong or torn pre-image, 2
+ * entries, so the writer recycles segments (when the reader unpins, or a segment fills and holds
+ * nothing after the pin) while the reader may be reading them. Each read claims a pin, reads the
+ * bound P, pins at P, reads the pre-images after P, and checks that the first (if the writer got
+ * past P) is exactly the state at P, whole: value P, modRevision P, version P. 1 for right, 0 for a wrong or torn pre-image, 2
  * for a budget failure (the budget holds every entry; it must not happen).
  *
  * <p>Each instance allocates an undo log with 256-byte segments and a change record.
@@ -34,7 +34,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @JCStressTest
 @Description("UndoLog pin/unpin vs. the writer recording and recycling: a pinned reader's first pre-image after its pin "
     + "is exactly the state at its pin, never torn, never recycled under it.")
-@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both readers saw the state at their pin (or nothing after it yet).")
+@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both reads saw the state at their pin (or nothing after it yet).")
 @Outcome(expect = FORBIDDEN, desc = "A pre-image missing, torn, recycled while pinned, or a budget failure.")
 @State
 public class UndoLogPinStress
@@ -68,24 +68,15 @@ public class UndoLogPinStress
     }
 
     /**
-     * Pins, reads, unpins. Reader actor thread.
+     * Pins, reads, unpins, twice: the first unpin lets the writer recycle while the second pin
+     * begins. Reader actor thread.
      *
-     * @param result r1: this reader's verdict.
+     * @param result r1, r2: the verdicts of the first and the second read.
      */
     @Actor
-    public void reader1(final II_Result result)
+    public void reader(final II_Result result)
     {
         result.r1 = readPinned();
-    }
-
-    /**
-     * Pins, reads, unpins. Reader actor thread.
-     *
-     * @param result r2: this reader's verdict.
-     */
-    @Actor
-    public void reader2(final II_Result result)
-    {
         result.r2 = readPinned();
     }
 

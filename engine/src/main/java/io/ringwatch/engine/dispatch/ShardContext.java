@@ -3,6 +3,8 @@ package io.ringwatch.engine.dispatch;
 import io.ringwatch.engine.history.History;
 import io.ringwatch.ringbuffer.WatchWindow;
 
+import java.util.function.LongSupplier;
+
 /**
  * What every watcher of one dispatcher shard shares: its dispatcher, the window and history it reads, how
  * long a cancel waits for the consumer, the delivery pool of push watchers and the batch views of pull
@@ -19,6 +21,8 @@ final class ShardContext
     final long cancelWaitNanos;
     final DeliveryPool pool;
     final ThreadLocal<EventBatchView> pollBatches;
+    /** The engine's compaction point: a watcher reading by cursor before it is cancelled COMPACTED. */
+    final LongSupplier compactRevision;
 
     /**
      * @param dispatcher      the shard's dispatcher.
@@ -27,6 +31,7 @@ final class ShardContext
      * @param cancelWaitNanos how long a cancel waits for a consumer inside the watcher to leave.
      * @param pool            the pool that delivers to push watchers.
      * @param pollBatches     each polling thread's batch view for pull watchers.
+     * @param compactRevision the engine's compaction point.
      */
     ShardContext(
         final Dispatcher dispatcher,
@@ -34,7 +39,8 @@ final class ShardContext
         final History history,
         final long cancelWaitNanos,
         final DeliveryPool pool,
-        final ThreadLocal<EventBatchView> pollBatches)
+        final ThreadLocal<EventBatchView> pollBatches,
+        final LongSupplier compactRevision)
     {
         this.dispatcher = dispatcher;
         this.window = window;
@@ -42,5 +48,6 @@ final class ShardContext
         this.cancelWaitNanos = cancelWaitNanos;
         this.pool = pool;
         this.pollBatches = pollBatches;
+        this.compactRevision = compactRevision;
     }
 }

@@ -111,7 +111,8 @@ public final class WatchHub implements AutoCloseable
         shards = new ShardContext[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
-            shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches);
+            shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches,
+                compactRevision);
         }
 
         housekeeper = new Thread(this::keepHouse, "ringwatch-housekeeper");

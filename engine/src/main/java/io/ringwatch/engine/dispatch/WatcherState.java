@@ -506,6 +506,10 @@ abstract class WatcherState extends ConsumerFields implements Watcher
             return 0;
         }
         final CatchUpCursor at = cursor;
+        if (compactedUnder(at))
+        {
+            return 0;
+        }
         int delivered = 0;
         try
         {
@@ -589,6 +593,23 @@ abstract class WatcherState extends ConsumerFields implements Watcher
             }
         }
         return delivered;
+    }
+
+    /**
+     * A watcher reading by cursor whose position is before the compaction point is cancelled
+     * COMPACTED with that point, as etcd cancels its unsynced watchers behind a compaction.
+     */
+    private boolean compactedUnder(final CatchUpCursor at)
+    {
+        final long compacted = shard.compactRevision.getAsLong();
+        final long position = at.lastRead != 0 ? at.lastRead : resumeRevision;
+        if (position >= compacted)
+        {
+            return false;
+        }
+        terminate(CancelReason.COMPACTED, compacted, null,
+            "revision " + position + " has been compacted; compact revision is " + compacted);
+        return true;
     }
 
     private boolean openCursor(final CatchUpCursor at)
