@@ -1,6 +1,7 @@
 package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchCancellation;
@@ -243,16 +244,6 @@ abstract class WatcherState extends ConsumerFields implements Watcher
     boolean wants(final EventRecord record, final long from)
     {
         return record.revision() >= from && passesFilters(record.type()) && inRange(record);
-    }
-
-    /**
-     * @return true when the watcher can read the history by its own cursor instead of ending
-     * when its queue or the window cannot serve it.
-     */
-    boolean canCatchUp()
-    {
-        // A watch by index needs its function's verdict per event, which only the dispatcher has.
-        return index == null;
     }
 
     /**
@@ -551,7 +542,9 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                     }
                     at.lastRead = revision;
                 }
-                if (!wants(record, resumeRevision))
+                final int mode = index == null ? IndexMatch.AS_IS : at.indexMatch(request.indexName(), index, record);
+                if (mode == IndexMatch.NONE || revision < resumeRevision || !passesFilters(typeSeen(record, mode)) ||
+                    !inRange(record))
                 {
                     continue;
                 }
@@ -560,8 +553,14 @@ abstract class WatcherState extends ConsumerFields implements Watcher
                     at.skip--;
                     continue;
                 }
-                commit(batch, record, IndexMatch.AS_IS);
+                commit(batch, record, mode);
             }
+        }
+        catch (final IndexFunctionException e)
+        {
+            delivered += flush(listener, batch);
+            terminate(CancelReason.INDEX_FUNCTION_FAILED, 0, e, "the index function threw while catching up: " + e);
+            return delivered;
         }
         catch (final RuntimeException e)
         {
@@ -593,6 +592,16 @@ abstract class WatcherState extends ConsumerFields implements Watcher
             }
         }
         return delivered;
+    }
+
+    /** The type the watcher sees an event as, given how it matches a watch by index. */
+    private static EventType typeSeen(final EventRecord record, final int mode)
+    {
+        if (mode == IndexMatch.AS_DELETE)
+        {
+            return EventType.DELETE;
+        }
+        return mode == IndexMatch.AS_ADD ? EventType.PUT : record.type();
     }
 
     /**

@@ -37,12 +37,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Model test of pinned reads: several writer threads put, delete, delete ranges and commit
  * two-key transactions at random while reader threads run random range reads (with and without
- * a limit), counts, byIndex reads, list-then-watches and reads at a past revision, on an engine
- * whose watch window is far too small to repair a scan. Afterwards every write is ordered by its
- * revision into a reference model, and every read must equal the model at its revision (a count,
- * which reports no revision, the model at some revision during the call; a list-then-watch's
- * first events the model's changes after the snapshot). Seeded: the seed is printed and in every
- * failure message; rerun with {@code -Dringwatch.seed=<seed>}.
+ * a limit), counts, byIndex reads, list-then-watches (by range and by index) and reads at a past
+ * revision, on an engine whose watch window is far too small to repair a scan. Afterwards every
+ * write is ordered by its revision into a reference model, and every read must equal the model at
+ * its revision (a count, which reports no revision, the model at some revision during the call;
+ * a list-then-watch's first events the model's changes after the snapshot, by index with
+ * old-OR-new value semantics). Seeded: the seed is printed and in every failure message; rerun
+ * with {@code -Dringwatch.seed=<seed>}.
  */
 class PinnedReadModelTest
 {
@@ -170,7 +171,9 @@ class PinnedReadModelTest
             }
             case 4:
             {
-                final ListWatch<PullWatcher> list = engine.listAndWatchPull(WatchRequest.of(range));
+                final String ns = random.nextBoolean() ? null : NAMESPACES[1 + random.nextInt(NAMESPACES.length - 1)];
+                final ListWatch<PullWatcher> list = engine.listAndWatchPull(
+                    ns == null ? WatchRequest.of(range) : WatchRequest.byIndex("ns", ns));
                 final List<Event> events = new ArrayList<>();
                 try (PullWatcher watcher = list.watcher())
                 {
@@ -184,7 +187,7 @@ class PinnedReadModelTest
                         events.addAll(response.events());
                     }
                 }
-                return Read.list(range, list.snapshot(), events);
+                return Read.list(ns == null ? range : null, ns, list.snapshot(), events);
             }
             default:
             {
@@ -336,9 +339,9 @@ class PinnedReadModelTest
             return new Read("byIndex", null, 0, ns, result, 0, List.of(), result.revision(), result.revision());
         }
 
-        static Read list(final KeyRange range, final RangeResult result, final List<Event> events)
+        static Read list(final KeyRange range, final String ns, final RangeResult result, final List<Event> events)
         {
-            return new Read("list", range, 0, null, result, 0, events, result.revision(), result.revision());
+            return new Read("list", range, 0, ns, result, 0, events, result.revision(), result.revision());
         }
 
         boolean matches(final TreeMap<String, KeyValue> state, final List<List<Event>> changes, final long at)
@@ -372,11 +375,31 @@ class PinnedReadModelTest
             {
                 for (final Event event : changes.get((int)r))
                 {
-                    if (range.contains(event.kv().key()))
+                    if (ns == null)
+                    {
+                        if (range.contains(event.kv().key()))
+                        {
+                            expected.add(event);
+                        }
+                        continue;
+                    }
+                    // A watch by index: old OR new value, an add when the key enters, a delete when it leaves.
+                    final boolean oldMatches = event.prevKv() != null && event.prevKv().valueAsString().startsWith(ns + "|");
+                    final boolean newMatches = event.type() == EventType.PUT && event.kv().valueAsString().startsWith(ns + "|");
+                    if (newMatches)
                     {
                         expected.add(event);
                     }
+                    else if (oldMatches)
+                    {
+                        expected.add(new Event(EventType.DELETE, new KeyValue(event.kv().key(), new byte[0], 0,
+                            event.revision(), 0), event.prevKv()));
+                    }
                 }
+            }
+            if (expected.size() < events.size())
+            {
+                return false;
             }
             for (int i = 0; i < events.size(); i++)
             {
