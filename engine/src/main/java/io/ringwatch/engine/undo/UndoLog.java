@@ -21,8 +21,9 @@ import java.util.ArrayDeque;
  * nothing else. With pins it appends, for each change whose previous modRevision is at most the
  * newest pinned revision (a later one means every pinned read already has this key's older
  * pre-image), the key, the previous value and revisions (or "absent" for a created key), stamped
- * with the change's revision. Segments come from a small pool of direct memory; a segment whose
- * newest entry is not after the oldest pin is recycled, and all of them once no read is pinned.
+ * with the change's revision. Segments come from a pool of direct memory; a segment whose newest
+ * entry is not after the oldest pin is recycled, all of them once no read is pinned, and then all
+ * but a few spare ones are freed. Live and pooled segments never exceed the budget.
  * The writer never waits and never fails because of a reader: when the undo area would exceed
  * its budget, it drops everything kept and marks every read pinned before the current revision
  * broken ({@link ReadBudgetExceededException} for them).
@@ -48,7 +49,7 @@ public final class UndoLog
     private static final int MOD_REVISION = 32;
     private static final int VERSION = 40;
     private static final int MIN_SEGMENT_BYTES = 1 << 20;
-    /** Spare segments kept for the next read after the last one left; the rest go back to the GC. */
+    /** Spare segments kept for the next read once the last one left; the rest are freed. */
     private static final int POOLED_SEGMENTS = 4;
     private static final int PIN_SLOTS = 256;
 
@@ -174,10 +175,28 @@ public final class UndoLog
         if (active == 0)
         {
             dropAll();
+            trimPool();
         }
         else
         {
             reclaim();
+        }
+    }
+
+    /**
+     * With no read pinned, frees the spare segments beyond a few. A reader reaches a segment only
+     * through the ring after raising the pin counter, so if the counter has not moved since the
+     * writer saw no pins, and the ring no longer holds the segments, no reader can reach them.
+     */
+    private void trimPool()
+    {
+        if (pins.changes() != seenPinChanges)
+        {
+            return;
+        }
+        while (pool.size() > POOLED_SEGMENTS)
+        {
+            pool.poll().free();
         }
     }
 
@@ -274,10 +293,8 @@ public final class UndoLog
         final UndoSegment segment = ring[at];
         segment.assign(UndoSegment.FREE);
         ring[at] = null;
-        if (pool.size() < POOLED_SEGMENTS)
-        {
-            pool.add(segment);
-        }
+        // Pooled, not freed: a pinned reader may still be copying from it (and will drop the copy).
+        pool.add(segment);
     }
 
     // ------------------------------------------------------------------ readers

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.undo;
 
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.MethodHandles;
@@ -49,6 +50,15 @@ final class UndoSegment
     UndoSegment(final int bytes)
     {
         buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes));
+    }
+
+    /**
+     * Frees the direct memory now, not at the garbage collector's leisure. Writer thread, once no
+     * reader can reach the segment any more.
+     */
+    void free()
+    {
+        BufferUtil.free(buffer);
     }
 
     long sequence()

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whole prefix meanwhile. Prints reads ok / attempted, each read's time and keys per second, and
  * the writer's throughput (revisions per second) in the same run: alone for
  * {@code --alone-seconds}, during the reads, and alone again, so the ratio compares like with
- * like on a noisy machine.
+ * like on a noisy machine; then one read with the writer idle, the read's own speed.
  * <p>
  * Run: {@code java <JVM flags> -cp perf-reports/target/ringwatch-perf.jar io.ringwatch.perf.biglist.BigListBenchmark}
  * (see perf-reports/README.md, "Big LIST under load"). One run per JVM, on the main thread plus
@@ -150,6 +150,11 @@ public final class BigListBenchmark implements Callable<Integer>
                 stop.set(true);
                 producer.join();
             }
+            final long quietStart = System.nanoTime();
+            final RangeResult quiet = engine.range(KeyRange.prefix("/pods/"), 0);
+            final double quietSeconds = seconds(quietStart);
+            out.printf("one read with the writer idle: %,d keys in %.3f s: %,.0f keys/s%n", quiet.kvs().size(), quietSeconds,
+                quiet.kvs().size() / quietSeconds);
             out.flush();
             return ok == reads ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
         }
