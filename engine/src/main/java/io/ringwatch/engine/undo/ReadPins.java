@@ -2,6 +2,7 @@ package io.ringwatch.engine.undo;
 
 import io.ringwatch.ringbuffer.PaddedSequence;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -56,7 +57,8 @@ final class ReadPins
      */
     int claim()
     {
-        int i = (int)(Thread.currentThread().getId() % count);
+        // A random first probe spreads concurrent readers over the slots.
+        int i = ThreadLocalRandom.current().nextInt(count);
         for (int probes = 0; ; probes++)
         {
             if (slots.get(i * STRIDE) == FREE && slots.compareAndSet(i * STRIDE, FREE, PENDING))
