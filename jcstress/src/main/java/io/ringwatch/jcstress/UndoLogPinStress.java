@@ -19,15 +19,18 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * {@link UndoLog}: a reader pins and unpins twice while the writer records and recycles segments. The
- * key {@code "k"} holds value r (8 bytes) after revision r; the writer overwrites it at revisions
- * 2 to 9, raising its {@code applying} bound before each revision as the engine's writer does,
- * so every pre-image of revision r is value r - 1 with modRevision r - 1. Segments hold four
- * entries, so the writer recycles segments (when the reader unpins, or a segment fills and holds
- * nothing after the pin) while the reader may be reading them. Each read claims a pin, reads the
- * bound P, pins at P, reads the pre-images after P, and checks that the first (if the writer got
- * past P) is exactly the state at P, whole: value P, modRevision P, version P. 1 for right, 0 for a wrong or torn pre-image, 2
- * for a budget failure (the budget holds every entry; it must not happen).
+ * {@link UndoLog}: a reader pins and unpins twice while the writer records and recycles
+ * segments. The key {@code "k"} holds value r (8 bytes) after revision r; the writer overwrites
+ * it at revisions 2 to 25, raising its {@code applying} bound before each revision as the
+ * engine's writer does, so every pre-image of revision r is value r - 1 with modRevision r - 1;
+ * each revision also creates a key, which a pinned read always keeps. Segments hold four entries,
+ * so the writer recycles segments (when the reader unpins, or a segment fills and holds nothing
+ * after the pin) while the reader may be reading them, and once no read is pinned frees the spare
+ * segments beyond four (a use after free would crash or read garbage). Each read claims a pin,
+ * reads the bound P, pins at P, reads the pre-images after P, and checks that the first of
+ * {@code "k"} (if the writer got past P) is exactly the state at P, whole: value P, modRevision
+ * P, version P. 1 for right, 0 for a wrong or torn pre-image, 2 for a budget failure (the budget
+ * holds every entry; it must not happen).
  *
  * <p>Each instance allocates an undo log with 256-byte segments and a change record.
  */
@@ -40,17 +43,18 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 public class UndoLogPinStress
 {
     private static final int FIRST = 2;
-    private static final int LAST = 9;
+    private static final int LAST = 25;
 
     private final UndoLog undo = new UndoLog(4096, 64, 256);
     private final AtomicLong applying = new AtomicLong(1);
     private final ChangeRecord changes = new ChangeRecord();
     private final UnsafeBuffer key = new UnsafeBuffer(new byte[] {'k'});
+    private final UnsafeBuffer created = new UnsafeBuffer(new byte[] {'n', 0});
     private final UnsafeBuffer value = new UnsafeBuffer(new byte[8]);
     private final UnsafeBuffer previous = new UnsafeBuffer(new byte[8]);
 
     /**
-     * Writes revisions 2 to 9. Writer actor thread, the log's writer.
+     * Writes revisions 2 to 25. Writer actor thread, the log's writer.
      */
     @Actor
     public void writer()
@@ -63,6 +67,9 @@ public class UndoLogPinStress
             changes.clear();
             changes.add(EventType.PUT, key, 0, 1, value, 0, 8, 1, revision, revision,
                 previous, 0, 8, 1, revision - 1, revision - 1);
+            // A key created in every revision: always kept while pinned, so segments fill and recycle.
+            created.putByte(1, (byte)revision);
+            changes.add(EventType.PUT, created, 0, 2, value, 0, 8, revision, revision, 1, null, 0, 0, 0, 0, 0);
             undo.onRevision(revision, changes);
         }
     }
@@ -91,7 +98,7 @@ public class UndoLogPinStress
             undo.readSince(pinned, null, new ExpandableArrayBuffer(256),
                 (buffer, keyOffset, keyLength, valueOffset, valueLength, createRevision, modRevision, version) ->
                 {
-                    if (first[0] == -1)
+                    if (first[0] == -1 && keyLength == 1)
                     {
                         first[0] = valueLength == 8 ? buffer.getLong(valueOffset) : -2;
                         first[1] = modRevision;
