@@ -19,6 +19,7 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.read.RangeReader;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.secondary.DuplicateIndexException;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexFunctionException;
@@ -112,16 +113,17 @@ public final class RingWatch implements AutoCloseable
             .maxEventBytes(config.maxKeyBytes() + 2 * config.maxValueBytes())
             .dataBytesPerEvent(config.windowBytesPerEvent())
             .build(), SystemNanoClock.INSTANCE, recovered);
-        reader = new RangeReader(index, window, cursor, journal != null && journal.isSync());
+        final UndoLog undo = new UndoLog(config.consistentReadBudgetBytes(), config.maxKeyBytes() + config.maxValueBytes());
+        reader = new RangeReader(index, undo, cursor, journal != null && journal.isSync());
         if (journal != null && journal.isSync())
         {
             // Catching-up watchers and historical reads see no revision before it is durable.
             journal.limitReadersTo(cursor::applied);
         }
         historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
-        secondary = new SecondaryIndexes(index, window, cursor, this::passThroughWriter);
+        secondary = new SecondaryIndexes(index, window, cursor, undo, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal, secondary::function);
-        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), journal,
+        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, journal,
             watches.dispatcherDoorbells());
         snapshotter = journal instanceof ChronicleJournal ?
             new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor::durable,

@@ -58,6 +58,7 @@ public final class RingWatchConfig
     private final Duration listenerBlockedAfter;
     private final Duration deliveryKeepAlive;
     private final int indexInitialCapacity;
+    private final long consistentReadBudgetBytes;
     private final Supplier<WaitStrategy> writerWaitStrategy;
     private final Supplier<IdleStrategy> dispatcherIdleStrategy;
     private final Supplier<IdleStrategy> deliveryIdleStrategy;
@@ -88,6 +89,7 @@ public final class RingWatchConfig
         listenerBlockedAfter = b.listenerBlockedAfter;
         deliveryKeepAlive = b.deliveryKeepAlive;
         indexInitialCapacity = b.indexInitialCapacity;
+        consistentReadBudgetBytes = b.consistentReadBudgetBytes;
         writerWaitStrategy = b.writerWaitStrategy;
         dispatcherIdleStrategy = b.dispatcherIdleStrategy;
         deliveryIdleStrategy = b.deliveryIdleStrategy;
@@ -307,6 +309,16 @@ public final class RingWatchConfig
         return indexInitialCapacity;
     }
 
+    /**
+     * @return the most direct memory the writer holds for pinned consistent reads (pre-images of
+     * the keys it changes while they run); a read that would need more fails with
+     * {@link ReadBudgetExceededException}.
+     */
+    public long consistentReadBudgetBytes()
+    {
+        return consistentReadBudgetBytes;
+    }
+
     /** @return makes the writer thread's wait strategy. */
     public Supplier<WaitStrategy> writerWaitStrategy()
     {
@@ -351,6 +363,7 @@ public final class RingWatchConfig
         private Duration listenerBlockedAfter = Duration.ofMillis(2);
         private Duration deliveryKeepAlive = Duration.ofSeconds(10);
         private int indexInitialCapacity = 1024;
+        private long consistentReadBudgetBytes = 256L << 20;
         private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
         private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::new;
         private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::new;
@@ -617,6 +630,27 @@ public final class RingWatchConfig
         public Builder indexInitialCapacity(final int keys)
         {
             indexInitialCapacity = inRange("index initial capacity", keys, 16, 1 << 28);
+            return this;
+        }
+
+        /**
+         * The memory budget of consistent reads (range, count, byIndex, list-then-watch): while a
+         * read runs, the writer keeps the pre-image of each key it changes, at most once per key
+         * and read, in direct memory allocated in segments of 1 MiB or more (the largest key plus
+         * value, rounded up to a power of two; at least one segment). A read that would need more
+         * fails with {@link ReadBudgetExceededException}; the writer never waits. The default,
+         * 256 MiB, holds a pre-image of each of 1,000,000 keys with 100-byte values.
+         *
+         * @param bytes the budget, 1 MiB to 1 TiB.
+         * @return this builder.
+         */
+        public Builder consistentReadBudgetBytes(final long bytes)
+        {
+            if (bytes < (1L << 20) || bytes > (1L << 40))
+            {
+                throw new InvalidRequestException("consistent read budget must be 1 MiB to 1 TiB: " + bytes);
+            }
+            consistentReadBudgetBytes = bytes;
             return this;
         }
 

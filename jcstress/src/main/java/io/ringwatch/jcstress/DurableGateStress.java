@@ -10,6 +10,7 @@ import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.read.RangeReader;
 import io.ringwatch.engine.secondary.IndexMaintainer;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.engine.write.WritePipeline;
 import io.ringwatch.ringbuffer.ChangeRecord;
@@ -73,9 +74,10 @@ public class DurableGateStress
     private static final WatchWindow WINDOW_BUFFER = new WatchWindow(WINDOW, SystemNanoClock.INSTANCE);
     private static final RevisionCursor CURSOR = new RevisionCursor(0);
     private static final FlushCountingJournal JOURNAL = new FlushCountingJournal();
-    private static final RangeReader READER = new RangeReader(INDEX, WINDOW_BUFFER, CURSOR, true);
+    private static final UndoLog UNDO = new UndoLog(1 << 20, 64, 4096);
+    private static final RangeReader READER = new RangeReader(INDEX, UNDO, CURSOR, true);
     private static final WritePipeline PIPELINE = new WritePipeline(
-        CONFIG, INDEX, WINDOW_BUFFER, CURSOR, new IndexMaintainer(WINDOW_BUFFER), JOURNAL, NO_WINDOW_READERS);
+        CONFIG, INDEX, WINDOW_BUFFER, CURSOR, new IndexMaintainer(WINDOW_BUFFER), UNDO, JOURNAL, NO_WINDOW_READERS);
 
     private final byte[] key = ("k" + KEYS.incrementAndGet()).getBytes();
     private final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);

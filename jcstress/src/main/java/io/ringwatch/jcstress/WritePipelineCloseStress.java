@@ -7,6 +7,7 @@ import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexMaintainer;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.engine.write.WritePipeline;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -83,7 +84,8 @@ public class WritePipelineCloseStress
     private final OffHeapIndex index = new OffHeapIndex(4);
     private final WatchWindow window = new WatchWindow(WINDOW, SystemNanoClock.INSTANCE);
     private final WritePipeline pipeline = new WritePipeline(
-        CONFIG, index, window, new RevisionCursor(0), new IndexMaintainer(window), null, NO_WINDOW_READERS);
+        CONFIG, index, window, new RevisionCursor(0), new IndexMaintainer(window), new UndoLog(1 << 20, 64, 4096), null,
+        NO_WINDOW_READERS);
     private CompletableFuture<WriteResult> first;
     private CompletableFuture<WriteResult> second;
 

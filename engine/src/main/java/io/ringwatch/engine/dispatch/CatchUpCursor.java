@@ -2,6 +2,12 @@ package io.ringwatch.engine.dispatch;
 
 import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.history.HistoryReader;
+import io.ringwatch.engine.secondary.IndexFunctionException;
+import io.ringwatch.engine.secondary.IndexMatch;
+import io.ringwatch.engine.secondary.IndexValues;
+import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.EventType;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A watcher's own cursor while it is off the routes: where its consumer reads the history
@@ -11,7 +17,7 @@ import io.ringwatch.engine.history.HistoryReader;
  *
  * <p>Threads: consumer-owned, like the delivery point it serves; used by one consumer thread at a
  * time, whose hand-over the watcher's drain publishes. Allocation: the history reader, once per
- * catch-up.
+ * catch-up; for a watch by index, the index values of one event's old and new value, once.
  */
 final class CatchUpCursor
 {
@@ -23,6 +29,10 @@ final class CatchUpCursor
     boolean atEnd;
     /** The revision of the last change read, 0 before any: the revisions before it are complete. */
     long lastRead;
+    /** A watch by index's scratch: the index values of the event's old and new value. */
+    private IndexValues olds;
+    private IndexValues news;
+    private UnsafeBuffer wanted;
 
     /**
      * Opens a reader at {@code revision}.
@@ -53,6 +63,34 @@ final class CatchUpCursor
     HistoryReader reader()
     {
         return reader;
+    }
+
+    /**
+     * How an event read by this cursor looks to a watch by index, decided on the consumer's thread
+     * as the dispatcher decides it for routed events: by the index function on the event's
+     * previous and new value (old OR new value semantics).
+     *
+     * @param indexName the index's name, for error messages.
+     * @param index     the watched function and value.
+     * @param record    the event, read in full.
+     * @return an {@link IndexMatch} mode, NONE when the watcher does not see it.
+     * @throws IndexFunctionException if the function throws.
+     */
+    int indexMatch(final String indexName, final IndexWatch index, final EventRecord record)
+    {
+        if (olds == null)
+        {
+            olds = new IndexValues();
+            news = new IndexValues();
+            wanted = new UnsafeBuffer(index.value);
+        }
+        final boolean oldMatches = record.hasPrev() &&
+            olds.collect(indexName, index.function, record.prevValue(), 0, record.prevValueLength())
+                .contains(wanted, 0, index.value.length);
+        final boolean newMatches = record.type() == EventType.PUT &&
+            news.collect(indexName, index.function, record.value(), 0, record.valueLength())
+                .contains(wanted, 0, index.value.length);
+        return IndexMatch.of(oldMatches, newMatches);
     }
 
     /** Releases the reader; a later read must {@link #open} again. Idempotent. */

@@ -321,7 +321,7 @@ final class Dispatcher implements Agent
     /**
      * Replays the window from {@code from} up to where this dispatcher stands, then routes the
      * watcher; or, if the window no longer holds {@code from} or the replay fills its queue,
-     * leaves it to read by its own cursor (or ends a watch by index).
+     * leaves it to read by its own cursor.
      */
     private void join(final WatcherState watcher, final long from, final int ticket)
     {
@@ -329,7 +329,7 @@ final class Dispatcher implements Agent
         {
             // Never expected: a second route would offer every event twice. A fresh catch-up from
             // what the consumer has delivered is always correct, so fall back to that.
-            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "rejoin requested while routed");
+            fallBehind(watcher);
             return;
         }
         watcher.joinAt(from);
@@ -337,8 +337,7 @@ final class Dispatcher implements Agent
         // otherwise route the watcher and then report the loss as its own lapping.
         if (window.firstSequenceAtOrAfter(from) == WatchWindow.REVISION_EVICTED)
         {
-            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE,
-                "revision " + from + " is older than the oldest event held (" + window.oldestRevision() + ")");
+            fallBehind(watcher);
             return;
         }
         if (from <= lastRevision && !replay(watcher, from))
@@ -360,7 +359,7 @@ final class Dispatcher implements Agent
         final long first = window.firstSequenceAtOrAfter(from);
         if (first == WatchWindow.REVISION_EVICTED)
         {
-            fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "revision " + from + " is older than the oldest event held");
+            fallBehind(watcher);
             return false;
         }
         final long end = nextSequence.getPlain();
@@ -370,7 +369,7 @@ final class Dispatcher implements Agent
             final int status = byIndex ? window.read(sequence, replayRecord) : window.readKey(sequence, replayRecord);
             if (status != WatchWindow.READ_OK)
             {
-                fallBehind(watcher, CancelReason.REVISION_UNAVAILABLE, "events from revision " + from + " were overwritten during replay");
+                fallBehind(watcher);
                 return false;
             }
             final long entry = byIndex ? replayEntry(watcher, sequence, from) : watcher.wants(replayRecord, from) ? sequence : -1;
@@ -381,7 +380,7 @@ final class Dispatcher implements Agent
             if (entry >= 0 && !budget.offer(watcher, entry, signals.cycle()))
             {
                 // More to replay than its queue takes: it reads the rest by its own cursor.
-                fallBehind(watcher, CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
+                fallBehind(watcher);
                 return false;
             }
         }
@@ -389,25 +388,17 @@ final class Dispatcher implements Agent
     }
 
     /**
-     * The watcher's queue or the window cannot serve it: off the routes, its queue freed, and
-     * either left to read by its own cursor or, for a watch by index, ended with {@code reason}.
+     * The watcher's queue or the window cannot serve it: off the routes, its queue freed, and left
+     * to read by its own cursor (a watch by index too: its consumer runs the index function).
      * Not while routing an event.
      */
-    private void fallBehind(final WatcherState watcher, final CancelReason reason, final String message)
+    private void fallBehind(final WatcherState watcher)
     {
-        if (watcher.canCatchUp())
-        {
-            // Requested before the watcher reads as unrouted: a consumer that sees it unrouted and
-            // asks to rejoin has seen, and cleared, this request with it, so the request never
-            // outlives the routing it was about.
-            watcher.requestCatchUp();
-            unroute(watcher);
-        }
-        else
-        {
-            unroute(watcher);
-            watcher.terminate(reason, watcher.shard.history.resumeRevision(), null, message);
-        }
+        // Requested before the watcher reads as unrouted: a consumer that sees it unrouted and
+        // asks to rejoin has seen, and cleared, this request with it, so the request never
+        // outlives the routing it was about.
+        watcher.requestCatchUp();
+        unroute(watcher);
         signals.touch(watcher);
     }
 
@@ -506,7 +497,7 @@ final class Dispatcher implements Agent
     {
         for (int i = 0, size = overflowed.size(); i < size; i++)
         {
-            fallBehind(overflowed.get(i), CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
+            fallBehind(overflowed.get(i));
         }
         overflowed.clear();
     }
@@ -587,10 +578,10 @@ final class Dispatcher implements Agent
             fields.markerRevision = completeRevision;
             signals.touch(watcher);
         }
-        else if (watcher.canCatchUp())
+        else
         {
             watcher.wantProgress();
-            fallBehind(watcher, CancelReason.OVERFLOWED, "more than the allowed number of events are pending for this watcher");
+            fallBehind(watcher);
         }
     }
 
@@ -641,7 +632,7 @@ final class Dispatcher implements Agent
             final WatcherState watcher = registry.get(i);
             if (watcher.isRouted())
             {
-                fallBehind(watcher, CancelReason.LAPPED, "the dispatcher was lapped by the writer");
+                fallBehind(watcher);
             }
         }
     }

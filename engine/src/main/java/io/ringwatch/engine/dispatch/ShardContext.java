@@ -3,6 +3,8 @@ package io.ringwatch.engine.dispatch;
 import io.ringwatch.engine.history.History;
 import io.ringwatch.ringbuffer.WatchWindow;
 
+import java.util.function.LongSupplier;
+
 /**
  * What every watcher of one dispatcher shard shares: its dispatcher, the window and history it reads, how
  * long a cancel waits for the consumer, the delivery pool of push watchers and the batch views of pull
@@ -21,6 +23,8 @@ final class ShardContext
     final ThreadLocal<EventBatchView> pollBatches;
     /** The engine's live watchers and cancel counts: touched when a watcher starts and ends. */
     final LiveWatchers live;
+    /** The engine's compaction point: a watcher reading by cursor before it is cancelled COMPACTED. */
+    final LongSupplier compactRevision;
 
     /**
      * @param dispatcher      the shard's dispatcher.
@@ -30,6 +34,7 @@ final class ShardContext
      * @param pool            the pool that delivers to push watchers.
      * @param pollBatches     each polling thread's batch view for pull watchers.
      * @param live            the engine's live watchers.
+     * @param compactRevision the engine's compaction point.
      */
     ShardContext(
         final Dispatcher dispatcher,
@@ -38,7 +43,8 @@ final class ShardContext
         final long cancelWaitNanos,
         final DeliveryPool pool,
         final ThreadLocal<EventBatchView> pollBatches,
-        final LiveWatchers live)
+        final LiveWatchers live,
+        final LongSupplier compactRevision)
     {
         this.live = live;
         this.dispatcher = dispatcher;
@@ -47,5 +53,6 @@ final class ShardContext
         this.cancelWaitNanos = cancelWaitNanos;
         this.pool = pool;
         this.pollBatches = pollBatches;
+        this.compactRevision = compactRevision;
     }
 }

@@ -120,7 +120,8 @@ public final class WatchHub implements AutoCloseable
         shards = new ShardContext[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
-            shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches, live);
+            shards[i] = new ShardContext(dispatchers[i], window, catchUpHistory, slowListenerNanos, delivery, pollBatches,
+                live, compactRevision);
         }
 
         housekeeper = new Thread(this::keepHouse, config.name() + "-housekeeper");

@@ -1,10 +1,12 @@
 package io.ringwatch.engine.dispatch;
 
+import io.ringwatch.engine.secondary.IndexFunctionException;
 import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
 
 /**
@@ -254,6 +256,11 @@ final class WatcherConsumer
             return 0;
         }
         final CatchUpCursor at = cursor;
+        if (compactedUnder(at))
+        {
+            return 0;
+        }
+        final IndexWatch index = watcher.index();
         int delivered = 0;
         try
         {
@@ -295,7 +302,8 @@ final class WatcherConsumer
                     }
                     at.lastRead = revision;
                 }
-                if (!watcher.wants(record, resumeRevision))
+                final int match = index == null ? IndexMatch.AS_IS : at.indexMatch(index.name, index, record);
+                if (!wanted(record, match))
                 {
                     continue;
                 }
@@ -304,8 +312,14 @@ final class WatcherConsumer
                     at.skip--;
                     continue;
                 }
-                commit(batch, record, IndexMatch.AS_IS);
+                commit(batch, record, match);
             }
+        }
+        catch (final IndexFunctionException e)
+        {
+            delivered += flush(listener, batch);
+            watcher.terminate(CancelReason.INDEX_FUNCTION_FAILED, 0, e, "the index function threw while catching up: " + e);
+            return delivered;
         }
         catch (final RuntimeException e)
         {
@@ -337,6 +351,47 @@ final class WatcherConsumer
             }
         }
         return delivered;
+    }
+
+    /**
+     * Whether the watcher wants an event read by its cursor, given how it matches a watch by index
+     * (a watch by key matches AS_IS and is decided by its range); a watch by index sees an event
+     * as the type its old and new values make it (old-or-new semantics), so filters apply to that.
+     */
+    private boolean wanted(final EventRecord record, final int match)
+    {
+        if (match == IndexMatch.AS_IS)
+        {
+            return watcher.wants(record, resumeRevision);
+        }
+        return match != IndexMatch.NONE && record.revision() >= resumeRevision && watcher.passesFilters(typeSeen(record, match));
+    }
+
+    /** The type a watch by index sees an event as. */
+    private static EventType typeSeen(final EventRecord record, final int match)
+    {
+        if (match == IndexMatch.AS_DELETE)
+        {
+            return EventType.DELETE;
+        }
+        return match == IndexMatch.AS_ADD ? EventType.PUT : record.type();
+    }
+
+    /**
+     * A watcher reading by cursor whose position is before the compaction point is cancelled
+     * COMPACTED with that point, as etcd cancels its unsynced watchers behind a compaction.
+     */
+    private boolean compactedUnder(final CatchUpCursor at)
+    {
+        final long compacted = watcher.shard.compactRevision.getAsLong();
+        final long position = at.lastRead != 0 ? at.lastRead : resumeRevision;
+        if (position >= compacted)
+        {
+            return false;
+        }
+        watcher.terminate(CancelReason.COMPACTED, compacted, null,
+            "revision " + position + " has been compacted; compact revision is " + compacted);
+        return true;
     }
 
     private boolean openCursor(final CatchUpCursor at)

@@ -384,16 +384,6 @@ abstract class WatcherState implements Watcher
     }
 
     /**
-     * @return true when the watcher can read the history by its own cursor instead of ending
-     * when its queue or the window cannot serve it.
-     */
-    boolean canCatchUp()
-    {
-        // A watch by index needs its function's verdict per event, which only the dispatcher has.
-        return !(target instanceof IndexWatch);
-    }
-
-    /**
      * Dispatcher thread: records that the routes offer this watcher events from now on, or no
      * longer do. Once false is written, the dispatcher offers nothing more.
      */

@@ -42,7 +42,8 @@ public final class HistoricalReader
      * @param limit      the most key-values to return; 0 for all.
      * @param atRevision the revision to read at, at most the present one.
      * @return the key-values at {@code atRevision}, in key order, with that revision.
-     * @throws CompactedException if the history no longer reaches back to {@code atRevision}.
+     * @throws CompactedException if the history no longer reaches back to {@code atRevision}, or
+     *                            (in memory) the window overwrote it while it was read.
      */
     public RangeResult range(final KeyRange range, final int limit, final long atRevision)
     {
@@ -64,7 +65,7 @@ public final class HistoricalReader
             {
                 throw new CompactedException(atRevision, history.firstRevision() - 1);
             }
-            while (reader.next(change) && change.revision() <= now.revision())
+            while (next(reader, change, atRevision) && change.revision() <= now.revision())
             {
                 if (!range.contains(change.key(), change.keyLength()))
                 {
@@ -87,6 +88,19 @@ public final class HistoricalReader
             }
         });
         return limit(new ArrayList<>(stateAt.values()), limit, atRevision);
+    }
+
+    /** Reads the next change; a window that overwrote it while read no longer reaches back that far. */
+    private boolean next(final HistoryReader reader, final EventRecord change, final long atRevision)
+    {
+        try
+        {
+            return reader.next(change);
+        }
+        catch (final IllegalStateException lapped)
+        {
+            throw new CompactedException(atRevision, history.firstRevision() - 1);
+        }
     }
 
     private static KeyValue previous(final byte[] key, final EventRecord change)

@@ -1,39 +1,37 @@
 package io.ringwatch.engine.read;
 
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.ReadBudgetExceededException;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.RangeResult;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.write.RevisionCursor;
-import io.ringwatch.ringbuffer.EventRecord;
-import io.ringwatch.ringbuffer.EventType;
-import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Consistent reads of the off-heap index while the writer keeps writing, with no lock and no
- * pause of the writer.
+ * Consistent reads of the off-heap index while the writer keeps writing, with no lock, no pause of
+ * the writer and no limit on the range's size or the write rate (only the undo budget's).
  *
- * <p>How: note the applied revision R0, scan the index (a fuzzy scan: each entry is an untorn
- * version, but entries may come from different moments), then read the writer's
- * {@code applying} bound A, which is at least the revision of every change the scan could have
- * seen, and wait the few microseconds until A is fully applied. Every key that changed during
- * the scan has an event in (R0, A] in the watch window; replaying those events over the scan
- * gives exactly the state at A, the way a database repairs a fuzzy checkpoint with its log.
- * If the window no longer holds (R0, A] the read starts over.
+ * <p>How: {@link PinnedRead pin} the read at the newest visible revision P; scan the index
+ * (fuzzy: each entry is an untorn version, but entries may come from different moments), keeping
+ * the entries whose modRevision is at most P, which are exactly the keys unchanged since P; then
+ * add, for every key of the range changed after P, its oldest pre-image after P from the undo
+ * log (dropping keys absent at P). Keys deleted during the scan come back this way, keys created
+ * after P are dropped. With a limit the scan stops after limit + 1 kept entries and the pre-images
+ * beyond the last one are ignored, so a page of a large range costs O(limit + changes since P).
  *
- * <p>Durability gate: in a SYNC engine {@code applied} moves only once a revision is durable, so
- * waiting for A also waits until A is durable (up to one group commit: a read that saw a revision
- * still being forced returns once its batch's flush is done). A point read waits the same way.
+ * <p>Durability gate: in a SYNC engine the pinned revision is applied, hence durable, so a read
+ * never returns a revision that is not durable. A point read waits for what it saw the same way.
  * After a journal failure the index is rolled back to the durable revision; a read that
  * overlapped the roll-back starts over.
  *
@@ -41,27 +39,24 @@ import java.util.TreeMap;
  */
 public final class RangeReader
 {
-    private static final int MAX_ATTEMPTS = 16;
-
     private final OffHeapIndex index;
-    private final WatchWindow window;
+    private final UndoLog undo;
     private final RevisionCursor cursor;
     private final boolean awaitDurable;
-    private final ThreadLocal<EventRecord> records = ThreadLocal.withInitial(EventRecord::new);
     private final ThreadLocal<IndexEntry> entries = ThreadLocal.withInitial(IndexEntry::new);
 
     /**
-     * @param index  the index to read.
-     * @param window the window holding the recent events used for repair.
-     * @param cursor the writer's progress.
+     * @param index        the index to read.
+     * @param undo         keeps the pre-images pinned reads need.
+     * @param cursor       the writer's progress.
      * @param awaitDurable true in a SYNC engine: a point read returns only once what it saw is
-     *                     durable (range reads always wait for what they saw to be visible).
+     *                     durable (range reads are pinned at a visible revision).
      */
-    public RangeReader(final OffHeapIndex index, final WatchWindow window, final RevisionCursor cursor,
+    public RangeReader(final OffHeapIndex index, final UndoLog undo, final RevisionCursor cursor,
         final boolean awaitDurable)
     {
         this.index = index;
-        this.window = window;
+        this.undo = undo;
         this.cursor = cursor;
         this.awaitDurable = awaitDurable;
     }
@@ -104,139 +99,134 @@ public final class RangeReader
     }
 
     /**
-     * Reads a range consistent at one revision.
+     * Reads a range exactly as it was at one revision, the newest visible when the read began.
      *
      * @param range the keys.
      * @param limit the most key-values to return; 0 for all.
-     * @return the key-values current at the result's revision, in key order.
-     * @throws RingWatchException if no consistent read could be made because the writer kept
-     *                            overwriting the window faster than the scan ran.
+     * @return the key-values at the result's revision, in key order.
+     * @throws ReadBudgetExceededException if the writer changed more keys during the read than the
+     *                                     undo budget holds.
      */
     public RangeResult range(final KeyRange range, final int limit)
     {
-        int scanLimit = limit <= 0 ? 0 : limit + 1;
-        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
+        while (true)
         {
-            final long stamp = cursor.readStamp();
-            final long before = cursor.applied();
-            final TreeMap<byte[], KeyValue> found = new TreeMap<>(Arrays::compareUnsigned);
-            final int scanned = scan(range, scanLimit, found);
-            final boolean truncated = scanLimit > 0 && scanned >= scanLimit;
-            final byte[] lastScanned = truncated ? found.lastKey() : null;
-            final long revision = cursor.awaitApplying();
-            if (!cursor.isStable(stamp))
+            try (PinnedRead read = PinnedRead.open(undo, cursor))
             {
-                // The index was rolled back under the scan (a journal failure): read again.
-                attempt--;
-                continue;
+                final long at = read.revision();
+                final List<byte[]> keys = new ArrayList<>();
+                final List<KeyValue> scanned = new ArrayList<>();
+                scan(range, limit <= 0 ? 0 : limit + 1, at, keys, scanned);
+                final byte[] cut = limit > 0 && scanned.size() > limit ? keys.get(keys.size() - 1) : null;
+                if (!read.awaitScanned())
+                {
+                    continue;
+                }
+                final TreeMap<byte[], KeyValue> undone = new TreeMap<>(Keys::compare);
+                read.undoneSince(range, (buffer, keyOffset, keyLength, valueOffset, valueLength,
+                    createRevision, modRevision, version) ->
+                {
+                    final byte[] key = new byte[keyLength];
+                    buffer.getBytes(keyOffset, key);
+                    if ((cut == null || Keys.compare(key, cut) <= 0) && !undone.containsKey(key))
+                    {
+                        undone.put(key, PinnedRead.preImage(key, buffer, valueOffset, valueLength,
+                            createRevision, modRevision, version));
+                    }
+                });
+                if (!read.isStable())
+                {
+                    continue;
+                }
+                final List<KeyValue> kvs = merge(keys, scanned, undone);
+                if (limit > 0 && kvs.size() > limit)
+                {
+                    return new RangeResult(at, new ArrayList<>(kvs.subList(0, limit)), true);
+                }
+                return new RangeResult(at, kvs, false);
             }
-            if (!repair(range, before, revision, lastScanned, found))
-            {
-                continue;
-            }
-            if (limit <= 0)
-            {
-                return new RangeResult(revision, new ArrayList<>(found.values()), false);
-            }
-            if (truncated && found.size() <= limit)
-            {
-                // Deletes during the scan left too few keys below the cut: scan further.
-                scanLimit = scanLimit * 2;
-                continue;
-            }
-            return new RangeResult(revision, first(found, limit), found.size() > limit);
         }
-        throw new RingWatchException("could not read " + range + " consistently: the window was overwritten " +
-            MAX_ATTEMPTS + " times during the scan; enlarge the window's capacity");
     }
 
-    private int scan(final KeyRange range, final int scanLimit, final TreeMap<byte[], KeyValue> found)
+    /** Collects the range's entries unchanged since {@code at}, in key order, up to {@code keep}. */
+    private void scan(
+        final KeyRange range, final int keep, final long at, final List<byte[]> keys, final List<KeyValue> scanned)
     {
         final byte[] from = range.fromKey();
         if (range.isSingleKey())
         {
             final IndexEntry entry = entries.get();
-            if (!index.get(new UnsafeBuffer(from), 0, from.length, entry))
+            if (index.get(new UnsafeBuffer(from), 0, from.length, entry) && entry.modRevision() <= at)
             {
-                return 0;
+                add(entry, keys, scanned);
             }
-            found.put(entry.keyBytes(), toKeyValue(entry));
-            return 1;
+            return;
         }
         final byte[] to = range.toKey();
-        return index.scan(new UnsafeBuffer(from), 0, from.length, to == null ? null : new UnsafeBuffer(to), 0,
-            to == null ? 0 : to.length, scanLimit, entry ->
+        index.scan(new UnsafeBuffer(from), 0, from.length, to == null ? null : new UnsafeBuffer(to), 0,
+            to == null ? 0 : to.length, 0, entry ->
             {
-                final KeyValue kv = toKeyValue(entry);
-                found.put(entry.keyBytes(), kv);
-                return true;
+                if (entry.modRevision() <= at)
+                {
+                    add(entry, keys, scanned);
+                }
+                return keep == 0 || scanned.size() < keep;
             });
     }
 
-    private boolean repair(
-        final KeyRange range, final long before, final long revision, final byte[] lastScanned,
-        final TreeMap<byte[], KeyValue> found)
+    /**
+     * Merges the scan (keys unchanged since the pin) with the pre-images (keys changed since),
+     * both in key order; a pre-image wins and an absent one removes its key.
+     */
+    private static List<KeyValue> merge(
+        final List<byte[]> keys, final List<KeyValue> scanned, final TreeMap<byte[], KeyValue> undone)
     {
-        if (revision <= before)
+        if (undone.isEmpty())
         {
-            return true;
+            return scanned;
         }
-        final long first = window.firstSequenceAtOrAfter(before + 1);
-        if (first == WatchWindow.REVISION_EVICTED)
+        final List<KeyValue> kvs = new ArrayList<>(scanned.size() + undone.size());
+        final Iterator<Map.Entry<byte[], KeyValue>> changed = undone.entrySet().iterator();
+        Map.Entry<byte[], KeyValue> next = changed.next();
+        for (int i = 0, n = scanned.size(); i < n; i++)
         {
-            return false;
-        }
-        final EventRecord record = records.get();
-        for (long sequence = first; ; sequence++)
-        {
-            final int status = window.read(sequence, record);
-            if (status == WatchWindow.READ_NOT_PUBLISHED)
+            final byte[] key = keys.get(i);
+            while (next != null && Keys.compare(next.getKey(), key) < 0)
             {
-                return true;
+                addPresent(kvs, next.getValue());
+                next = changed.hasNext() ? changed.next() : null;
             }
-            if (status != WatchWindow.READ_OK)
+            if (next != null && Keys.compare(next.getKey(), key) == 0)
             {
-                return false;
-            }
-            if (record.revision() > revision)
-            {
-                return true;
-            }
-            if (record.revision() <= before || !range.contains(record.key(), record.keyLength()))
-            {
-                continue;
-            }
-            final byte[] key = new byte[record.keyLength()];
-            record.key().getBytes(0, key);
-            if (lastScanned != null && Arrays.compareUnsigned(key, lastScanned) > 0)
-            {
-                continue;
-            }
-            if (record.type() == EventType.DELETE)
-            {
-                found.remove(key);
+                addPresent(kvs, next.getValue());
+                next = changed.hasNext() ? changed.next() : null;
             }
             else
             {
-                final byte[] value = new byte[record.valueLength()];
-                record.value().getBytes(0, value);
-                found.put(key, new KeyValue(key, value, record.createRevision(), record.modRevision(), record.version()));
+                kvs.add(scanned.get(i));
             }
+        }
+        while (next != null)
+        {
+            addPresent(kvs, next.getValue());
+            next = changed.hasNext() ? changed.next() : null;
+        }
+        return kvs;
+    }
+
+    private static void addPresent(final List<KeyValue> kvs, final KeyValue kv)
+    {
+        if (kv != PinnedRead.ABSENT)
+        {
+            kvs.add(kv);
         }
     }
 
-    private static List<KeyValue> first(final TreeMap<byte[], KeyValue> found, final int limit)
+    private static void add(final IndexEntry entry, final List<byte[]> keys, final List<KeyValue> scanned)
     {
-        final List<KeyValue> kvs = new ArrayList<>(limit);
-        for (final Map.Entry<byte[], KeyValue> e : found.entrySet())
-        {
-            if (kvs.size() == limit)
-            {
-                break;
-            }
-            kvs.add(e.getValue());
-        }
-        return kvs;
+        final byte[] key = entry.keyBytes();
+        keys.add(key);
+        scanned.add(new KeyValue(key, entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version()));
     }
 
     private static KeyValue toKeyValue(final IndexEntry entry)

@@ -1,73 +1,99 @@
 package io.ringwatch.engine.secondary;
 
-import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.RangeResult;
+import io.ringwatch.engine.read.PinnedRead;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.write.RevisionCursor;
-import io.ringwatch.ringbuffer.EventRecord;
-import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.TreeMap;
 
 /**
- * Consistent {@code byIndex} reads while the writer keeps writing, the way
- * {@link io.ringwatch.engine.read.RangeReader} reads ranges: note the applied revision R0, scan
- * the index value's composite keys and fetch each key's entry from the primary index (both
- * fuzzy), read the writer's {@code applying} bound A, wait until A is applied, then replay the
- * window's events in (R0, A]: a touched key is in the result exactly when its last event's new
- * value has the index value. Keys not touched in (R0, A] were stable in both indexes, so the
- * scan saw them right. The result is the index value's keys at A.
+ * Consistent {@code byIndex} reads while the writer keeps writing, pinned like
+ * {@link io.ringwatch.engine.read.RangeReader}'s: pin the read at revision P, scan the index
+ * value's composite keys and fetch each key's entry from the primary index (both fuzzy), keeping
+ * the entries whose modRevision is at most P: such a key was unchanged from P to the fetch, so
+ * its composite key was too, and it holds the index value at P. Every key changed after P is then
+ * decided by its oldest pre-image after P from the undo log: in the result exactly when that
+ * state exists and has the index value. The result is the index value's keys at P, however fast
+ * the writer goes.
  *
  * <p>Thread-safe; any reader thread. Allocates the result and the heap copies in it.
  */
 final class ByIndexReader
 {
-    private static final int MAX_ATTEMPTS = 16;
-
     private final OffHeapIndex primary;
-    private final WatchWindow window;
+    private final UndoLog undo;
     private final RevisionCursor cursor;
-    private final ThreadLocal<EventRecord> records = ThreadLocal.withInitial(EventRecord::new);
     private final ThreadLocal<IndexEntry> entries = ThreadLocal.withInitial(IndexEntry::new);
     private final ThreadLocal<IndexValues> derived = ThreadLocal.withInitial(IndexValues::new);
 
-    ByIndexReader(final OffHeapIndex primary, final WatchWindow window, final RevisionCursor cursor)
+    ByIndexReader(final OffHeapIndex primary, final UndoLog undo, final RevisionCursor cursor)
     {
         this.primary = primary;
-        this.window = window;
+        this.undo = undo;
         this.cursor = cursor;
     }
 
     RangeResult read(final SecondaryIndex index, final byte[] indexValue)
     {
-        for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++)
+        while (true)
         {
-            final long before = cursor.applied();
-            final TreeMap<byte[], KeyValue> found = new TreeMap<>(Arrays::compareUnsigned);
-            scan(index, indexValue, found);
-            final long revision = cursor.awaitApplying();
-            if (repair(index, indexValue, before, revision, found))
+            try (PinnedRead read = PinnedRead.open(undo, cursor))
             {
-                return new RangeResult(revision, new ArrayList<>(found.values()), false);
+                final long at = read.revision();
+                final TreeMap<byte[], KeyValue> found = new TreeMap<>(Keys::compare);
+                scan(index, indexValue, at, found);
+                if (!read.awaitScanned())
+                {
+                    continue;
+                }
+                final IndexValues values = derived.get();
+                final UnsafeBuffer wanted = new UnsafeBuffer(indexValue);
+                final TreeMap<byte[], Boolean> decided = new TreeMap<>(Keys::compare);
+                read.undoneSince(null, (buffer, keyOffset, keyLength, valueOffset, valueLength,
+                    createRevision, modRevision, version) ->
+                {
+                    final byte[] key = new byte[keyLength];
+                    buffer.getBytes(keyOffset, key);
+                    if (decided.putIfAbsent(key, Boolean.TRUE) != null)
+                    {
+                        return;
+                    }
+                    if (valueLength >= 0 &&
+                        values.collect(index.name, index.function, buffer, valueOffset, valueLength)
+                            .contains(wanted, 0, indexValue.length))
+                    {
+                        found.put(key, PinnedRead.preImage(key, buffer, valueOffset, valueLength,
+                            createRevision, modRevision, version));
+                    }
+                    else
+                    {
+                        found.remove(key);
+                    }
+                });
+                if (read.isStable())
+                {
+                    return new RangeResult(at, new ArrayList<>(found.values()), false);
+                }
             }
         }
-        throw new RingWatchException("could not read index '" + index.name + "' consistently: the window was overwritten " +
-            MAX_ATTEMPTS + " times during the scan; enlarge the window's capacity");
     }
 
-    private void scan(final SecondaryIndex index, final byte[] indexValue, final TreeMap<byte[], KeyValue> found)
+    private void scan(
+        final SecondaryIndex index, final byte[] indexValue, final long at, final TreeMap<byte[], KeyValue> found)
     {
         final int keyOffset = SecondaryIndex.keyOffset(indexValue.length);
         final IndexEntry entry = entries.get();
         index.scanValue(indexValue, composite ->
         {
             final int keyLength = composite.keyLength() - keyOffset;
-            if (primary.get(composite.key(), keyOffset, keyLength, entry))
+            if (primary.get(composite.key(), keyOffset, keyLength, entry) && entry.modRevision() <= at)
             {
                 final byte[] key = entry.keyBytes();
                 found.put(key, new KeyValue(key, entry.valueBytes(),
@@ -75,52 +101,5 @@ final class ByIndexReader
             }
             return true;
         });
-    }
-
-    private boolean repair(
-        final SecondaryIndex index, final byte[] indexValue, final long before, final long revision,
-        final TreeMap<byte[], KeyValue> found)
-    {
-        if (revision <= before)
-        {
-            return true;
-        }
-        final long first = window.firstSequenceAtOrAfter(before + 1);
-        if (first == WatchWindow.REVISION_EVICTED)
-        {
-            return false;
-        }
-        final EventRecord record = records.get();
-        final IndexValues values = derived.get();
-        final UnsafeBuffer wanted = new UnsafeBuffer(indexValue);
-        for (long sequence = first; ; sequence++)
-        {
-            final int status = window.read(sequence, record);
-            if (status == WatchWindow.READ_NOT_PUBLISHED || (status == WatchWindow.READ_OK && record.revision() > revision))
-            {
-                return true;
-            }
-            if (status != WatchWindow.READ_OK)
-            {
-                return false;
-            }
-            if (record.revision() <= before)
-            {
-                continue;
-            }
-            values.collectCurrent(index.name, index.function, record);
-            final byte[] key = new byte[record.keyLength()];
-            record.key().getBytes(0, key);
-            if (values.contains(wanted, 0, indexValue.length))
-            {
-                final byte[] value = new byte[record.valueLength()];
-                record.value().getBytes(0, value);
-                found.put(key, new KeyValue(key, value, record.createRevision(), record.modRevision(), record.version()));
-            }
-            else
-            {
-                found.remove(key);
-            }
-        }
     }
 }

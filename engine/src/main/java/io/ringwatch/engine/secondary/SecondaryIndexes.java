@@ -6,6 +6,7 @@ import io.ringwatch.engine.RingWatchException;
 import io.ringwatch.engine.index.IndexVisitor;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.RangeResult;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -54,18 +55,20 @@ public final class SecondaryIndexes implements AutoCloseable
      * @param primary       the primary index (read by builds and byIndex).
      * @param window        the window builds and reads repair from.
      * @param cursor        the writer's progress.
+     * @param undo          keeps the pre-images consistent byIndex reads need.
      * @param writerBarrier runs one empty command through the writer and waits for it, so the
      *                      writer has adopted whatever was published before it.
      */
     public SecondaryIndexes(
-        final OffHeapIndex primary, final WatchWindow window, final RevisionCursor cursor, final Runnable writerBarrier)
+        final OffHeapIndex primary, final WatchWindow window, final RevisionCursor cursor, final UndoLog undo,
+        final Runnable writerBarrier)
     {
         this.primary = primary;
         this.window = window;
         this.cursor = cursor;
         this.writerBarrier = writerBarrier;
         this.maintainer = new IndexMaintainer(window);
-        this.reader = new ByIndexReader(primary, window, cursor);
+        this.reader = new ByIndexReader(primary, undo, cursor);
     }
 
     /**

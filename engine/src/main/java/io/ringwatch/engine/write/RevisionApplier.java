@@ -15,6 +15,7 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexMaintainer;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -58,6 +59,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final WatchWindow window;
     private final RevisionCursor cursor;
     private final IndexMaintainer secondary;
+    private final UndoLog undo;
     private final IndexEntry prev = new IndexEntry();
     private final IndexEntry probe = new IndexEntry();
     private final ExpandableArrayBuffer doomedKeys = new ExpandableArrayBuffer(1024);
@@ -84,6 +86,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final WatchWindow window,
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
+        final UndoLog undo,
         final Journal journalSizes,
         final Journaller journal,
         final Doorbell[] windowReaders,
@@ -96,6 +99,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.window = window;
         this.cursor = cursor;
         this.secondary = secondary;
+        this.undo = undo;
         this.revision = cursor.applied();
         this.rungRevision = revision;
         this.journal = journal;
@@ -492,6 +496,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         {
             revision++;
             mutating = false;
+            // Pinned reads: the pre-images they need, before the next revision begins.
+            undo.onRevision(revision, current.changes);
             if (publishes)
             {
                 window.publish();

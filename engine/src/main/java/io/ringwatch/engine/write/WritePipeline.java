@@ -21,6 +21,7 @@ import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexMaintainer;
 import io.ringwatch.engine.stats.TimingCounter;
+import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
 
@@ -62,6 +63,7 @@ public final class WritePipeline implements AutoCloseable
      * @param window the window the writer owns from now on.
      * @param cursor the writer's published progress.
      * @param secondary keeps the secondary indexes current on the writer thread.
+     * @param undo      keeps what pinned consistent reads need, on the writer thread.
      * @param journal the revision log, or null for an in-memory engine; with one, a journal stage
      *                (thread {@code ringwatch-journal}) appends each revision after the writer and
      *                completes the writes (see {@link Journaller}).
@@ -74,6 +76,7 @@ public final class WritePipeline implements AutoCloseable
         final WatchWindow window,
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
+        final UndoLog undo,
         final Journal journal,
         final Doorbell[] windowReaders)
     {
@@ -89,7 +92,7 @@ public final class WritePipeline implements AutoCloseable
         journaller = journal == null ? null : new Journaller(config.name() + "-journal", journal, disruptor.getRingBuffer(), window, cursor,
             windowReaders, new IndexRollback(index, secondary));
         stampTime = journal != null;
-        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, journal, journaller,
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, journal, journaller,
             windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         if (journaller != null)
