@@ -41,7 +41,15 @@ public final class LogConfig
      */
     public static final long DEFAULT_DISK_RESERVE_BYTES = 1024 * 1024;
 
+    /**
+     * The default distance disk space is claimed ahead of the appender, off its thread (see
+     * {@link #claimAheadBytes()}).
+     */
+    public static final long DEFAULT_CLAIM_AHEAD_BYTES = 8 * 1024 * 1024;
+
     private static final long MIN_BLOCK_SIZE = 1024 * 1024;
+    /** Two claim steps: the background thread claims in halves of the distance. */
+    private static final long MIN_CLAIM_AHEAD_BYTES = 2 * 1024 * 1024;
 
     private final Path directory;
     private final Durability durability;
@@ -52,6 +60,7 @@ public final class LogConfig
     private final int snapshotsToKeep;
     private final long blockSize;
     private final long diskReserveBytes;
+    private final long claimAheadBytes;
     private final DiskSpace diskSpace;
 
     private LogConfig(final Builder builder)
@@ -65,6 +74,7 @@ public final class LogConfig
         snapshotsToKeep = builder.snapshotsToKeep;
         blockSize = builder.blockSize;
         diskReserveBytes = builder.diskReserveBytes;
+        claimAheadBytes = builder.claimAheadBytes;
         diskSpace = builder.diskSpace;
     }
 
@@ -176,6 +186,21 @@ public final class LogConfig
     }
 
     /**
+     * How far ahead of the appender a background thread ({@code ringwatch-log-space}) claims disk
+     * space, so that the appending thread finds its pages already backed and never writes the
+     * claim's zeros itself while the disk is roomy. Near the reserve the background thread stops
+     * and the appending thread claims exactly what each append needs, as with 0. Any thread; no
+     * allocation.
+     *
+     * @return bytes claimed ahead of the write position; 0 when the appending thread claims every
+     * step itself.
+     */
+    public long claimAheadBytes()
+    {
+        return claimAheadBytes;
+    }
+
+    /**
      * How the log queries and claims disk space; {@link DiskSpace#SYSTEM} unless a test injects faults.
      *
      * @return the disk space view.
@@ -199,6 +224,7 @@ public final class LogConfig
         private int snapshotsToKeep = 2;
         private long blockSize;
         private long diskReserveBytes = DEFAULT_DISK_RESERVE_BYTES;
+        private long claimAheadBytes = DEFAULT_CLAIM_AHEAD_BYTES;
         private DiskSpace diskSpace = DiskSpace.SYSTEM;
 
         private Builder(final Path directory)
@@ -318,6 +344,23 @@ public final class LogConfig
                 throw new IllegalArgumentException("diskReserveBytes must not be negative: " + bytes);
             }
             this.diskReserveBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sets how far ahead of the appender disk space is claimed off its thread (see
+         * {@link LogConfig#claimAheadBytes()}).
+         *
+         * @param bytes 0 (the appending thread claims every step itself), or at least 2 MiB.
+         * @return this builder.
+         */
+        public Builder claimAheadBytes(final long bytes)
+        {
+            if (bytes != 0 && bytes < MIN_CLAIM_AHEAD_BYTES)
+            {
+                throw new IllegalArgumentException("claimAheadBytes must be 0 or at least " + MIN_CLAIM_AHEAD_BYTES + ": " + bytes);
+            }
+            this.claimAheadBytes = bytes;
             return this;
         }
 

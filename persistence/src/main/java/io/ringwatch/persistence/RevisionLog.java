@@ -113,7 +113,8 @@ public final class RevisionLog implements AutoCloseable
             firstRevision = scanFirstRevision();
             if (writable)
             {
-                guard = new SpaceGuard(opened, config.diskSpace(), directory, config.diskReserveBytes());
+                guard = new SpaceGuard(opened, config.diskSpace(), directory, config.diskReserveBytes(),
+                    config.claimAheadBytes());
                 guard.claimAtOpen();
             }
             space = guard;
