@@ -27,6 +27,17 @@ public record EngineSettings(
     Path dataDir)
 {
     /**
+     * @param mode      the durability of the copy.
+     * @param directory where the copy keeps its log; null in memory.
+     * @return these settings with another durability and log directory.
+     */
+    public EngineSettings withPersistence(final Persistence mode, final Path directory)
+    {
+        return new EngineSettings(writerWait, dispatcherIdle, deliveryIdle, dispatchers, deliveryThreads, pollers, writeMode,
+            mode, directory);
+    }
+
+    /**
      * @return a one-line description for reports.
      */
     public String describe()

@@ -18,6 +18,7 @@ import io.ringwatch.perf.load.ValueCodec;
 import io.ringwatch.perf.load.Workload;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -100,7 +101,9 @@ public final class RingWatchPeer implements Peer
     @Override
     public String name()
     {
-        return blockedListeners == 0 ? "ringwatch" : "ringwatch-" + blockedListeners + "-blocked";
+        final String base = settings.persistence() == Persistence.NONE ? "ringwatch" :
+            "ringwatch-" + settings.persistence().name().toLowerCase(Locale.ROOT);
+        return blockedListeners == 0 ? base : base + "-" + blockedListeners + "-blocked";
     }
 
     @Override
