@@ -135,7 +135,8 @@ final class SpaceGuard implements AutoCloseable
         }
         if (claimed != null && isSame(claimed, current) && needed <= end)
         {
-            if (claimer != null && end - needed < claimAhead / 2 && !claimWanted)
+            // The space thread's own test, on the same position: a ring always finds work.
+            if (claimer != null && end - position < claimAhead / 2 && !claimWanted)
             {
                 claimWanted = true;
                 LockSupport.unpark(claimer);
