@@ -40,8 +40,8 @@ import net.openhft.chronicle.wire.Wire;
  * then reports the full disk.
  * <p>
  * Package-private; the log's appending thread (and the opening thread for {@link #claimAtOpen}).
- * No allocation in steady state (one positional read and one write of zeros per step, on the
- * background thread while the disk is roomy).
+ * No allocation in steady state (per step one positional read and one {@link DiskSpace#allocate},
+ * on the background thread while the disk is roomy).
  */
 final class SpaceGuard implements AutoCloseable
 {
@@ -281,26 +281,32 @@ final class SpaceGuard implements AutoCloseable
         while (!closed)
         {
             LockSupport.parkNanos(this, AHEAD_PERIOD_NANOS);
-            claimWanted = false;
             final File target = appendFile;
             final long position = appendPosition;
             if (target == null)
             {
                 continue;
             }
+            boolean stalled;
             try
             {
                 synchronized (claimLock)
                 {
-                    if (!closed && isCurrent(target) && claimedTo - position < claimAhead / 2)
-                    {
-                        claim(target, position, position + claimAhead, true);
-                    }
+                    stalled = !closed && isCurrent(target) && claimedTo - position < claimAhead / 2 &&
+                        !claim(target, position, position + claimAhead, true);
                 }
             }
             catch (final LogWriteException ex)
             {
                 // Changes nothing: the appending thread claims for itself and reports a full disk.
+                stalled = true;
+            }
+            // While this thread cannot claim (near the reserve, after a failure) the appending
+            // thread's wakes stay muted, and it looks again after a back-off; a wake that came
+            // since the position was read left its permit, so the next park returns at once.
+            claimWanted = stalled;
+            if (stalled)
+            {
                 LockSupport.parkNanos(this, AHEAD_BACKOFF_NANOS);
             }
         }
@@ -311,8 +317,9 @@ final class SpaceGuard implements AutoCloseable
      * Under {@link #claimLock}.
      *
      * @param ahead true on the background thread: claims nothing near the reserve.
+     * @return false if {@code ahead} and nothing was claimed for being near the reserve.
      */
-    private void claim(final File target, final long position, final long needed, final boolean ahead)
+    private boolean claim(final File target, final long position, final long needed, final boolean ahead)
     {
         try
         {
@@ -328,7 +335,7 @@ final class SpaceGuard implements AutoCloseable
             }
             if (needed <= claimedTo)
             {
-                return;
+                return true;
             }
             final long from = Math.max(claimedTo, position);
             long length = Math.max(needed, claimedTo + STEP) - from;
@@ -341,7 +348,7 @@ final class SpaceGuard implements AutoCloseable
             if (ahead && usableEstimate - length < reserve + RECHECK_MARGIN)
             {
                 // Near the end of the disk the appending thread claims exactly what it needs.
-                return;
+                return false;
             }
             if (usableEstimate - length < reserve)
             {
@@ -355,7 +362,7 @@ final class SpaceGuard implements AutoCloseable
             }
             if (!isFree(from))
             {
-                // Never zero what Chronicle wrote: refuse rather than guess where the data ends.
+                // Never claim over what Chronicle wrote: refuse rather than guess where the data ends.
                 throw new LogWriteException("Cannot claim disk space in " + target + ": bytes at " + from +
                     " are already written (write position " + position + ", claimed to " + claimedTo + ")");
             }
@@ -363,6 +370,7 @@ final class SpaceGuard implements AutoCloseable
             usableEstimate -= length;
             claimedTo = from + length;
             claimedEnd = claimedTo;
+            return true;
         }
         catch (final IOException ex)
         {
