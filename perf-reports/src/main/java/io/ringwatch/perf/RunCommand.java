@@ -117,6 +117,11 @@ final class RunCommand implements Callable<Integer>
             "baseline). Default: ${DEFAULT-VALUE}")
     private List<Persistence> persistence = new ArrayList<>(List.of(Persistence.NONE));
 
+    @Option(names = "--write-ring-size", description = "ringwatch write ring slots (a power of two); 0: the engine's " +
+        "default. A persistent engine's journal frees a slot only after its append, so the ring is what absorbs a " +
+        "journal thread that is descheduled or waits. Default: ${DEFAULT-VALUE}")
+    private int writeRingSize = 0;
+
     @Option(names = "--data-dir", description = "ringwatch revision logs (with --persistence async|sync): each run " +
         "gets a fresh directory MODE-RUN under it, e.g. async-1; put it on the disk to measure, not tmpfs")
     private Path dataDir;
@@ -155,7 +160,7 @@ final class RunCommand implements Callable<Integer>
         final Workload workload = new Workload(keys, keySize, valueSize, watchers, fanout, pullWatchers);
         final LoadSettings settings = new LoadSettings(rate, warmup, duration, producers, producerWait, drainTimeout);
         final EngineSettings engine = new EngineSettings(writerWait, dispatcherIdle, deliveryIdle, dispatchers,
-            deliveryThreads, pollers, writeMode, persistence.get(0), dataDir);
+            deliveryThreads, pollers, writeMode, persistence.get(0), dataDir, writeRingSize);
         check(workload, engine);
 
         final Instant startedAt = Instant.now();
@@ -251,6 +256,10 @@ final class RunCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--blocked-listeners applies to --engine ringwatch only");
         }
+        if (writeRingSize < 0)
+        {
+            throw new IllegalArgumentException("--write-ring-size must not be negative: " + writeRingSize);
+        }
         if (repeat < 1)
         {
             throw new IllegalArgumentException("--repeat must be at least 1: " + repeat);
@@ -308,6 +317,7 @@ final class RunCommand implements Callable<Integer>
         options.put("blocked-listeners", blockedListeners.stream().map(String::valueOf).collect(Collectors.joining(",")));
         options.put("persistence", persistence.stream().map(DashedEnumConverter::name).collect(Collectors.joining(",")));
         options.put("data-dir", dataDir == null ? "" : dataDir.toString());
+        options.put("write-ring-size", Integer.toString(writeRingSize));
         if (engines.contains(PeerKind.ETCD))
         {
             options.put("etcd-endpoint", etcdEndpoint);

@@ -68,6 +68,19 @@ class CommandLineTest
     }
 
     @Test
+    void aWriteRingThatIsNotAPowerOfTwoIsRefusedBeforeAnythingRuns()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--write-ring-size", "1000", "--reports-dir", "/nonexistent");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("write ring size must be a power of two >= 2: 1000"), err.toString());
+    }
+
+    @Test
     void repeatBelowOneIsRefused()
     {
         final StringWriter err = new StringWriter();

@@ -94,6 +94,10 @@ public final class RingWatchPeer implements Peer
             .indexInitialCapacity(Math.max(16, workload.keyCount()))
             .maxKeyBytes(Math.max(1, workload.keySize()))
             .maxValueBytes(workload.valueSize());
+        if (settings.writeRingSize() > 0)
+        {
+            builder.writeRingSize(settings.writeRingSize());
+        }
         settings.persistence().applyTo(builder, settings.dataDir());
         return builder.build();
     }
