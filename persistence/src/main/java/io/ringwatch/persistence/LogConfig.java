@@ -47,6 +47,14 @@ public final class LogConfig
      */
     public static final long DEFAULT_CLAIM_AHEAD_BYTES = 8 * 1024 * 1024;
 
+    /**
+     * The default mapping block size. Chronicle maps a queue file in blocks and unmaps each finished
+     * block in one {@code munmap}; with Chronicle's own default (64 MiB, 80 MiB mapped with the
+     * overlap) that call took 155 ms on the 2-core VM, and async-persistence p99 write-to-listener
+     * at 200,000 writes/s was 23 to 36 ms against 3.0 to 3.8 ms with 16 MiB blocks, back to back.
+     */
+    public static final long DEFAULT_BLOCK_SIZE = 16 * 1024 * 1024;
+
     private static final long MIN_BLOCK_SIZE = 1024 * 1024;
     /** Two claim steps: the background thread claims in halves of the distance. */
     private static final long MIN_CLAIM_AHEAD_BYTES = 2 * 1024 * 1024;
@@ -165,13 +173,19 @@ public final class LogConfig
     }
 
     /**
-     * The queue's mapping block size, or 0 for Chronicle's default. Any thread; no allocation.
+     * The queue's mapping block size: the configured one, or by default {@value #DEFAULT_BLOCK_SIZE}
+     * bytes, or more where {@link #maxRevisionBytes()} needs it (one revision may use at most a
+     * quarter of a block). Any thread; no allocation.
      *
-     * @return the block size in bytes.
+     * @return the block size in bytes, a power of two.
      */
     public long blockSize()
     {
-        return blockSize;
+        if (blockSize > 0)
+        {
+            return blockSize;
+        }
+        return Math.max(DEFAULT_BLOCK_SIZE, Long.highestOneBit(4L * maxRevisionBytes - 1) << 1);
     }
 
     /**
@@ -317,7 +331,7 @@ public final class LogConfig
          *
          * One revision may use at most a quarter of it (Chronicle's overlap between mapped chunks).
          *
-         * @param bytes a power of two of at least 1 MiB, or 0 for Chronicle's default (64 MiB).
+         * @param bytes a power of two of at least 1 MiB, or 0 for the default ({@link LogConfig#blockSize()}).
          * @return this builder.
          */
         public Builder blockSize(final long bytes)
