@@ -111,10 +111,19 @@ final class RunCommand implements Callable<Integer>
             "ringwatch once per count, back to back in one report (0,1: without, then with). Default: ${DEFAULT-VALUE}")
     private List<Integer> blockedListeners = new ArrayList<>(List.of(0));
 
-    @Option(names = "--persistence", description = "ringwatch durability: none | async | sync. Default: ${DEFAULT-VALUE}")
-    private Persistence persistence = Persistence.NONE;
+    @Option(names = "--persistence", split = ",", paramLabel = "MODE[,MODE...]",
+        description = "ringwatch durability: none | async | sync; a comma list runs ringwatch once per mode, back to " +
+            "back in one report, and compares each persistent mode with none (none,async,sync: in memory first, the " +
+            "baseline). Default: ${DEFAULT-VALUE}")
+    private List<Persistence> persistence = new ArrayList<>(List.of(Persistence.NONE));
 
-    @Option(names = "--data-dir", description = "ringwatch revision log directory (with --persistence async|sync)")
+    @Option(names = "--write-ring-size", description = "ringwatch write ring slots (a power of two); 0: the engine's " +
+        "default. A persistent engine's journal frees a slot only after its append, so the ring is what absorbs a " +
+        "journal thread that is descheduled or waits. Default: ${DEFAULT-VALUE}")
+    private int writeRingSize = 0;
+
+    @Option(names = "--data-dir", description = "ringwatch revision logs (with --persistence async|sync): each run " +
+        "gets a fresh directory MODE-RUN under it, e.g. async-1; put it on the disk to measure, not tmpfs")
     private Path dataDir;
 
     @Option(names = "--etcd-endpoint", description = "etcd server. Default: ${DEFAULT-VALUE}")
@@ -151,7 +160,7 @@ final class RunCommand implements Callable<Integer>
         final Workload workload = new Workload(keys, keySize, valueSize, watchers, fanout, pullWatchers);
         final LoadSettings settings = new LoadSettings(rate, warmup, duration, producers, producerWait, drainTimeout);
         final EngineSettings engine = new EngineSettings(writerWait, dispatcherIdle, deliveryIdle, dispatchers,
-            deliveryThreads, pollers, writeMode, persistence, dataDir);
+            deliveryThreads, pollers, writeMode, persistence.get(0), dataDir, writeRingSize);
         check(workload, engine);
 
         final Instant startedAt = Instant.now();
@@ -161,26 +170,30 @@ final class RunCommand implements Callable<Integer>
         for (final PeerKind kind : engines)
         {
             final LoadSettings peerSettings = kind == PeerKind.ETCD && etcdRate > 0 ? settings.withRate(etcdRate) : settings;
-            for (final int blocked : kind == PeerKind.RINGWATCH ? blockedListeners : List.of(0))
+            for (final Persistence mode : kind == PeerKind.RINGWATCH ? persistence : List.of(Persistence.NONE))
             {
-                final List<PeerResult> runs = new ArrayList<>(repeat);
-                for (int run = 1; run <= repeat; run++)
+                for (final int blocked : kind == PeerKind.RINGWATCH ? blockedListeners : List.of(0))
                 {
+                    final List<PeerResult> runs = new ArrayList<>(repeat);
+                    for (int run = 1; run <= repeat; run++)
+                    {
+                        if (repeat > 1)
+                        {
+                            System.out.printf("%s: run %d of %d%n", DashedEnumConverter.name(kind), run, repeat);
+                        }
+                        try (Peer peer = open(kind, engine.withPersistence(mode, logDirectory(mode, blocked, run)), workload,
+                            blocked))
+                        {
+                            runs.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
+                        }
+                        // Leave the next peer a clean heap; the runs share one JVM.
+                        System.gc();
+                    }
+                    results.add(Spread.medianRun(runs));
                     if (repeat > 1)
                     {
-                        System.out.printf("%s: run %d of %d%n", DashedEnumConverter.name(kind), run, repeat);
+                        repeats.put(runs.get(0).peer(), List.copyOf(runs));
                     }
-                    try (Peer peer = open(kind, engine, workload, blocked))
-                    {
-                        runs.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
-                    }
-                    // Leave the next peer a clean heap; the runs share one JVM.
-                    System.gc();
-                }
-                results.add(Spread.medianRun(runs));
-                if (repeat > 1)
-                {
-                    repeats.put(runs.get(0).peer(), List.copyOf(runs));
                 }
             }
         }
@@ -199,6 +212,19 @@ final class RunCommand implements Callable<Integer>
         return 0;
     }
 
+    /**
+     * A fresh log directory per persistent run, so no run recovers another's log or meets its lock;
+     * null in memory.
+     */
+    private Path logDirectory(final Persistence mode, final int blocked, final int run)
+    {
+        if (mode == Persistence.NONE || dataDir == null)
+        {
+            return null;
+        }
+        return dataDir.resolve(DashedEnumConverter.name(mode) + (blocked == 0 ? "" : "-" + blocked + "-blocked") + "-" + run);
+    }
+
     /** Refuses bad combinations before any peer runs, so a long run does not fail half-way. */
     private void check(final Workload workload, final EngineSettings engine)
     {
@@ -206,7 +232,12 @@ final class RunCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--engine needs at least one of " + DashedEnumConverter.names(PeerKind.class));
         }
-        if (persistence != Persistence.NONE && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
+        if (persistence.isEmpty() || persistence.stream().distinct().count() != persistence.size())
+        {
+            throw new IllegalArgumentException("--persistence takes distinct modes of none, async, sync: " + persistence);
+        }
+        final boolean persistent = persistence.stream().anyMatch(mode -> mode != Persistence.NONE);
+        if (persistent && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
         {
             throw new IllegalArgumentException("--persistence applies to --engine ringwatch only " +
                 "(etcd always persists; the j.u.c. baseline and the disruptor floor never do)");
@@ -225,6 +256,10 @@ final class RunCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--blocked-listeners applies to --engine ringwatch only");
         }
+        if (writeRingSize < 0)
+        {
+            throw new IllegalArgumentException("--write-ring-size must not be negative: " + writeRingSize);
+        }
         if (repeat < 1)
         {
             throw new IllegalArgumentException("--repeat must be at least 1: " + repeat);
@@ -239,7 +274,10 @@ final class RunCommand implements Callable<Integer>
         }
         if (engines.contains(PeerKind.RINGWATCH))
         {
-            RingWatchPeer.config(engine, workload);
+            for (final Persistence mode : persistence)
+            {
+                RingWatchPeer.config(engine.withPersistence(mode, logDirectory(mode, 0, 1)), workload);
+            }
         }
     }
 
@@ -277,8 +315,9 @@ final class RunCommand implements Callable<Integer>
         options.put("dispatchers", Integer.toString(dispatchers));
         options.put("delivery-threads", Integer.toString(deliveryThreads));
         options.put("blocked-listeners", blockedListeners.stream().map(String::valueOf).collect(Collectors.joining(",")));
-        options.put("persistence", DashedEnumConverter.name(persistence));
+        options.put("persistence", persistence.stream().map(DashedEnumConverter::name).collect(Collectors.joining(",")));
         options.put("data-dir", dataDir == null ? "" : dataDir.toString());
+        options.put("write-ring-size", Integer.toString(writeRingSize));
         if (engines.contains(PeerKind.ETCD))
         {
             options.put("etcd-endpoint", etcdEndpoint);

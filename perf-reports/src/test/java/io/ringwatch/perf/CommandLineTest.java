@@ -33,6 +33,54 @@ class CommandLineTest
     }
 
     @Test
+    void aModeNamedTwiceIsRefused()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--persistence", "none,none", "--reports-dir", "/nonexistent");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("--persistence takes distinct modes"), err.toString());
+    }
+
+    @Test
+    void aListOfPersistenceModesRunsEachInItsOwnLogDirectoryAndComparesThemWithInMemory(
+        @TempDir final Path reports, @TempDir final Path data) throws IOException
+    {
+        final CommandLine commandLine = PerfMain.commandLine();
+
+        final int exit = commandLine.execute("--persistence", "none,async", "--data-dir", data.toString(), "--rate", "1000",
+            "--warmup", "100ms", "--duration", "300ms", "--watchers", "4", "--keys", "10", "--reports-dir", reports.toString(),
+            "--name", "modes");
+
+        assertEquals(0, exit);
+        final Path run;
+        try (Stream<Path> runs = Files.list(reports))
+        {
+            run = runs.filter(p -> p.getFileName().toString().endsWith("-modes")).findFirst().orElseThrow();
+        }
+        final String summary = Files.readString(run.resolve("summary.txt"));
+        assertTrue(summary.contains("persistence ringwatch-async: p99 write-to-listener"), summary);
+        assertTrue(Files.isDirectory(data.resolve("async-1").resolve("queue")), "the async run's log");
+        assertTrue(Files.notExists(data.resolve("none-1")), "the in-memory run writes no log");
+    }
+
+    @Test
+    void aWriteRingThatIsNotAPowerOfTwoIsRefusedBeforeAnythingRuns()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--write-ring-size", "1000", "--reports-dir", "/nonexistent");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("write ring size must be a power of two >= 2: 1000"), err.toString());
+    }
+
+    @Test
     void repeatBelowOneIsRefused()
     {
         final StringWriter err = new StringWriter();

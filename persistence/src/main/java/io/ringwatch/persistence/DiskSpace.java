@@ -9,17 +9,21 @@ import java.nio.file.Path;
 /**
  * How the log learns about and claims disk space before its memory-mapped appender touches new
  * pages. A mapped page the file system cannot back raises SIGBUS, which the JVM reports as an
- * {@link InternalError} at an arbitrary point of the write; claiming the space first through a
- * plain positional write turns a full disk into an {@link IOException} before anything is mapped.
+ * {@link InternalError} at an arbitrary point of the write; claiming the space first turns a full
+ * disk into an {@link IOException} before anything is mapped.
  * <p>
  * {@link #SYSTEM} is the real implementation; tests pass one that runs out of space on demand to
- * drive the same code paths on any machine. Called on the log's writer thread (and the opening
- * thread); implementations need not be thread-safe for one log.
+ * drive the same code paths on any machine. Called under the log's claim lock, on its appending
+ * thread or its space thread (and the opening thread); implementations need not be thread-safe
+ * for one log.
  */
 public interface DiskSpace
 {
     /**
-     * The file system's view: {@link java.nio.file.FileStore#getUsableSpace()} and writes of zeros.
+     * The file system's view: {@link java.nio.file.FileStore#getUsableSpace()}, and claims through
+     * {@link NativeAllocation fallocate(2)} where the platform has it (blocks reserved, nothing
+     * written: the cost does not grow with the bytes claimed and the page cache gets no second
+     * copy of the log to write back), else through writes of zeros.
      */
     DiskSpace SYSTEM = new DiskSpace()
     {
@@ -33,7 +37,17 @@ public interface DiskSpace
         }
 
         @Override
-        public void allocate(final FileChannel channel, final long position, final long length) throws IOException
+        public void allocate(final Path file, final FileChannel channel, final long position, final long length)
+            throws IOException
+        {
+            if (NativeAllocation.allocate(file, position, length))
+            {
+                return;
+            }
+            writeZeros(channel, position, length);
+        }
+
+        private void writeZeros(final FileChannel channel, final long position, final long length) throws IOException
         {
             synchronized (zeros)
             {
@@ -56,13 +70,15 @@ public interface DiskSpace
     long usableBytes(Path directory) throws IOException;
 
     /**
-     * Makes the file system back {@code [position, position + length)} of {@code channel}'s file,
-     * which holds only zeros (space the appender has not reached yet), by writing zeros there.
+     * Makes the file system back {@code [position, position + length)} of {@code file}, which
+     * holds only zeros there (space the appender has not reached yet), without changing a byte
+     * the file holds.
      *
-     * @param channel  a writable channel on a queue file.
+     * @param file     the queue file.
+     * @param channel  a writable channel on {@code file}.
      * @param position the first byte.
      * @param length   how many bytes.
      * @throws IOException if the space cannot be had (for example ENOSPC).
      */
-    void allocate(FileChannel channel, long position, long length) throws IOException;
+    void allocate(Path file, FileChannel channel, long position, long length) throws IOException;
 }

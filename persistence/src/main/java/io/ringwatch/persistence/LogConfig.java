@@ -41,7 +41,23 @@ public final class LogConfig
      */
     public static final long DEFAULT_DISK_RESERVE_BYTES = 1024 * 1024;
 
+    /**
+     * The default distance disk space is claimed ahead of the appender, off its thread (see
+     * {@link #claimAheadBytes()}).
+     */
+    public static final long DEFAULT_CLAIM_AHEAD_BYTES = 8 * 1024 * 1024;
+
+    /**
+     * The default mapping block size. Chronicle maps a queue file in blocks and unmaps each finished
+     * block in one {@code munmap}; with Chronicle's own default (64 MiB, 80 MiB mapped with the
+     * overlap) that call took 155 ms on the 2-core VM, and async-persistence p99 write-to-listener
+     * at 200,000 writes/s was 23 to 36 ms against 3.0 to 3.8 ms with 16 MiB blocks, back to back.
+     */
+    public static final long DEFAULT_BLOCK_SIZE = 16 * 1024 * 1024;
+
     private static final long MIN_BLOCK_SIZE = 1024 * 1024;
+    /** Two claim steps: the background thread claims in halves of the distance. */
+    private static final long MIN_CLAIM_AHEAD_BYTES = 2 * 1024 * 1024;
 
     private final Path directory;
     private final Durability durability;
@@ -52,6 +68,7 @@ public final class LogConfig
     private final int snapshotsToKeep;
     private final long blockSize;
     private final long diskReserveBytes;
+    private final long claimAheadBytes;
     private final DiskSpace diskSpace;
 
     private LogConfig(final Builder builder)
@@ -65,6 +82,7 @@ public final class LogConfig
         snapshotsToKeep = builder.snapshotsToKeep;
         blockSize = builder.blockSize;
         diskReserveBytes = builder.diskReserveBytes;
+        claimAheadBytes = builder.claimAheadBytes;
         diskSpace = builder.diskSpace;
     }
 
@@ -155,13 +173,19 @@ public final class LogConfig
     }
 
     /**
-     * The queue's mapping block size, or 0 for Chronicle's default. Any thread; no allocation.
+     * The queue's mapping block size: the configured one, or by default {@value #DEFAULT_BLOCK_SIZE}
+     * bytes, or more where {@link #maxRevisionBytes()} needs it (one revision may use at most a
+     * quarter of a block). Any thread; no allocation.
      *
-     * @return the block size in bytes.
+     * @return the block size in bytes, a power of two.
      */
     public long blockSize()
     {
-        return blockSize;
+        if (blockSize > 0)
+        {
+            return blockSize;
+        }
+        return Math.max(DEFAULT_BLOCK_SIZE, Long.highestOneBit(4L * maxRevisionBytes - 1) << 1);
     }
 
     /**
@@ -173,6 +197,21 @@ public final class LogConfig
     public long diskReserveBytes()
     {
         return diskReserveBytes;
+    }
+
+    /**
+     * How far ahead of the appender a background thread ({@code ringwatch-log-space}) claims disk
+     * space, so that the appending thread finds its pages already backed and never writes the
+     * claim's zeros itself while the disk is roomy. Near the reserve the background thread stops
+     * and the appending thread claims exactly what each append needs, as with 0. Any thread; no
+     * allocation.
+     *
+     * @return bytes claimed ahead of the write position; 0 when the appending thread claims every
+     * step itself.
+     */
+    public long claimAheadBytes()
+    {
+        return claimAheadBytes;
     }
 
     /**
@@ -199,6 +238,7 @@ public final class LogConfig
         private int snapshotsToKeep = 2;
         private long blockSize;
         private long diskReserveBytes = DEFAULT_DISK_RESERVE_BYTES;
+        private long claimAheadBytes = DEFAULT_CLAIM_AHEAD_BYTES;
         private DiskSpace diskSpace = DiskSpace.SYSTEM;
 
         private Builder(final Path directory)
@@ -291,7 +331,7 @@ public final class LogConfig
          *
          * One revision may use at most a quarter of it (Chronicle's overlap between mapped chunks).
          *
-         * @param bytes a power of two of at least 1 MiB, or 0 for Chronicle's default (64 MiB).
+         * @param bytes a power of two of at least 1 MiB, or 0 for the default ({@link LogConfig#blockSize()}).
          * @return this builder.
          */
         public Builder blockSize(final long bytes)
@@ -318,6 +358,23 @@ public final class LogConfig
                 throw new IllegalArgumentException("diskReserveBytes must not be negative: " + bytes);
             }
             this.diskReserveBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sets how far ahead of the appender disk space is claimed off its thread (see
+         * {@link LogConfig#claimAheadBytes()}).
+         *
+         * @param bytes 0 (the appending thread claims every step itself), or at least 2 MiB.
+         * @return this builder.
+         */
+        public Builder claimAheadBytes(final long bytes)
+        {
+            if (bytes != 0 && bytes < MIN_CLAIM_AHEAD_BYTES)
+            {
+                throw new IllegalArgumentException("claimAheadBytes must be 0 or at least " + MIN_CLAIM_AHEAD_BYTES + ": " + bytes);
+            }
+            this.claimAheadBytes = bytes;
             return this;
         }
 

@@ -90,10 +90,7 @@ public final class RevisionLog implements AutoCloseable
             .timeProvider(config.clockMillis()::getAsLong)
             .readOnly(!writable)
             .syncMode(sync ? SyncMode.SYNC : SyncMode.NONE);
-        if (config.blockSize() > 0)
-        {
-            builder.blockSize(config.blockSize());
-        }
+        builder.blockSize(config.blockSize());
         SingleChronicleQueue opened = null;
         SpaceGuard guard = null;
         try
@@ -113,7 +110,8 @@ public final class RevisionLog implements AutoCloseable
             firstRevision = scanFirstRevision();
             if (writable)
             {
-                guard = new SpaceGuard(opened, config.diskSpace(), directory, config.diskReserveBytes());
+                guard = new SpaceGuard(opened, config.diskSpace(), directory, config.diskReserveBytes(),
+                    config.claimAheadBytes());
                 guard.claimAtOpen();
             }
             space = guard;

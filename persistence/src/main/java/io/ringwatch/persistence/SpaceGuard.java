@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.LockSupport;
 
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -21,15 +22,26 @@ import net.openhft.chronicle.wire.Wire;
  * touched instead of raising SIGBUS inside it (Chronicle-Queue issue #1282):
  * <ul>
  * <li>where the write position is known (the appender's wire, in the same cycle file), the space
- *     from it to past the excerpt plus room for Chronicle's index arrays is claimed ahead, in steps
- *     of {@link #STEP} bytes, through {@link DiskSpace#allocate}; the claim also requires the
- *     configured reserve to stay free;</li>
+ *     from it to past the excerpt plus room for Chronicle's index arrays must be claimed, in steps
+ *     of at least {@link #STEP} bytes, through {@link DiskSpace#allocate}; the claim also requires
+ *     the configured reserve to stay free;</li>
  * <li>where it is not (the first append after open, or one that rolls to a new cycle file, which
  *     Chronicle creates and writes a header into), the file system must have the excerpt, the new
  *     file's header and the reserve free.</li>
  * </ul>
- * Package-private; the writer thread (and the opening thread for {@link #claimAtOpen}). No
- * allocation in steady state (one positional read and one write of zeros per step).
+ * Claiming writes zeros through the page cache and asks the file system for blocks; on a busy
+ * disk one step can block for milliseconds (writeback throttling, block allocation). With
+ * {@link LogConfig#claimAheadBytes()} a background thread ({@code ringwatch-log-space}) keeps the
+ * claim that far ahead of the last write position the appending thread published, so the
+ * appending thread only compares its position with a volatile bound. It claims itself, under the
+ * same lock, when the background thread fell behind, after a roll, and near the reserve (where
+ * the background thread stops, so a nearly full disk is claimed excerpt by excerpt exactly as
+ * without it). A background claim that fails changes nothing; the appending thread's own claim
+ * then reports the full disk.
+ * <p>
+ * Package-private; the log's appending thread (and the opening thread for {@link #claimAtOpen}).
+ * No allocation in steady state (per step one positional read and one {@link DiskSpace#allocate},
+ * on the background thread while the disk is roomy).
  */
 final class SpaceGuard implements AutoCloseable
 {
@@ -40,32 +52,64 @@ final class SpaceGuard implements AutoCloseable
     private static final long RECHECK_MARGIN = 16 * STEP;
     /** ... and after this many claims in any case, since other writers share the file system. */
     private static final int QUERY_EVERY_CLAIMS = 64;
+    /** The background thread looks at the write position at least this often... */
+    private static final long AHEAD_PERIOD_NANOS = 50_000_000L;
+    /** ... and waits this long after a claim of its own failed before it tries again. */
+    private static final long AHEAD_BACKOFF_NANOS = 200_000_000L;
 
     private final SingleChronicleQueue queue;
     private final DiskSpace space;
     private final Path directory;
     private final long reserve;
     private final long overhead;
+    private final long claimAhead;
     private final ByteBuffer probe = ByteBuffer.allocateDirect(4);
+    /** Guards the claim state below (file, channel, claimedTo, the estimate) and the DiskSpace. */
+    private final Object claimLock = new Object();
+    private final Thread claimer;
     private long usableEstimate = Long.MIN_VALUE / 2;
     private int claimsSinceQuery;
     private File file;
     private FileChannel channel;
     private long claimedTo;
+    /** The claimed file and bound for the appending thread's check; file first, bound second. */
+    private volatile File claimedFile;
+    private volatile long claimedEnd = -1;
+    /** The last write position the appending thread published, and its file. */
+    private volatile File appendFile;
+    private volatile long appendPosition;
+    private volatile boolean claimWanted;
+    private volatile boolean closed;
 
-    SpaceGuard(final SingleChronicleQueue queue, final DiskSpace space, final Path directory, final long reserve)
+    SpaceGuard(
+        final SingleChronicleQueue queue,
+        final DiskSpace space,
+        final Path directory,
+        final long reserve,
+        final long claimAhead)
     {
         this.queue = queue;
         this.space = space;
         this.directory = directory;
         this.reserve = reserve;
+        this.claimAhead = claimAhead;
         // Two index arrays (a new index2index entry's array and the index array) plus headers,
         // alignment padding and an end-of-file marker.
         this.overhead = 2L * (queue.rollCycle().defaultIndexCount() * 8L + 64) + 256;
+        if (claimAhead > 0)
+        {
+            claimer = new Thread(this::claimAheadLoop, "ringwatch-log-space");
+            claimer.setDaemon(true);
+        }
+        else
+        {
+            claimer = null;
+        }
     }
 
     /**
-     * Claims the space an excerpt of {@code length} bytes needs before it is written.
+     * Claims the space an excerpt of {@code length} bytes needs before it is written. Appending
+     * thread; no allocation.
      *
      * @throws LogWriteException if the file system cannot back it; nothing was written.
      */
@@ -79,26 +123,58 @@ final class SpaceGuard implements AutoCloseable
             return;
         }
         final long position = wire.bytes().writePosition();
-        claim(appender.currentFile(), position, position + length + overhead);
+        final long needed = position + length + overhead;
+        final File current = appender.currentFile();
+        // The file first, then its bound: a bound read after the file belongs to that file or a later one.
+        final File claimed = claimedFile;
+        final long end = claimedEnd;
+        if (claimer != null)
+        {
+            appendFile = current;
+            appendPosition = position;
+        }
+        if (claimed != null && isSame(claimed, current) && needed <= end)
+        {
+            // The space thread's own test, on the same position: a ring always finds work.
+            if (claimer != null && end - position < claimAhead / 2 && !claimWanted)
+            {
+                claimWanted = true;
+                LockSupport.unpark(claimer);
+            }
+            return;
+        }
+        synchronized (claimLock)
+        {
+            claim(current, position, needed, false);
+        }
     }
 
     /**
      * After an append that changed files, claims room past the new write position so readers that
      * probe the next header never fault on a hole. Best effort: a failure leaves the next
-     * {@link #beforeAppend} to report the full disk.
+     * {@link #beforeAppend} to report the full disk. Appending thread.
      */
     void afterAppend(final ExcerptAppender appender)
     {
         final Wire wire = appender.wire();
         final File current = appender.currentFile();
-        if (wire == null || current == null || isCurrent(current))
+        final File claimed = claimedFile;
+        if (wire == null || current == null || (claimed != null && isSame(claimed, current)))
         {
             return;
         }
         final long position = wire.bytes().writePosition();
+        if (claimer != null)
+        {
+            appendFile = current;
+            appendPosition = position;
+        }
         try
         {
-            claim(current, position, position + overhead);
+            synchronized (claimLock)
+            {
+                claim(current, position, position + overhead, false);
+            }
         }
         catch (final LogWriteException ignored)
         {
@@ -133,12 +209,21 @@ final class SpaceGuard implements AutoCloseable
         if (tailFile == null)
         {
             requireFree(2 * overhead);
-            return;
         }
-        final long position = writePosition(tailFile, excerptEnd);
-        if (position >= 0)
+        else
         {
-            claim(tailFile, position, position + overhead);
+            final long position = writePosition(tailFile, excerptEnd);
+            if (position >= 0)
+            {
+                synchronized (claimLock)
+                {
+                    claim(tailFile, position, position + overhead, false);
+                }
+            }
+        }
+        if (claimer != null)
+        {
+            claimer.start();
         }
     }
 
@@ -152,13 +237,89 @@ final class SpaceGuard implements AutoCloseable
         requireFree(config.diskSpace(), config.directory(), bytes, config.diskReserveBytes());
     }
 
+    /**
+     * Stops the background thread, then closes the claim channel. Any thread, once the appending
+     * thread is done.
+     */
     @Override
     public void close()
     {
-        closeChannel();
+        closed = true;
+        if (claimer != null && claimer.isAlive())
+        {
+            LockSupport.unpark(claimer);
+            boolean interrupted = false;
+            while (claimer.isAlive())
+            {
+                try
+                {
+                    claimer.join();
+                }
+                catch (final InterruptedException e)
+                {
+                    interrupted = true;
+                }
+            }
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (claimLock)
+        {
+            closeChannel();
+        }
     }
 
-    private void claim(final File target, final long position, final long needed)
+    /**
+     * The background thread: whenever the claim is less than half the distance ahead of the last
+     * published write position, claims up to the full distance, in the same cycle file only (the
+     * appending thread moves the claim to a new file). Stops near the reserve.
+     */
+    private void claimAheadLoop()
+    {
+        while (!closed)
+        {
+            LockSupport.parkNanos(this, AHEAD_PERIOD_NANOS);
+            final File target = appendFile;
+            final long position = appendPosition;
+            if (target == null)
+            {
+                continue;
+            }
+            boolean stalled;
+            try
+            {
+                synchronized (claimLock)
+                {
+                    stalled = !closed && isCurrent(target) && claimedTo - position < claimAhead / 2 &&
+                        !claim(target, position, position + claimAhead, true);
+                }
+            }
+            catch (final LogWriteException ex)
+            {
+                // Changes nothing: the appending thread claims for itself and reports a full disk.
+                stalled = true;
+            }
+            // While this thread cannot claim (near the reserve, after a failure) the appending
+            // thread's wakes stay muted, and it looks again after a back-off; a wake that came
+            // since the position was read left its permit, so the next park returns at once.
+            claimWanted = stalled;
+            if (stalled)
+            {
+                LockSupport.parkNanos(this, AHEAD_BACKOFF_NANOS);
+            }
+        }
+    }
+
+    /**
+     * Claims {@code [position, needed)} of {@code target} (or more: at least a {@link #STEP}).
+     * Under {@link #claimLock}.
+     *
+     * @param ahead true on the background thread: claims nothing near the reserve.
+     * @return false if {@code ahead} and nothing was claimed for being near the reserve.
+     */
+    private boolean claim(final File target, final long position, final long needed, final boolean ahead)
     {
         try
         {
@@ -168,10 +329,13 @@ final class SpaceGuard implements AutoCloseable
                 channel = FileChannel.open(target.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE);
                 file = target;
                 claimedTo = position;
+                claimedEnd = -1;
+                claimedFile = target;
+                claimedEnd = position;
             }
             if (needed <= claimedTo)
             {
-                return;
+                return true;
             }
             final long from = Math.max(claimedTo, position);
             long length = Math.max(needed, claimedTo + STEP) - from;
@@ -180,6 +344,11 @@ final class SpaceGuard implements AutoCloseable
                 // Asking the file system allocates; on a roomy disk it is asked only now and then.
                 usableEstimate = space.usableBytes(directory);
                 claimsSinceQuery = 0;
+            }
+            if (ahead && usableEstimate - length < reserve + RECHECK_MARGIN)
+            {
+                // Near the end of the disk the appending thread claims exactly what it needs.
+                return false;
             }
             if (usableEstimate - length < reserve)
             {
@@ -193,13 +362,15 @@ final class SpaceGuard implements AutoCloseable
             }
             if (!isFree(from))
             {
-                // Never zero what Chronicle wrote: refuse rather than guess where the data ends.
+                // Never claim over what Chronicle wrote: refuse rather than guess where the data ends.
                 throw new LogWriteException("Cannot claim disk space in " + target + ": bytes at " + from +
                     " are already written (write position " + position + ", claimed to " + claimedTo + ")");
             }
-            space.allocate(channel, from, length);
+            space.allocate(target.toPath(), channel, from, length);
             usableEstimate -= length;
             claimedTo = from + length;
+            claimedEnd = claimedTo;
+            return true;
         }
         catch (final IOException ex)
         {
@@ -227,7 +398,12 @@ final class SpaceGuard implements AutoCloseable
     /** Chronicle hands out the same File object per store; equals only after a roll or reopen. */
     private boolean isCurrent(final File target)
     {
-        return target == file || target.equals(file);
+        return isSame(target, file);
+    }
+
+    private static boolean isSame(final File a, final File b)
+    {
+        return a == b || a.equals(b);
     }
 
     private void requireFree(final long bytes)
@@ -284,6 +460,8 @@ final class SpaceGuard implements AutoCloseable
             }
             channel = null;
             file = null;
+            claimedEnd = -1;
+            claimedFile = null;
         }
     }
 }

@@ -206,13 +206,14 @@ class DiskFullTest
         }
 
         @Override
-        public void allocate(final FileChannel channel, final long position, final long length) throws IOException
+        public void allocate(final Path file, final FileChannel channel, final long position, final long length)
+            throws IOException
         {
             if (claimed + length > budget)
             {
                 throw new IOException("No space left on device (injected)");
             }
-            DiskSpace.SYSTEM.allocate(channel, position, length);
+            DiskSpace.SYSTEM.allocate(file, channel, position, length);
             claimed += length;
         }
     }

@@ -18,6 +18,7 @@ import io.ringwatch.perf.load.ValueCodec;
 import io.ringwatch.perf.load.Workload;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -93,6 +94,10 @@ public final class RingWatchPeer implements Peer
             .indexInitialCapacity(Math.max(16, workload.keyCount()))
             .maxKeyBytes(Math.max(1, workload.keySize()))
             .maxValueBytes(workload.valueSize());
+        if (settings.writeRingSize() > 0)
+        {
+            builder.writeRingSize(settings.writeRingSize());
+        }
         settings.persistence().applyTo(builder, settings.dataDir());
         return builder.build();
     }
@@ -100,7 +105,9 @@ public final class RingWatchPeer implements Peer
     @Override
     public String name()
     {
-        return blockedListeners == 0 ? "ringwatch" : "ringwatch-" + blockedListeners + "-blocked";
+        final String base = settings.persistence() == Persistence.NONE ? "ringwatch" :
+            "ringwatch-" + settings.persistence().name().toLowerCase(Locale.ROOT);
+        return blockedListeners == 0 ? base : base + "-" + blockedListeners + "-blocked";
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ReportWriterTest
@@ -99,6 +100,30 @@ class ReportWriterTest
         assertTrue(summary.contains("p99.99"), summary);
         assertTrue(summary.contains("target ringwatch: p99 write-to-listener 20.0 µs (target <= 50.0 µs): met"), summary);
         assertTrue(summary.contains("options: rate=1000 watchers=1000"), summary);
+    }
+
+    @Test
+    void theSummaryComparesEachPersistentRunWithTheInMemoryRunOfTheSameInvocation()
+    {
+        final RunReport report = new RunReport("persistence run", "", Instant.parse("2026-01-01T00:00:00Z"), report().machine(),
+            Map.of(), List.of(result("ringwatch", 20_000), result("ringwatch-async", 30_000), result("ringwatch-sync", 100_000)));
+
+        final String summary = ReportWriter.summary(report);
+
+        assertTrue(summary.contains("persistence ringwatch-async: p99 write-to-listener 30.0 µs vs 20.0 µs in memory, " +
+            "same run: 1.50x;"), summary);
+        assertTrue(summary.contains("(target <= 2x): met"), summary);
+        assertTrue(summary.contains("persistence ringwatch-sync: p99 write-to-listener 100.0 µs vs 20.0 µs in memory, " +
+            "same run: 5.00x;"), summary);
+    }
+
+    @Test
+    void aPersistentRunWithoutAnInMemoryRunBesideItIsNotCompared()
+    {
+        final RunReport report = new RunReport("async only", "", Instant.parse("2026-01-01T00:00:00Z"), report().machine(),
+            Map.of(), List.of(result("ringwatch-async", 30_000)));
+
+        assertFalse(ReportWriter.summary(report).contains("persistence ringwatch-async"));
     }
 
     @Test
