@@ -228,8 +228,8 @@ public final class InformerConfig
         }
 
         /**
-         * @param handler receives failures; by default they are logged with
-         *                {@link System.Logger} "io.ringwatch.informer".
+         * @param handler receives failures; by default they are logged through
+         *                SLF4J, logger "io.ringwatch.informer".
          * @return this builder.
          */
         public Builder errorHandler(final InformerErrorHandler handler)
