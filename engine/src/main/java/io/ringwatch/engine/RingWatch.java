@@ -165,7 +165,7 @@ public final class RingWatch implements AutoCloseable
         {
             return new RingWatch(config, null);
         }
-        final ChronicleJournal journal = ChronicleJournal.open(log);
+        final ChronicleJournal journal = ChronicleJournal.open(log, config.name());
         LOG.info("{}: opening the revision log in {}", config.name(), log.directory());
         try
         {

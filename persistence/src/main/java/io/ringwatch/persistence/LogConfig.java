@@ -200,7 +200,7 @@ public final class LogConfig
     }
 
     /**
-     * How far ahead of the appender a background thread ({@code ringwatch-log-space}) claims disk
+     * How far ahead of the appender a background thread ({@code <engine name>-log-space}) claims disk
      * space, so that the appending thread finds its pages already backed and never writes the
      * claim's zeros itself while the disk is roomy. Near the reserve the background thread stops
      * and the appending thread claims exactly what each append needs, as with 0. Any thread; no

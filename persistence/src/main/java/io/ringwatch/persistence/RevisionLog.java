@@ -52,6 +52,9 @@ import org.agrona.DirectBuffer;
  */
 public final class RevisionLog implements AutoCloseable
 {
+    /** The start of the names of the threads a log opened without a prefix starts. */
+    public static final String DEFAULT_THREAD_PREFIX = "ringwatch";
+
     private final LogConfig config;
     private final Path directory;
     private final SingleChronicleQueue queue;
@@ -74,7 +77,7 @@ public final class RevisionLog implements AutoCloseable
     private volatile long snapshotRevision;
     private volatile long retainFrom = Long.MAX_VALUE;
 
-    private RevisionLog(final LogConfig config, final MetadataFile metadata, final DirectoryLock lock)
+    private RevisionLog(final LogConfig config, final MetadataFile metadata, final DirectoryLock lock, final String threadPrefix)
     {
         final boolean writable = lock != null;
         this.lock = lock;
@@ -111,7 +114,7 @@ public final class RevisionLog implements AutoCloseable
             if (writable)
             {
                 guard = new SpaceGuard(opened, config.diskSpace(), directory, config.diskReserveBytes(),
-                    config.claimAheadBytes());
+                    config.claimAheadBytes(), threadPrefix + "-log-space");
                 guard.claimAtOpen();
             }
             space = guard;
@@ -150,9 +153,32 @@ public final class RevisionLog implements AutoCloseable
      */
     public static RevisionLog open(final LogConfig config)
     {
+        return open(config, DEFAULT_THREAD_PREFIX);
+    }
+
+    /**
+     * Opens (or creates) the log for writing, naming the threads it starts after its owner. The
+     * calling thread; allocates the log and its buffers.
+     *
+     * @param config       where and how.
+     * @param threadPrefix the start of the name of every thread the log starts (its disk-space
+     *                     thread is {@code <threadPrefix>-log-space}), e.g. the engine's name.
+     * @return the open log.
+     * @throws LogDirectoryException if the directory cannot be used (nothing changed).
+     * @throws LogLockedException    if another open log owns the directory (nothing changed).
+     * @throws LogFormatException    if a newer format version wrote it (nothing changed).
+     * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
+     * @throws LogWriteException     if the disk has less free space than the reserve.
+     */
+    public static RevisionLog open(final LogConfig config, final String threadPrefix)
+    {
         if (config == null)
         {
             throw new IllegalArgumentException("config must not be null");
+        }
+        if (threadPrefix == null || threadPrefix.isEmpty())
+        {
+            throw new IllegalArgumentException("thread prefix must not be null or empty");
         }
         final Path directory = config.directory();
         if (LogDirectory.inspect(directory, true) == null)
@@ -173,7 +199,7 @@ public final class RevisionLog implements AutoCloseable
                 LogDirectory.create(directory);
                 metadata = new MetadataFile(0, 0);
             }
-            final RevisionLog log = new RevisionLog(config, metadata, lock);
+            final RevisionLog log = new RevisionLog(config, metadata, lock, threadPrefix);
             lock.recordHolder();
             return log;
         }
@@ -195,7 +221,7 @@ public final class RevisionLog implements AutoCloseable
         final Path directory = config.directory();
         try
         {
-            new RevisionLog(config, LogDirectory.inspect(directory, false), null).close();
+            new RevisionLog(config, LogDirectory.inspect(directory, false), null, DEFAULT_THREAD_PREFIX).close();
         }
         catch (final LogCorruptedException ex)
         {
@@ -237,7 +263,7 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new LogDirectoryException(directory + " holds no revision log");
         }
-        return new RevisionLog(config, metadata, null);
+        return new RevisionLog(config, metadata, null, DEFAULT_THREAD_PREFIX);
     }
 
     /**

@@ -31,7 +31,7 @@ import net.openhft.chronicle.wire.Wire;
  * </ul>
  * Claiming writes zeros through the page cache and asks the file system for blocks; on a busy
  * disk one step can block for milliseconds (writeback throttling, block allocation). With
- * {@link LogConfig#claimAheadBytes()} a background thread ({@code ringwatch-log-space}) keeps the
+ * {@link LogConfig#claimAheadBytes()} a background thread ({@code <prefix>-log-space}) keeps the
  * claim that far ahead of the last write position the appending thread published, so the
  * appending thread only compares its position with a volatile bound. It claims itself, under the
  * same lock, when the background thread fell behind, after a roll, and near the reserve (where
@@ -86,7 +86,8 @@ final class SpaceGuard implements AutoCloseable
         final DiskSpace space,
         final Path directory,
         final long reserve,
-        final long claimAhead)
+        final long claimAhead,
+        final String threadName)
     {
         this.queue = queue;
         this.space = space;
@@ -98,7 +99,7 @@ final class SpaceGuard implements AutoCloseable
         this.overhead = 2L * (queue.rollCycle().defaultIndexCount() * 8L + 64) + 256;
         if (claimAhead > 0)
         {
-            claimer = new Thread(this::claimAheadLoop, "ringwatch-log-space");
+            claimer = new Thread(this::claimAheadLoop, threadName);
             claimer.setDaemon(true);
         }
         else

@@ -32,14 +32,15 @@ public final class ChronicleJournal implements Journal
     /**
      * Opens (or creates) the log in {@code config}'s directory, dropping a torn last excerpt.
      *
-     * @param config the log's directory, durability, roll cycle and retention.
+     * @param config       the log's directory, durability, roll cycle and retention.
+     * @param threadPrefix the start of the names of the threads the log starts (the engine's name).
      * @return the journal, owning the log.
      * @throws io.ringwatch.persistence.RevisionLogException with a typed subclass when the
      * directory is unusable, foreign, corrupt or from a newer format.
      */
-    public static ChronicleJournal open(final LogConfig config)
+    public static ChronicleJournal open(final LogConfig config, final String threadPrefix)
     {
-        return new ChronicleJournal(RevisionLog.open(config), config.durability() == LogConfig.Durability.SYNC);
+        return new ChronicleJournal(RevisionLog.open(config, threadPrefix), config.durability() == LogConfig.Durability.SYNC);
     }
 
     /**
