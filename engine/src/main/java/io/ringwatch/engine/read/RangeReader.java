@@ -13,10 +13,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Consistent reads of the off-heap index while the writer keeps writing, with no lock, no pause of
@@ -114,24 +112,24 @@ public final class RangeReader
             try (PinnedRead read = PinnedRead.open(undo, cursor))
             {
                 final long at = read.revision();
-                final List<byte[]> keys = new ArrayList<>();
-                final List<KeyValue> scanned = new ArrayList<>();
+                final List<byte[]> keys = new ChunkedList<>();
+                final List<KeyValue> scanned = new ChunkedList<>();
                 scan(range, limit <= 0 ? 0 : limit + 1, at, keys, scanned);
                 final byte[] cut = limit > 0 && scanned.size() > limit ? keys.get(keys.size() - 1) : null;
                 if (!read.awaitScanned())
                 {
                     continue;
                 }
-                final TreeMap<byte[], KeyValue> undone = new TreeMap<>(Keys::compare);
+                final List<PreImage> undone = new ChunkedList<>();
                 read.undoneSince(range, (buffer, keyOffset, keyLength, valueOffset, valueLength,
                     createRevision, modRevision, version) ->
                 {
                     final byte[] key = new byte[keyLength];
                     buffer.getBytes(keyOffset, key);
-                    if ((cut == null || Keys.compare(key, cut) <= 0) && !undone.containsKey(key))
+                    if (cut == null || Keys.compare(key, cut) <= 0)
                     {
-                        undone.put(key, PinnedRead.preImage(key, buffer, valueOffset, valueLength,
-                            createRevision, modRevision, version));
+                        undone.add(new PreImage(key, PinnedRead.preImage(key, buffer, valueOffset, valueLength,
+                            createRevision, modRevision, version)));
                     }
                 });
                 if (!read.isStable())
@@ -175,43 +173,61 @@ public final class RangeReader
     }
 
     /**
-     * Merges the scan (keys unchanged since the pin) with the pre-images (keys changed since),
-     * both in key order; a pre-image wins and an absent one removes its key.
+     * Merges the scan (keys unchanged since the pin, in key order) with the pre-images (keys
+     * changed since, in the order the writer kept them, oldest first); a key's oldest pre-image
+     * wins and an absent one removes its key. The pre-images are sorted once, stably, rather than
+     * kept in a tree: the writer keeps them in the order it changed the keys, often nearly key
+     * order, which a merge sort takes in close to linear time.
      */
-    private static List<KeyValue> merge(
-        final List<byte[]> keys, final List<KeyValue> scanned, final TreeMap<byte[], KeyValue> undone)
+    private static List<KeyValue> merge(final List<byte[]> keys, final List<KeyValue> scanned, final List<PreImage> undone)
     {
         if (undone.isEmpty())
         {
             return scanned;
         }
-        final List<KeyValue> kvs = new ArrayList<>(scanned.size() + undone.size());
-        final Iterator<Map.Entry<byte[], KeyValue>> changed = undone.entrySet().iterator();
-        Map.Entry<byte[], KeyValue> next = changed.next();
+        undone.sort(PreImage.BY_KEY);
+        final int changed = undone.size();
+        final List<KeyValue> kvs = new ArrayList<>(scanned.size() + changed);
+        int u = 0;
         for (int i = 0, n = scanned.size(); i < n; i++)
         {
             final byte[] key = keys.get(i);
-            while (next != null && Keys.compare(next.getKey(), key) < 0)
+            while (u < changed && Keys.compare(undone.get(u).key, key) < 0)
             {
-                addPresent(kvs, next.getValue());
-                next = changed.hasNext() ? changed.next() : null;
+                u = addOldest(kvs, undone, u);
             }
-            if (next != null && Keys.compare(next.getKey(), key) == 0)
+            if (u < changed && Keys.compare(undone.get(u).key, key) == 0)
             {
-                addPresent(kvs, next.getValue());
-                next = changed.hasNext() ? changed.next() : null;
+                u = addOldest(kvs, undone, u);
             }
             else
             {
                 kvs.add(scanned.get(i));
             }
         }
-        while (next != null)
+        while (u < changed)
         {
-            addPresent(kvs, next.getValue());
-            next = changed.hasNext() ? changed.next() : null;
+            u = addOldest(kvs, undone, u);
         }
         return kvs;
+    }
+
+    /**
+     * Adds the pre-image at {@code first}, the oldest of its key after the stable sort, and skips
+     * that key's later ones.
+     *
+     * @return the index of the next key's first pre-image.
+     */
+    private static int addOldest(final List<KeyValue> kvs, final List<PreImage> undone, final int first)
+    {
+        final PreImage oldest = undone.get(first);
+        addPresent(kvs, oldest.kv);
+        int next = first + 1;
+        while (next < undone.size() && Keys.compare(undone.get(next).key, oldest.key) == 0)
+        {
+            next++;
+        }
+        return next;
     }
 
     private static void addPresent(final List<KeyValue> kvs, final KeyValue kv)
@@ -232,5 +248,20 @@ public final class RangeReader
     private static KeyValue toKeyValue(final IndexEntry entry)
     {
         return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version());
+    }
+
+    /** A changed key and its state at the pin ({@link PinnedRead#ABSENT} when it did not exist). */
+    private static final class PreImage
+    {
+        static final Comparator<PreImage> BY_KEY = (a, b) -> Keys.compare(a.key, b.key);
+
+        final byte[] key;
+        final KeyValue kv;
+
+        PreImage(final byte[] key, final KeyValue kv)
+        {
+            this.key = key;
+            this.kv = kv;
+        }
     }
 }
