@@ -14,13 +14,14 @@ public final class RangeResult
 
     /**
      * @param revision the revision the read is consistent at.
-     * @param kvs      the key-values, in key order.
+     * @param kvs      the key-values, in key order; copied unless a {@link HandedOverKeyValues},
+     *                 which is kept as it is.
      * @param more     true when the limit cut the result short.
      */
     public RangeResult(final long revision, final List<KeyValue> kvs, final boolean more)
     {
         this.revision = revision;
-        this.kvs = List.copyOf(kvs);
+        this.kvs = kvs instanceof HandedOverKeyValues ? kvs : List.copyOf(kvs);
         this.more = more;
     }
 
@@ -34,7 +35,9 @@ public final class RangeResult
     }
 
     /**
-     * @return the key-values in key order.
+     * @return the key-values in key order, unmodifiable. A large range read's list holds its
+     * key-values packed and creates each {@link KeyValue} when asked for it: hold on to the
+     * elements you keep rather than calling {@code get} for the same index repeatedly.
      */
     public List<KeyValue> kvs()
     {

@@ -5,16 +5,12 @@ import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
-import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.write.RevisionCursor;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 
 /**
  * Consistent reads of the off-heap index while the writer keeps writing, with no lock, no pause of
@@ -33,7 +29,8 @@ import java.util.List;
  * After a journal failure the index is rolled back to the durable revision; a read that
  * overlapped the roll-back starts over.
  *
- * <p>Thread-safe; any reader thread. Allocates the result (heap copies of keys and values).
+ * <p>Thread-safe; any reader thread. Allocates the result, its key-values packed into a few byte
+ * arrays ({@link ReadResultBuilder}).
  */
 public final class RangeReader
 {
@@ -112,43 +109,27 @@ public final class RangeReader
             try (PinnedRead read = PinnedRead.open(undo, cursor))
             {
                 final long at = read.revision();
-                final List<byte[]> keys = new ChunkedList<>();
-                final List<KeyValue> scanned = new ChunkedList<>();
-                scan(range, limit <= 0 ? 0 : limit + 1, at, keys, scanned);
-                final byte[] cut = limit > 0 && scanned.size() > limit ? keys.get(keys.size() - 1) : null;
+                final ReadResultBuilder result = new ReadResultBuilder();
+                scan(range, limit <= 0 ? 0 : limit + 1, at, result);
+                if (limit > 0 && result.scannedCount() > limit)
+                {
+                    result.cutAtLastScanned();
+                }
                 if (!read.awaitScanned())
                 {
                     continue;
                 }
-                final List<PreImage> undone = new ChunkedList<>();
-                read.undoneSince(range, (buffer, keyOffset, keyLength, valueOffset, valueLength,
-                    createRevision, modRevision, version) ->
+                read.undoneSince(range, result::addPreImage);
+                if (read.isStable())
                 {
-                    final byte[] key = new byte[keyLength];
-                    buffer.getBytes(keyOffset, key);
-                    if (cut == null || Keys.compare(key, cut) <= 0)
-                    {
-                        undone.add(new PreImage(key, PinnedRead.preImage(key, buffer, valueOffset, valueLength,
-                            createRevision, modRevision, version)));
-                    }
-                });
-                if (!read.isStable())
-                {
-                    continue;
+                    return result.build(at, limit);
                 }
-                final List<KeyValue> kvs = merge(keys, scanned, undone);
-                if (limit > 0 && kvs.size() > limit)
-                {
-                    return new RangeResult(at, new ArrayList<>(kvs.subList(0, limit)), true);
-                }
-                return new RangeResult(at, kvs, false);
             }
         }
     }
 
     /** Collects the range's entries unchanged since {@code at}, in key order, up to {@code keep}. */
-    private void scan(
-        final KeyRange range, final int keep, final long at, final List<byte[]> keys, final List<KeyValue> scanned)
+    private void scan(final KeyRange range, final int keep, final long at, final ReadResultBuilder result)
     {
         final byte[] from = range.fromKey();
         if (range.isSingleKey())
@@ -156,7 +137,7 @@ public final class RangeReader
             final IndexEntry entry = entries.get();
             if (index.get(new UnsafeBuffer(from), 0, from.length, entry) && entry.modRevision() <= at)
             {
-                add(entry, keys, scanned);
+                result.addScanned(entry);
             }
             return;
         }
@@ -166,102 +147,14 @@ public final class RangeReader
             {
                 if (entry.modRevision() <= at)
                 {
-                    add(entry, keys, scanned);
+                    result.addScanned(entry);
                 }
-                return keep == 0 || scanned.size() < keep;
+                return keep == 0 || result.scannedCount() < keep;
             });
-    }
-
-    /**
-     * Merges the scan (keys unchanged since the pin, in key order) with the pre-images (keys
-     * changed since, in the order the writer kept them, oldest first); a key's oldest pre-image
-     * wins and an absent one removes its key. The pre-images are sorted once, stably, rather than
-     * kept in a tree: the writer keeps them in the order it changed the keys, often nearly key
-     * order, which a merge sort takes in close to linear time.
-     */
-    private static List<KeyValue> merge(final List<byte[]> keys, final List<KeyValue> scanned, final List<PreImage> undone)
-    {
-        if (undone.isEmpty())
-        {
-            return scanned;
-        }
-        undone.sort(PreImage.BY_KEY);
-        final int changed = undone.size();
-        final List<KeyValue> kvs = new ArrayList<>(scanned.size() + changed);
-        int u = 0;
-        for (int i = 0, n = scanned.size(); i < n; i++)
-        {
-            final byte[] key = keys.get(i);
-            while (u < changed && Keys.compare(undone.get(u).key, key) < 0)
-            {
-                u = addOldest(kvs, undone, u);
-            }
-            if (u < changed && Keys.compare(undone.get(u).key, key) == 0)
-            {
-                u = addOldest(kvs, undone, u);
-            }
-            else
-            {
-                kvs.add(scanned.get(i));
-            }
-        }
-        while (u < changed)
-        {
-            u = addOldest(kvs, undone, u);
-        }
-        return kvs;
-    }
-
-    /**
-     * Adds the pre-image at {@code first}, the oldest of its key after the stable sort, and skips
-     * that key's later ones.
-     *
-     * @return the index of the next key's first pre-image.
-     */
-    private static int addOldest(final List<KeyValue> kvs, final List<PreImage> undone, final int first)
-    {
-        final PreImage oldest = undone.get(first);
-        addPresent(kvs, oldest.kv);
-        int next = first + 1;
-        while (next < undone.size() && Keys.compare(undone.get(next).key, oldest.key) == 0)
-        {
-            next++;
-        }
-        return next;
-    }
-
-    private static void addPresent(final List<KeyValue> kvs, final KeyValue kv)
-    {
-        if (kv != PinnedRead.ABSENT)
-        {
-            kvs.add(kv);
-        }
-    }
-
-    private static void add(final IndexEntry entry, final List<byte[]> keys, final List<KeyValue> scanned)
-    {
-        final byte[] key = entry.keyBytes();
-        keys.add(key);
-        scanned.add(new KeyValue(key, entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version()));
     }
 
     private static KeyValue toKeyValue(final IndexEntry entry)
     {
         return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version());
-    }
-
-    /** A changed key and its state at the pin ({@link PinnedRead#ABSENT} when it did not exist). */
-    private static final class PreImage
-    {
-        static final Comparator<PreImage> BY_KEY = (a, b) -> Keys.compare(a.key, b.key);
-
-        final byte[] key;
-        final KeyValue kv;
-
-        PreImage(final byte[] key, final KeyValue kv)
-        {
-            this.key = key;
-            this.kv = kv;
-        }
     }
 }

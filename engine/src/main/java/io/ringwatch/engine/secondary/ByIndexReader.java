@@ -2,16 +2,12 @@ package io.ringwatch.engine.secondary;
 
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
-import io.ringwatch.engine.kv.KeyValue;
-import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.read.PinnedRead;
+import io.ringwatch.engine.read.ReadResultBuilder;
 import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.write.RevisionCursor;
 import org.agrona.concurrent.UnsafeBuffer;
-
-import java.util.ArrayList;
-import java.util.TreeMap;
 
 /**
  * Consistent {@code byIndex} reads while the writer keeps writing, pinned like
@@ -23,7 +19,7 @@ import java.util.TreeMap;
  * state exists and has the index value. The result is the index value's keys at P, however fast
  * the writer goes.
  *
- * <p>Thread-safe; any reader thread. Allocates the result and the heap copies in it.
+ * <p>Thread-safe; any reader thread. Allocates the result, packed like a range read's.
  */
 final class ByIndexReader
 {
@@ -47,46 +43,36 @@ final class ByIndexReader
             try (PinnedRead read = PinnedRead.open(undo, cursor))
             {
                 final long at = read.revision();
-                final TreeMap<byte[], KeyValue> found = new TreeMap<>(Keys::compare);
-                scan(index, indexValue, at, found);
+                final ReadResultBuilder result = new ReadResultBuilder();
+                scan(index, indexValue, at, result);
                 if (!read.awaitScanned())
                 {
                     continue;
                 }
                 final IndexValues values = derived.get();
                 final UnsafeBuffer wanted = new UnsafeBuffer(indexValue);
-                final TreeMap<byte[], Boolean> decided = new TreeMap<>(Keys::compare);
                 read.undoneSince(null, (buffer, keyOffset, keyLength, valueOffset, valueLength,
                     createRevision, modRevision, version) ->
                 {
-                    final byte[] key = new byte[keyLength];
-                    buffer.getBytes(keyOffset, key);
-                    if (decided.putIfAbsent(key, Boolean.TRUE) != null)
-                    {
-                        return;
-                    }
-                    if (valueLength >= 0 &&
+                    final boolean matched = valueLength >= 0 &&
                         values.collect(index.name, index.function, buffer, valueOffset, valueLength)
-                            .contains(wanted, 0, indexValue.length))
-                    {
-                        found.put(key, PinnedRead.preImage(key, buffer, valueOffset, valueLength,
-                            createRevision, modRevision, version));
-                    }
-                    else
-                    {
-                        found.remove(key);
-                    }
+                            .contains(wanted, 0, indexValue.length);
+                    result.addPreImage(buffer, keyOffset, keyLength, valueOffset, matched ? valueLength : -1,
+                        createRevision, modRevision, version);
                 });
                 if (read.isStable())
                 {
-                    return new RangeResult(at, new ArrayList<>(found.values()), false);
+                    return result.build(at, 0);
                 }
             }
         }
     }
 
-    private void scan(
-        final SecondaryIndex index, final byte[] indexValue, final long at, final TreeMap<byte[], KeyValue> found)
+    /**
+     * Scans the index value's composite keys, which sort by the primary key after the common
+     * index-value prefix, so the entries reach the result in key order.
+     */
+    private void scan(final SecondaryIndex index, final byte[] indexValue, final long at, final ReadResultBuilder result)
     {
         final int keyOffset = SecondaryIndex.keyOffset(indexValue.length);
         final IndexEntry entry = entries.get();
@@ -95,9 +81,7 @@ final class ByIndexReader
             final int keyLength = composite.keyLength() - keyOffset;
             if (primary.get(composite.key(), keyOffset, keyLength, entry) && entry.modRevision() <= at)
             {
-                final byte[] key = entry.keyBytes();
-                found.put(key, new KeyValue(key, entry.valueBytes(),
-                    entry.createRevision(), entry.modRevision(), entry.version()));
+                result.addScanned(entry);
             }
             return true;
         });
