@@ -312,8 +312,8 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
-     * Applies one operation without waiting. The future completes on the writer thread: chain
-     * slow work with the {@code *Async} methods.
+     * Applies one operation without waiting. The future completes on the writer thread (the
+     * journal thread for a persistent engine): chain slow work with the {@code *Async} methods.
      *
      * @param op a put or delete.
      * @return the result, later.
@@ -340,7 +340,8 @@ public final class RingWatch implements AutoCloseable
      * Applies a transaction without waiting.
      *
      * @param txn the transaction.
-     * @return the result, later (completed on the writer thread).
+     * @return the result, later (completed on the writer thread, or the journal thread for a
+     *         persistent engine).
      */
     public CompletableFuture<TxnResult> txnAsync(final Txn txn)
     {

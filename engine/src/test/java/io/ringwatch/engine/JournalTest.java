@@ -3,6 +3,7 @@ package io.ringwatch.engine;
 import io.ringwatch.engine.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
@@ -17,8 +18,10 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -191,6 +194,41 @@ class JournalTest
         engine = RingWatch.open(RingWatchConfig.defaults(), journal);
         engine.put("k", "v");
         assertEquals(1, journal.lastRevision());
+        assertEquals(0, journal.flushes());
+    }
+
+    @Test
+    void anAsyncJournalAcknowledgesEveryWriteOfABurstOnlyOnceAppendedAndStillAppendsALoneWriteAfterIt()
+    {
+        // A burst hands the journal batches large enough for it to nap between them; the lone
+        // write after it must still be appended and acknowledged (the journal leaves the naps).
+        final int burst = 20_000;
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
+        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        final LongAdder ackedBeforeAppended = new LongAdder();
+        final List<CompletableFuture<WriteResult>> writes = new ArrayList<>(burst);
+        for (int i = 0; i < burst; i++)
+        {
+            final CompletableFuture<WriteResult> write = engine.writeAsync(Op.put("k" + (i % 100), "v" + i));
+            write.thenAccept(result ->
+            {
+                if (journal.lastRevision() < result.revision())
+                {
+                    ackedBeforeAppended.increment();
+                }
+            });
+            writes.add(write);
+        }
+        for (int i = 0; i < burst; i++)
+        {
+            assertEquals(i + 1, writes.get(i).join().revision());
+        }
+        assertEquals(0, ackedBeforeAppended.sum());
+        assertEquals(burst, journal.lastRevision());
+
+        final WriteResult lone = engine.put("lone".getBytes(), "v".getBytes());
+        assertEquals(burst + 1, lone.revision());
+        assertEquals(burst + 1, journal.lastRevision());
         assertEquals(0, journal.flushes());
     }
 

@@ -8,8 +8,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Completes a future with a write's result. Allocated per asynchronous write of the
- * convenient API. The future completes on the writer thread, so a dependent stage added with a
- * non-async method runs there: use the {@code *Async} variants for anything slow.
+ * convenient API. The future completes on the writer thread (the journal thread with a journal),
+ * so a dependent stage added with a non-async method runs there: use the {@code *Async} variants
+ * for anything slow.
  */
 final class FutureCompletion implements WriteCompletion
 {

@@ -125,7 +125,8 @@ public final class WritePipeline implements AutoCloseable
     }
 
     /**
-     * Applies one operation without waiting. The future completes on the writer thread.
+     * Applies one operation without waiting. The future completes on the writer thread (the journal
+     * thread with a journal).
      *
      * @param op the put or delete.
      * @return the result, later.
@@ -174,7 +175,8 @@ public final class WritePipeline implements AutoCloseable
     }
 
     /**
-     * Applies a transaction without waiting. The future completes on the writer thread.
+     * Applies a transaction without waiting. The future completes on the writer thread (the journal
+     * thread with a journal).
      *
      * @param txn the transaction.
      * @return the result, later.

@@ -30,10 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class RingWatchPeer implements Peer
 {
-    /** Writes in flight per async producer: the engine's ring holds 4096 slots by default. */
-    private static final int ACK_SLOTS = 4096;
-
     private final EngineSettings settings;
+    /** Writes in flight per async producer: as many as the engine's write ring holds. */
+    private final int ackSlots;
     private final RingWatch engine;
     private final int blockedListeners;
     private final CountDownLatch releaseBlocked = new CountDownLatch(1);
@@ -71,7 +70,9 @@ public final class RingWatchPeer implements Peer
         }
         this.settings = settings;
         this.blockedListeners = blockedListeners;
-        this.engine = RingWatch.open(config(settings, workload));
+        final RingWatchConfig config = config(settings, workload);
+        this.ackSlots = config.writeRingSize();
+        this.engine = RingWatch.open(config);
     }
 
     /**
@@ -168,7 +169,7 @@ public final class RingWatchPeer implements Peer
     public PeerWriter newWriter(final Workload workload, final LatencyRecorder acks)
     {
         return settings.writeMode() == WriteMode.ASYNC ?
-            new AsyncWriter(engine.newDirectWriter(), workload, acks, failures) :
+            new AsyncWriter(engine.newDirectWriter(), workload, acks, failures, ackSlots) :
             new SyncWriter(engine.newDirectWriter(), workload, acks, failures);
     }
 
@@ -231,16 +232,22 @@ public final class RingWatchPeer implements Peer
         private final UnsafeBuffer keys;
         private final int keySize;
         private final UnsafeBuffer value;
-        private final AckSlot[] slots = new AckSlot[ACK_SLOTS];
+        private final AckSlot[] slots;
+        private final int mask;
         private long sequence;
 
-        AsyncWriter(final DirectWriter writer, final Workload workload, final LatencyRecorder acks, final LongAdder failures)
+        /** {@code ackSlots}: writes in flight at most, a power of two (the engine's ring size). */
+        AsyncWriter(
+            final DirectWriter writer, final Workload workload, final LatencyRecorder acks, final LongAdder failures,
+            final int ackSlots)
         {
+            this.slots = new AckSlot[ackSlots];
+            this.mask = ackSlots - 1;
             this.writer = writer;
             this.keys = keyBlock(workload);
             this.keySize = workload.keySize();
             this.value = new UnsafeBuffer(new byte[workload.valueSize()]);
-            for (int i = 0; i < ACK_SLOTS; i++)
+            for (int i = 0; i < slots.length; i++)
             {
                 slots[i] = new AckSlot(acks, failures);
             }
@@ -249,7 +256,7 @@ public final class RingWatchPeer implements Peer
         @Override
         public void write(final int keyIndex, final long intendedNanos)
         {
-            final AckSlot slot = slots[(int)(sequence++ & (ACK_SLOTS - 1))];
+            final AckSlot slot = slots[(int)(sequence++ & mask)];
             while (slot.isInFlight())
             {
                 // Back-pressure: this slot's earlier write is not acknowledged yet. The wait counts
