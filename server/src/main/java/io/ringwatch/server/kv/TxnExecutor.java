@@ -55,7 +55,7 @@ final class TxnExecutor
         {
             if (compare.getTarget() == Compare.CompareTarget.LEASE)
             {
-                leasesHold &= holds(compare.getResult(), Long.compare(0, compare.getLease()));
+                leasesHold &= result(compare.getResult()).holds(Long.compare(0, compare.getLease()));
             }
             else
             {
@@ -226,23 +226,6 @@ final class TxnExecutor
                 return io.ringwatch.engine.kv.Compare.Result.LESS;
             case GREATER:
                 return io.ringwatch.engine.kv.Compare.Result.GREATER;
-            default:
-                throw EtcdErrors.unsupported("compare result " + result);
-        }
-    }
-
-    private static boolean holds(final Compare.CompareResult result, final int cmp)
-    {
-        switch (result)
-        {
-            case EQUAL:
-                return cmp == 0;
-            case NOT_EQUAL:
-                return cmp != 0;
-            case LESS:
-                return cmp < 0;
-            case GREATER:
-                return cmp > 0;
             default:
                 throw EtcdErrors.unsupported("compare result " + result);
         }
