@@ -1,7 +1,11 @@
 package io.ringwatch.server;
 
 import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.server.cluster.ClusterService;
 import io.ringwatch.server.cluster.MaintenanceService;
@@ -50,7 +54,7 @@ public final class RingWatchServer implements AutoCloseable
      * @param engine  the engine; it stays the caller's to close, after this server.
      * @param options name and URLs.
      * @return the running server.
-     * @throws UncheckedIOException if a listen address cannot be bound.
+     * @throws UncheckedIOException if a listen address cannot be bound or a TLS file read.
      */
     public static RingWatchServer start(final RingWatch engine, final ServerOptions options)
     {
@@ -63,6 +67,10 @@ public final class RingWatchServer implements AutoCloseable
         for (final URI url : urls.subList(1, urls.size()))
         {
             builder.addListenAddress(ServerOptions.address(url));
+        }
+        if (options.tls())
+        {
+            builder.sslContext(sslContext(options));
         }
         final WatchService watch = new WatchService(engine, member, options.name());
         // etcd clients ping idle connections (etcdctl every 2 s by default); etcd permits it.
@@ -83,10 +91,30 @@ public final class RingWatchServer implements AutoCloseable
             throw new UncheckedIOException("cannot listen on " + urls + ": " + e.getMessage(), e);
         }
         final RingWatchServer started = new RingWatchServer(server, watch, member);
-        LOG.info("{}: serving etcd v3 clients on {} (advertised as {}), member id {}, cluster id {}",
-            options.name(), started.listenAddresses(), member.clientUrls(),
+        LOG.info("{}: serving etcd v3 clients on {} ({}; advertised as {}), member id {}, cluster id {}",
+            options.name(), started.listenAddresses(),
+            options.tls() ? (options.clientCertAuth() ? "TLS, client certificates required" : "TLS") : "plaintext", member.clientUrls(),
             Long.toHexString(member.memberId()), Long.toHexString(member.clusterId()));
         return started;
+    }
+
+    private static SslContext sslContext(final ServerOptions options)
+    {
+        try
+        {
+            final SslContextBuilder ssl = GrpcSslContexts.configure(
+                SslContextBuilder.forServer(options.certFile().toFile(), options.keyFile().toFile()));
+            if (options.trustedCaFile() != null)
+            {
+                ssl.trustManager(options.trustedCaFile().toFile());
+            }
+            return ssl.clientAuth(options.clientCertAuth() ? ClientAuth.REQUIRE : ClientAuth.NONE).build();
+        }
+        catch (final IOException | IllegalArgumentException e)
+        {
+            throw new UncheckedIOException("cannot set up TLS from " + options.certFile() + " and " + options.keyFile() + ": " +
+                e.getMessage(), e instanceof IOException ? (IOException)e : new IOException(e));
+        }
     }
 
     /**

@@ -39,6 +39,18 @@ public final class ServerMain implements Callable<Integer>
     @Option(names = "--advertise-client-urls", split = ",", description = "Comma-separated URLs clients are told to use. Default: the listen URLs.")
     List<URI> advertiseClientUrls = List.of();
 
+    @Option(names = "--cert-file", description = "TLS certificate (PEM) for https:// listen URLs (etcd's --cert-file).")
+    Path certFile;
+
+    @Option(names = "--key-file", description = "The certificate's private key (PEM, PKCS#8) (etcd's --key-file).")
+    Path keyFile;
+
+    @Option(names = "--trusted-ca-file", description = "CA certificates (PEM) client certificates must chain to (etcd's --trusted-ca-file).")
+    Path trustedCaFile;
+
+    @Option(names = "--client-cert-auth", description = "Refuse clients without a certificate from the trusted CA (etcd's --client-cert-auth).")
+    boolean clientCertAuth;
+
     @Option(names = "--durability", description = "With --data-dir: SYNC acknowledges a write once on disk (as etcd's fsync'd WAL), ASYNC once applied. Default: ${DEFAULT-VALUE}.")
     LogConfig.Durability durability = LogConfig.Durability.SYNC;
 
@@ -67,12 +79,23 @@ public final class ServerMain implements Callable<Integer>
         }
     }
 
+    /**
+     * Opens the engine, starts the server and serves until the JVM stops.
+     *
+     * @return 0 once the server has stopped.
+     * @throws InterruptedException if interrupted while serving.
+     */
     @Override
     public Integer call() throws InterruptedException
     {
         final ServerOptions.Builder options = ServerOptions.builder().name(name);
         listenClientUrls.forEach(options::listenClientUrl);
         advertiseClientUrls.forEach(options::advertiseClientUrl);
+        if (certFile != null || keyFile != null)
+        {
+            options.tls(certFile, keyFile);
+        }
+        options.trustedCaFile(trustedCaFile).clientCertAuth(clientCertAuth);
         final ServerOptions serverOptions = options.build();
         final RingWatch engine = RingWatch.open(engineConfig());
         final RingWatchServer server;

@@ -74,9 +74,11 @@ class MaintenanceAndClusterTest
     }
 
     @Test
-    void onlyHttpUrlsWithAPortAreAccepted()
+    void onlyHttpOrHttpsUrlsWithAPortAreAccepted()
     {
-        assertThrows(IllegalArgumentException.class, () -> ServerOptions.builder().listenClientUrl(URI.create("https://127.0.0.1:2379")));
+        assertThrows(IllegalArgumentException.class, () -> ServerOptions.builder().listenClientUrl(URI.create("https://127.0.0.1:2379")).build(),
+            "https without a certificate");
+        assertThrows(IllegalArgumentException.class, () -> ServerOptions.builder().listenClientUrl(URI.create("ftp://127.0.0.1:2379")));
         assertThrows(IllegalArgumentException.class, () -> ServerOptions.builder().listenClientUrl(URI.create("http://127.0.0.1")));
         assertEquals(List.of(URI.create(ServerOptions.DEFAULT_CLIENT_URL)), ServerOptions.builder().build().listenClientUrls());
     }
