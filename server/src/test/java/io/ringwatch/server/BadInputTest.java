@@ -12,9 +12,9 @@ import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -31,20 +31,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BadInputTest
 {
-    private static ServerFixture fixture;
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
     private static KVGrpc.KVBlockingStub kv;
 
     @BeforeAll
     static void start()
     {
-        fixture = new ServerFixture();
         kv = KVGrpc.newBlockingStub(fixture.channel);
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException
-    {
-        fixture.close();
     }
 
     @Test

@@ -16,9 +16,9 @@ import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeResponse;
 import com.google.protobuf.ByteString;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,20 +37,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class KvServiceTest
 {
-    private static ServerFixture fixture;
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
     private static KV kv;
 
     @BeforeAll
     static void start()
     {
-        fixture = new ServerFixture();
         kv = fixture.client.getKVClient();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException
-    {
-        fixture.close();
     }
 
     @Test

@@ -2,9 +2,8 @@ package io.ringwatch.server;
 
 import io.etcd.jetcd.cluster.Member;
 import io.etcd.jetcd.maintenance.StatusResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
 import java.util.List;
@@ -19,19 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class MaintenanceAndClusterTest
 {
-    private static ServerFixture fixture;
-
-    @BeforeAll
-    static void start()
-    {
-        fixture = new ServerFixture();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException
-    {
-        fixture.close();
-    }
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
 
     @Test
     void statusNamesTheMemberAsLeaderAtTheCurrentRevision() throws Exception

@@ -6,6 +6,9 @@ import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.RingWatchConfig;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -15,14 +18,18 @@ import java.util.concurrent.TimeUnit;
 /**
  * An in-memory engine behind a server on a free loopback port, with a jetcd client and a raw
  * gRPC channel (for what jetcd does not send: client-chosen watch ids, lease compares, flow
- * control). One per test class; tests use their own key prefixes.
+ * control). One per test class, registered as an extension
+ * ({@code @RegisterExtension static final ServerFixture fixture = new ServerFixture();}: started
+ * before the class's tests, closed after them), or started and closed by hand; tests use their own
+ * key prefixes.
  */
-final class ServerFixture implements AutoCloseable
+final class ServerFixture implements BeforeAllCallback, AfterAllCallback, AutoCloseable
 {
-    final RingWatch engine;
-    final RingWatchServer server;
-    final Client client;
-    final ManagedChannel channel;
+    private final RingWatchConfig config;
+    RingWatch engine;
+    RingWatchServer server;
+    Client client;
+    ManagedChannel channel;
 
     ServerFixture()
     {
@@ -31,6 +38,23 @@ final class ServerFixture implements AutoCloseable
 
     ServerFixture(final RingWatchConfig config)
     {
+        this.config = config;
+    }
+
+    @Override
+    public void beforeAll(final ExtensionContext context)
+    {
+        start();
+    }
+
+    @Override
+    public void afterAll(final ExtensionContext context) throws InterruptedException
+    {
+        close();
+    }
+
+    ServerFixture start()
+    {
         engine = RingWatch.open(config);
         server = RingWatchServer.start(engine, ServerOptions.builder()
             .name("test-member")
@@ -38,6 +62,7 @@ final class ServerFixture implements AutoCloseable
             .build());
         client = Client.builder().endpoints("http://127.0.0.1:" + server.port()).build();
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        return this;
     }
 
     static ByteSequence bytes(final String text)

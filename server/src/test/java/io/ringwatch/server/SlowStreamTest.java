@@ -30,7 +30,7 @@ class SlowStreamTest
     @BeforeEach
     void start()
     {
-        fixture = new ServerFixture(RingWatchConfig.builder().name("slow-stream-test").build());
+        fixture = new ServerFixture(RingWatchConfig.builder().name("slow-stream-test").build()).start();
     }
 
     @AfterEach

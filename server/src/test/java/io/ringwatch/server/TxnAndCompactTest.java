@@ -16,9 +16,9 @@ import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static io.ringwatch.server.ServerFixture.bytes;
 import static io.ringwatch.server.ServerFixture.text;
@@ -33,22 +33,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TxnAndCompactTest
 {
-    private static ServerFixture fixture;
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
     private static KV kv;
     private static KVGrpc.KVBlockingStub stub;
 
     @BeforeAll
     static void start()
     {
-        fixture = new ServerFixture();
         kv = fixture.client.getKVClient();
         stub = KVGrpc.newBlockingStub(fixture.channel);
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException
-    {
-        fixture.close();
     }
 
     @Test

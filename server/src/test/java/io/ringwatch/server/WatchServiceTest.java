@@ -6,9 +6,9 @@ import io.etcd.jetcd.common.exception.CompactedException;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.etcd.jetcd.watch.WatchResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -33,22 +33,16 @@ class WatchServiceTest
 {
     private static final long WAIT_SECONDS = 20;
     private static final WatchOption CREATE_NOTIFY = WatchOption.builder().withCreateNotify(true).build();
-    private static ServerFixture fixture;
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
     private static KV kv;
     private static Watch watch;
 
     @BeforeAll
     static void start()
     {
-        fixture = new ServerFixture();
         kv = fixture.client.getKVClient();
         watch = fixture.client.getWatchClient();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException
-    {
-        fixture.close();
     }
 
     @Test

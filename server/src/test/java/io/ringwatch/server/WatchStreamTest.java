@@ -5,9 +5,8 @@ import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;
 import io.ringwatch.server.rpc.EtcdErrors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -22,19 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class WatchStreamTest
 {
-    private static ServerFixture fixture;
-
-    @BeforeAll
-    static void start()
-    {
-        fixture = new ServerFixture();
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException
-    {
-        fixture.close();
-    }
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
 
     @Test
     void manyWatchesOnOneStreamWithChosenAndAutomaticIds() throws Exception
