@@ -34,7 +34,30 @@ public final class Compare
         /** Target less than operand. */
         LESS,
         /** Target greater than operand. */
-        GREATER
+        GREATER;
+
+        /**
+         * Whether this result holds for a comparison of the target with the operand. Any thread;
+         * allocates nothing.
+         *
+         * @param comparison negative, zero or positive as the target is less than, equal to or
+         *                   greater than the operand (what a {@link java.util.Comparator} returns).
+         * @return true when the relation this result names holds.
+         */
+        public boolean holds(final int comparison)
+        {
+            switch (this)
+            {
+                case EQUAL:
+                    return comparison == 0;
+                case NOT_EQUAL:
+                    return comparison != 0;
+                case LESS:
+                    return comparison < 0;
+                default:
+                    return comparison > 0;
+            }
+        }
     }
 
     private final byte[] key;
@@ -131,17 +154,7 @@ public final class Compare
                 cmp = Arrays.compareUnsigned(value, bytes);
                 break;
         }
-        switch (result)
-        {
-            case EQUAL:
-                return cmp == 0;
-            case NOT_EQUAL:
-                return cmp != 0;
-            case LESS:
-                return cmp < 0;
-            default:
-                return cmp > 0;
-        }
+        return result.holds(cmp);
     }
 
     /**

@@ -1,0 +1,136 @@
+package io.ringwatch.server;
+
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.persistence.LogConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code ringwatch-server}: opens an engine (in memory, or over the revision log in
+ * {@code --data-dir}) and serves it to etcd v3 clients. Takes etcd's own flags for what the two
+ * share, so a script written for a single etcd member starts it unchanged, plus RingWatch's
+ * durability and window. On SIGTERM (or Ctrl-C) a shutdown hook stops the server, then closes
+ * the engine, which makes every acknowledged write durable. Runs on the main thread until then.
+ */
+@Command(name = "ringwatch-server", mixinStandardHelpOptions = true, version = "ringwatch-server 0.1.0",
+    description = "Serves a RingWatch engine over etcd's v3 gRPC API (KV, Watch, Maintenance status, Cluster member list).")
+public final class ServerMain implements Callable<Integer>
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
+
+    @Option(names = "--name", description = "Member name (etcd's --name). Default: ${DEFAULT-VALUE}.")
+    String name = ServerOptions.DEFAULT_NAME;
+
+    @Option(names = "--data-dir", description = "Directory of the revision log; absent: in memory, nothing survives a restart.")
+    Path dataDir;
+
+    @Option(names = "--listen-client-urls", split = ",", description = "Comma-separated http://host:port URLs to listen on. Default: ${DEFAULT-VALUE}.")
+    List<URI> listenClientUrls = List.of(URI.create(ServerOptions.DEFAULT_CLIENT_URL));
+
+    @Option(names = "--advertise-client-urls", split = ",", description = "Comma-separated URLs clients are told to use. Default: the listen URLs.")
+    List<URI> advertiseClientUrls = List.of();
+
+    @Option(names = "--cert-file", description = "TLS certificate (PEM) for https:// listen URLs (etcd's --cert-file).")
+    Path certFile;
+
+    @Option(names = "--key-file", description = "The certificate's private key (PEM, PKCS#8) (etcd's --key-file).")
+    Path keyFile;
+
+    @Option(names = "--trusted-ca-file", description = "CA certificates (PEM) client certificates must chain to (etcd's --trusted-ca-file).")
+    Path trustedCaFile;
+
+    @Option(names = "--client-cert-auth", description = "Refuse clients without a certificate from the trusted CA (etcd's --client-cert-auth).")
+    boolean clientCertAuth;
+
+    @Option(names = "--durability", description = "With --data-dir: SYNC acknowledges a write once on disk (as etcd's fsync'd WAL), ASYNC once applied. Default: ${DEFAULT-VALUE}.")
+    LogConfig.Durability durability = LogConfig.Durability.SYNC;
+
+    @Option(names = "--window-min", description = "Watch window's smallest capacity in events, a power of two. Default: the engine's.")
+    Integer windowMin;
+
+    @Option(names = "--window-max", description = "Watch window's largest capacity in events, a power of two. Default: the engine's.")
+    Integer windowMax;
+
+    private ServerMain()
+    {
+    }
+
+    /**
+     * Runs the server; returns (with exit code 2 for a bad command line) only when it fails to start,
+     * else it serves until the JVM is asked to stop.
+     *
+     * @param args the command line.
+     */
+    public static void main(final String[] args)
+    {
+        final int exitCode = new CommandLine(new ServerMain()).execute(args);
+        if (exitCode != 0)
+        {
+            System.exit(exitCode);
+        }
+    }
+
+    /**
+     * Opens the engine, starts the server and serves until the JVM stops.
+     *
+     * @return 0 once the server has stopped.
+     * @throws InterruptedException if interrupted while serving.
+     */
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        final ServerOptions.Builder options = ServerOptions.builder().name(name);
+        listenClientUrls.forEach(options::listenClientUrl);
+        advertiseClientUrls.forEach(options::advertiseClientUrl);
+        if (certFile != null || keyFile != null)
+        {
+            options.tls(certFile, keyFile);
+        }
+        options.trustedCaFile(trustedCaFile).clientCertAuth(clientCertAuth);
+        final ServerOptions serverOptions = options.build();
+        final RingWatch engine = RingWatch.open(engineConfig());
+        final RingWatchServer server;
+        try
+        {
+            server = RingWatchServer.start(engine, serverOptions);
+        }
+        catch (final RuntimeException e)
+        {
+            engine.close();
+            throw e;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        {
+            LOG.info("{}: stopping", name);
+            server.close();
+            engine.close();
+        }, name + "-shutdown"));
+        server.awaitTermination();
+        return 0;
+    }
+
+    private RingWatchConfig engineConfig()
+    {
+        final RingWatchConfig.Builder builder = RingWatchConfig.builder().name(name);
+        if (dataDir != null)
+        {
+            builder.persistence(LogConfig.builder(dataDir).durability(durability).build());
+        }
+        if (windowMin != null || windowMax != null)
+        {
+            final RingWatchConfig defaults = RingWatchConfig.defaults();
+            builder.windowCapacity(windowMin != null ? windowMin : defaults.windowMinCapacity(),
+                windowMax != null ? windowMax : defaults.windowMaxCapacity());
+        }
+        return builder.build();
+    }
+}

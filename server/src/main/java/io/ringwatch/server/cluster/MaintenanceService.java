@@ -1,0 +1,56 @@
+package io.ringwatch.server.cluster;
+
+import io.ringwatch.server.api.etcdserverpb.MaintenanceGrpc;
+import io.ringwatch.server.api.etcdserverpb.StatusRequest;
+import io.ringwatch.server.api.etcdserverpb.StatusResponse;
+import io.grpc.stub.StreamObserver;
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.server.rpc.MemberIdentity;
+import io.ringwatch.server.rpc.Unary;
+
+import java.util.Objects;
+
+/**
+ * etcd's Maintenance service, Status only (what {@code etcdctl endpoint status} asks): the one
+ * member leads, its raft index is the store revision. The other Maintenance calls answer
+ * UNIMPLEMENTED. Thread-safe; allocates per call.
+ */
+public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBase
+{
+    /** The etcd API version this server speaks, reported by Status. */
+    public static final String ETCD_API_VERSION = "3.5.0";
+
+    private final RingWatch engine;
+    private final MemberIdentity member;
+
+    /**
+     * @param engine the engine served.
+     * @param member the member that answers.
+     */
+    public MaintenanceService(final RingWatch engine, final MemberIdentity member)
+    {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.member = Objects.requireNonNull(member, "member");
+    }
+
+    /**
+     * @param request  etcd's status request.
+     * @param response receives the member's status; db sizes are 0 (the engine keeps no bolt file).
+     */
+    @Override
+    public void status(final StatusRequest request, final StreamObserver<StatusResponse> response)
+    {
+        Unary.answer(response, () ->
+        {
+            final long revision = engine.currentRevision();
+            return StatusResponse.newBuilder()
+                .setHeader(member.header(revision))
+                .setVersion(ETCD_API_VERSION)
+                .setLeader(member.memberId())
+                .setRaftIndex(revision)
+                .setRaftAppliedIndex(revision)
+                .setRaftTerm(MemberIdentity.RAFT_TERM)
+                .build();
+        });
+    }
+}

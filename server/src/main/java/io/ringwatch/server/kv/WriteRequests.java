@@ -1,0 +1,129 @@
+package io.ringwatch.server.kv;
+
+import io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest;
+import io.ringwatch.server.api.etcdserverpb.DeleteRangeResponse;
+import io.ringwatch.server.api.etcdserverpb.PutRequest;
+import io.ringwatch.server.api.etcdserverpb.PutResponse;
+import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.server.rpc.MemberIdentity;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.server.rpc.EtcdErrors;
+import io.ringwatch.server.rpc.KeyRanges;
+
+/**
+ * Checks etcd's put and delete requests (etcd's checkPutRequest and checkDeleteRequest, plus the
+ * lease check: RingWatch has no leases yet), turns them into engine operations and the engine's
+ * results into etcd's responses. Stateless.
+ */
+final class WriteRequests
+{
+    private WriteRequests()
+    {
+    }
+
+    /**
+     * @param request a put.
+     * @throws io.grpc.StatusRuntimeException etcd's error for an empty key, a value with ignore_value,
+     *                                        a lease with ignore_lease, or any lease (not found).
+     */
+    static void checkPut(final PutRequest request)
+    {
+        if (request.getKey().isEmpty())
+        {
+            throw EtcdErrors.emptyKey();
+        }
+        if (request.getIgnoreValue() && !request.getValue().isEmpty())
+        {
+            throw EtcdErrors.valueProvided();
+        }
+        if (request.getIgnoreLease() && request.getLease() != 0)
+        {
+            throw EtcdErrors.leaseProvided();
+        }
+        if (request.getLease() != 0)
+        {
+            throw EtcdErrors.leaseNotFound();
+        }
+    }
+
+    /**
+     * @param request a delete.
+     * @throws io.grpc.StatusRuntimeException etcd's error for an empty key.
+     */
+    static void checkDelete(final DeleteRangeRequest request)
+    {
+        if (request.getKey().isEmpty())
+        {
+            throw EtcdErrors.emptyKey();
+        }
+    }
+
+    /**
+     * @param request a checked put without ignore_value and ignore_lease.
+     * @return the engine's put.
+     */
+    static Op put(final PutRequest request)
+    {
+        final Op op = Op.put(request.getKey().toByteArray(), request.getValue().toByteArray());
+        return request.getPrevKv() ? op.withPrevKv() : op;
+    }
+
+    /**
+     * @param request a checked delete.
+     * @return the engine's delete, or null when its range holds no key.
+     */
+    static Op delete(final DeleteRangeRequest request)
+    {
+        final KeyRange range = KeyRanges.of(request.getKey(), request.getRangeEnd());
+        if (range == null)
+        {
+            return null;
+        }
+        final Op op = Op.delete(range);
+        return request.getPrevKv() ? op.withPrevKv() : op;
+    }
+
+    /**
+     * @param member  fills the header.
+     * @param request the put.
+     * @param result  what the engine did.
+     * @return etcd's response, with the previous key-value when asked for and present.
+     */
+    static PutResponse putResponse(final MemberIdentity member, final PutRequest request, final WriteResult result)
+    {
+        final PutResponse.Builder response = PutResponse.newBuilder().setHeader(member.header(result.revision()));
+        if (request.getPrevKv() && result.prevKv() != null)
+        {
+            response.setPrevKv(KeyValues.toProto(result.prevKv(), false));
+        }
+        return response.build();
+    }
+
+    /**
+     * @param member        fills the header.
+     * @param request       the delete.
+     * @param result        what the engine did, or null when the range held no key.
+     * @param emptyRevision the header revision for an empty range.
+     * @return etcd's response, with the deleted key-values when asked for.
+     */
+    static DeleteRangeResponse deleteResponse(final MemberIdentity member, final DeleteRangeRequest request,
+        final WriteResult result, final long emptyRevision)
+    {
+        if (result == null)
+        {
+            return DeleteRangeResponse.newBuilder().setHeader(member.header(emptyRevision)).build();
+        }
+        final DeleteRangeResponse.Builder response = DeleteRangeResponse.newBuilder()
+            .setHeader(member.header(result.revision()))
+            .setDeleted(result.deleted());
+        if (request.getPrevKv())
+        {
+            for (final io.ringwatch.engine.kv.KeyValue kv : result.prevKvs())
+            {
+                response.addPrevKvs(KeyValues.toProto(kv, false));
+            }
+        }
+        return response.build();
+    }
+}

@@ -1,0 +1,356 @@
+package io.ringwatch.server.watch;
+
+import com.google.protobuf.ByteString;
+import io.ringwatch.server.api.etcdserverpb.WatchCancelRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.server.rpc.EtcdErrors;
+import io.ringwatch.server.rpc.KeyRanges;
+import io.ringwatch.server.rpc.MemberIdentity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One etcd watch stream: the client's create, cancel and progress requests in, watch responses
+ * out. Each watch is an engine pull watcher ({@link StreamWatch}); the {@link WatchPump} thread
+ * drains them into the stream only while gRPC says the stream is ready (its flow-control window
+ * has room), so a client that stops reading holds at most one transport buffer of responses: its
+ * watchers stop being polled, fall behind and later catch up from the engine's window or log,
+ * while the pump serves every other stream. Watch ids are per stream, as in etcd: chosen by the
+ * client, or 0, 1, 2... when it leaves watch_id at 0.
+ *
+ * <p>Threads: gRPC calls {@link #onNext} on its executor, the pump calls {@link #pump}; both take
+ * this stream's lock, which also serialises every write to the outbound observer (gRPC allows one
+ * writer at a time). Allocates the responses it sends.
+ */
+final class WatchStream implements StreamObserver<WatchRequest>
+{
+    /** The most events in one response: bounds a response's size and keeps streams taking turns. */
+    static final int MAX_EVENTS_PER_RESPONSE = 128;
+    private static final Logger LOG = LoggerFactory.getLogger(WatchStream.class);
+    private static final ByteString SMALLEST_KEY = ByteString.copyFrom(new byte[] {0});
+    private static final long INVALID_WATCH_ID = -1;
+
+    private final RingWatch engine;
+    private final MemberIdentity member;
+    private final ServerCallStreamObserver<WatchResponse> out;
+    private final WatchPump pump;
+    private final Map<Long, StreamWatch> watches = new HashMap<>();
+    private final List<StreamWatch> order = new ArrayList<>();
+    private final List<StreamWatch> ended = new ArrayList<>();
+    private long nextWatchId;
+    private int turn;
+    private boolean closed;
+    private int progressAwaited;
+    private long progressRevision;
+    private boolean progressQueued;
+
+    WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
+        final WatchPump pump)
+    {
+        this.engine = engine;
+        this.member = member;
+        this.out = out;
+        this.pump = pump;
+    }
+
+    @Override
+    public synchronized void onNext(final WatchRequest request)
+    {
+        if (closed)
+        {
+            return;
+        }
+        switch (request.getRequestUnionCase())
+        {
+            case CREATE_REQUEST:
+                create(request.getCreateRequest());
+                break;
+            case CANCEL_REQUEST:
+                cancel(request.getCancelRequest());
+                break;
+            case PROGRESS_REQUEST:
+                requestProgress();
+                break;
+            default:
+                // etcd ignores a request it does not know rather than ending the stream.
+                break;
+        }
+    }
+
+    @Override
+    public void onError(final Throwable t)
+    {
+        close();
+    }
+
+    @Override
+    public synchronized void onCompleted()
+    {
+        final boolean wasOpen = !closed;
+        close();
+        if (wasOpen)
+        {
+            out.onCompleted();
+        }
+    }
+
+    /**
+     * Sends what the stream's watchers hold while the stream is ready, one watch after another,
+     * starting with a different watch each call so that none starves the others.
+     *
+     * @return the number of events sent (0: nothing was pending or the client is not reading).
+     */
+    synchronized int pump()
+    {
+        final int count = order.size();
+        if (closed || count == 0)
+        {
+            return 0;
+        }
+        int events = 0;
+        try
+        {
+            final int first = Math.floorMod(turn++, count);
+            for (int i = 0; i < count && out.isReady(); i++)
+            {
+                events += order.get((first + i) % count).drain(MAX_EVENTS_PER_RESPONSE);
+            }
+            removeEnded();
+        }
+        catch (final RuntimeException e)
+        {
+            // The call ended under us (the client went away between isReady and onNext): drop the stream.
+            LOG.debug("watch stream ended while sending", e);
+            close();
+        }
+        return events;
+    }
+
+    /**
+     * Ends every watch of the stream; idempotent. Called when the client goes away.
+     */
+    synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        for (final StreamWatch watch : order)
+        {
+            watch.watcher().cancel();
+        }
+        watches.clear();
+        order.clear();
+        pump.remove(this);
+    }
+
+    /**
+     * Ends the stream because the server stops: its watches end and the client gets UNAVAILABLE.
+     */
+    synchronized void shutdown()
+    {
+        if (!closed)
+        {
+            close();
+            out.onError(Status.UNAVAILABLE.withDescription("etcdserver: server stopped").asRuntimeException());
+        }
+    }
+
+    /**
+     * Sends one response, filling its header; the caller holds the lock.
+     *
+     * @param response the response.
+     * @param revision the header revision, or 0 for the engine's current revision.
+     */
+    void send(final WatchResponse.Builder response, final long revision)
+    {
+        out.onNext(response.setHeader(member.header(revision != 0 ? revision : engine.currentRevision())).build());
+    }
+
+    /**
+     * A watch answered a progress request at {@code revision}; the stream answers the client's
+     * request once every watch it asked has.
+     */
+    void progressReached(final StreamWatch watch, final long revision)
+    {
+        if (!watch.awaitingProgress() || revision < progressRevision)
+        {
+            return;
+        }
+        watch.awaitProgress(false);
+        progressAwaited--;
+        answerProgressIfComplete();
+    }
+
+    /**
+     * A watch ended on the engine's side; it leaves the stream after the current pass.
+     */
+    void watchEnded(final StreamWatch watch)
+    {
+        ended.add(watch);
+        if (watch.awaitingProgress())
+        {
+            watch.awaitProgress(false);
+            progressAwaited--;
+            answerProgressIfComplete();
+        }
+    }
+
+    private void create(final WatchCreateRequest request)
+    {
+        final ByteString key = request.getKey().isEmpty() ? SMALLEST_KEY : request.getKey();
+        if (request.getStartRevision() < 0)
+        {
+            refuseCreate(EtcdErrors.COMPACTED_MESSAGE);
+            return;
+        }
+        final KeyRange range = KeyRanges.of(key, request.getRangeEnd());
+        if (range == null)
+        {
+            refuseCreate(EtcdErrors.EMPTY_WATCHER_RANGE);
+            return;
+        }
+        long watchId = request.getWatchId();
+        if (watchId == 0)
+        {
+            while (watches.containsKey(nextWatchId))
+            {
+                nextWatchId++;
+            }
+            watchId = nextWatchId++;
+        }
+        else if (watches.containsKey(watchId))
+        {
+            refuseCreate(EtcdErrors.DUPLICATE_WATCH_ID);
+            return;
+        }
+        final PullWatcher watcher;
+        try
+        {
+            watcher = engine.watchPull(engineRequest(request, range));
+        }
+        catch (final RuntimeException e)
+        {
+            LOG.debug("watch refused: {}", request, e);
+            refuseCreate(EtcdErrors.fromEngine(e).getStatus().getDescription());
+            return;
+        }
+        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getProgressNotify());
+        send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
+        watches.put(watchId, watch);
+        order.add(watch);
+    }
+
+    private static io.ringwatch.engine.watch.WatchRequest engineRequest(final WatchCreateRequest request, final KeyRange range)
+    {
+        io.ringwatch.engine.watch.WatchRequest watch = io.ringwatch.engine.watch.WatchRequest.of(range)
+            .startRevision(request.getStartRevision());
+        if (request.getPrevKv())
+        {
+            watch = watch.withPrevKv();
+        }
+        if (request.getProgressNotify())
+        {
+            watch = watch.withProgressNotify();
+        }
+        for (final WatchCreateRequest.FilterType filter : request.getFiltersList())
+        {
+            if (filter == WatchCreateRequest.FilterType.NOPUT)
+            {
+                watch = watch.noPut();
+            }
+            else if (filter == WatchCreateRequest.FilterType.NODELETE)
+            {
+                watch = watch.noDelete();
+            }
+        }
+        return watch;
+    }
+
+    private void refuseCreate(final String reason)
+    {
+        send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID).setCreated(true).setCanceled(true).setCancelReason(reason), 0);
+    }
+
+    private void cancel(final WatchCancelRequest request)
+    {
+        final StreamWatch watch = watches.remove(request.getWatchId());
+        if (watch == null)
+        {
+            // etcd answers nothing for a watch it does not know.
+            return;
+        }
+        order.remove(watch);
+        watch.watcher().cancel();
+        send(WatchResponse.newBuilder().setWatchId(watch.watchId()).setCanceled(true), 0);
+        if (watch.awaitingProgress())
+        {
+            watch.awaitProgress(false);
+            progressAwaited--;
+            answerProgressIfComplete();
+        }
+    }
+
+    /**
+     * etcd's RequestProgressAll: one response, watch id -1, once every watch of the stream has
+     * delivered everything up to the revision current when the client asked.
+     */
+    private void requestProgress()
+    {
+        if (progressAwaited > 0)
+        {
+            // One round at a time; a request during a round gets its own round after it.
+            progressQueued = true;
+            return;
+        }
+        progressRevision = engine.currentRevision();
+        for (final StreamWatch watch : order)
+        {
+            if (!watch.ended())
+            {
+                watch.awaitProgress(true);
+                progressAwaited++;
+                watch.watcher().requestProgress();
+            }
+        }
+        answerProgressIfComplete();
+    }
+
+    private void answerProgressIfComplete()
+    {
+        if (progressAwaited > 0)
+        {
+            return;
+        }
+        send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), progressRevision);
+        if (progressQueued)
+        {
+            progressQueued = false;
+            requestProgress();
+        }
+    }
+
+    private void removeEnded()
+    {
+        for (final StreamWatch watch : ended)
+        {
+            watches.remove(watch.watchId());
+            order.remove(watch);
+        }
+        ended.clear();
+    }
+}

@@ -1,0 +1,86 @@
+package io.ringwatch.server;
+
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.RingWatchConfig;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An in-memory engine behind a server on a free loopback port, with a jetcd client and a raw
+ * gRPC channel (for what jetcd does not send: client-chosen watch ids, lease compares, flow
+ * control). One per test class, registered as an extension
+ * ({@code @RegisterExtension static final ServerFixture fixture = new ServerFixture();}: started
+ * before the class's tests, closed after them), or started and closed by hand; tests use their own
+ * key prefixes.
+ */
+final class ServerFixture implements BeforeAllCallback, AfterAllCallback, AutoCloseable
+{
+    private final RingWatchConfig config;
+    RingWatch engine;
+    RingWatchServer server;
+    Client client;
+    ManagedChannel channel;
+
+    ServerFixture()
+    {
+        this(RingWatchConfig.builder().name("server-test").progressNotifyInterval(Duration.ofMillis(100)).build());
+    }
+
+    ServerFixture(final RingWatchConfig config)
+    {
+        this.config = config;
+    }
+
+    @Override
+    public void beforeAll(final ExtensionContext context)
+    {
+        start();
+    }
+
+    @Override
+    public void afterAll(final ExtensionContext context) throws InterruptedException
+    {
+        close();
+    }
+
+    ServerFixture start()
+    {
+        engine = RingWatch.open(config);
+        server = RingWatchServer.start(engine, ServerOptions.builder()
+            .name("test-member")
+            .listenClientUrl(URI.create("http://127.0.0.1:0"))
+            .build());
+        client = Client.builder().endpoints("http://127.0.0.1:" + server.port()).build();
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        return this;
+    }
+
+    static ByteSequence bytes(final String text)
+    {
+        return ByteSequence.from(text, StandardCharsets.UTF_8);
+    }
+
+    static String text(final ByteSequence bytes)
+    {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws InterruptedException
+    {
+        client.close();
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.close();
+        engine.close();
+    }
+}

@@ -1,0 +1,167 @@
+package io.ringwatch.server;
+
+import com.google.protobuf.ByteString;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.ringwatch.server.api.etcdserverpb.Compare;
+import io.ringwatch.server.api.etcdserverpb.KVGrpc;
+import io.ringwatch.server.api.etcdserverpb.PutRequest;
+import io.ringwatch.server.api.etcdserverpb.RequestOp;
+import io.ringwatch.server.api.etcdserverpb.TxnRequest;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static io.ringwatch.server.ServerFixture.bytes;
+import static io.ringwatch.server.ServerFixture.text;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * etcd's Txn (compares on every target with every operator, then/else, range ops, errors) and
+ * Compact, through jetcd and, for what jetcd cannot send, the raw stub.
+ */
+class TxnAndCompactTest
+{
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
+    private static KV kv;
+    private static KVGrpc.KVBlockingStub stub;
+
+    @BeforeAll
+    static void start()
+    {
+        kv = fixture.client.getKVClient();
+        stub = KVGrpc.newBlockingStub(fixture.channel);
+    }
+
+    @Test
+    void everyTargetAndOperatorDecidesTheBranch() throws Exception
+    {
+        final long create = kv.put(bytes("t/k"), bytes("b")).get().getHeader().getRevision();
+        final long mod = kv.put(bytes("t/k"), bytes("b")).get().getHeader().getRevision();
+        // version 2, create `create`, mod `mod`, value "b"
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.EQUAL, CmpTarget.value(bytes("b")))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.GREATER, CmpTarget.value(bytes("a")))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.LESS, CmpTarget.value(bytes("c")))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.NOT_EQUAL, CmpTarget.value(bytes("x")))));
+        assertFalse(holds(new Cmp(bytes("t/k"), Cmp.Op.EQUAL, CmpTarget.value(bytes("x")))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.EQUAL, CmpTarget.version(2))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.GREATER, CmpTarget.version(1))));
+        assertFalse(holds(new Cmp(bytes("t/k"), Cmp.Op.LESS, CmpTarget.version(2))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.EQUAL, CmpTarget.createRevision(create))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.NOT_EQUAL, CmpTarget.createRevision(mod))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.EQUAL, CmpTarget.modRevision(mod))));
+        assertTrue(holds(new Cmp(bytes("t/k"), Cmp.Op.LESS, CmpTarget.modRevision(mod + 1))));
+        assertFalse(holds(new Cmp(bytes("t/k"), Cmp.Op.GREATER, CmpTarget.modRevision(mod))));
+        // An absent key: version/create/mod compare as 0, a value compare fails.
+        assertTrue(holds(new Cmp(bytes("t/absent"), Cmp.Op.EQUAL, CmpTarget.version(0))));
+        assertTrue(holds(new Cmp(bytes("t/absent"), Cmp.Op.EQUAL, CmpTarget.createRevision(0))));
+        assertFalse(holds(new Cmp(bytes("t/absent"), Cmp.Op.NOT_EQUAL, CmpTarget.value(bytes("b")))));
+    }
+
+    @Test
+    void thenAndElseApplyAtomicallyWithTheirResponses() throws Exception
+    {
+        kv.put(bytes("tt/a"), bytes("1")).get();
+        final TxnResponse then = kv.txn()
+            .If(new Cmp(bytes("tt/a"), Cmp.Op.EQUAL, CmpTarget.value(bytes("1"))))
+            .Then(Op.put(bytes("tt/b"), bytes("2"), PutOption.DEFAULT),
+                Op.put(bytes("tt/a"), bytes("3"), PutOption.builder().withPrevKV().build()),
+                Op.get(bytes("tt/"), GetOption.builder().isPrefix(true).build()))
+            .Else(Op.delete(bytes("tt/a"), DeleteOption.DEFAULT))
+            .commit().get();
+        assertTrue(then.isSucceeded());
+        assertEquals("1", text(then.getPutResponses().get(1).getPrevKv().getValue()));
+        assertEquals(2, then.getGetResponses().get(0).getKvs().size());
+        assertEquals(then.getHeader().getRevision(), kv.get(bytes("tt/b")).get().getKvs().get(0).getModRevision());
+        assertEquals(then.getHeader().getRevision(), kv.get(bytes("tt/a")).get().getKvs().get(0).getModRevision(),
+            "both puts share one revision");
+
+        final TxnResponse orElse = kv.txn()
+            .If(new Cmp(bytes("tt/a"), Cmp.Op.EQUAL, CmpTarget.value(bytes("1"))))
+            .Then(Op.put(bytes("tt/c"), bytes("x"), PutOption.DEFAULT))
+            .Else(Op.delete(bytes("tt/"), DeleteOption.builder().isPrefix(true).withPrevKV(true).build()))
+            .commit().get();
+        assertFalse(orElse.isSucceeded());
+        assertEquals(2, orElse.getDeleteResponses().get(0).getDeleted());
+        assertEquals(0, kv.get(bytes("tt/"), GetOption.builder().isPrefix(true).build()).get().getCount());
+    }
+
+    @Test
+    void leaseComparesAgainstLeaseZero()
+    {
+        kv.put(bytes("tl/a"), bytes("1")).join();
+        final TxnRequest.Builder txn = TxnRequest.newBuilder()
+            .addSuccess(put("tl/then"))
+            .addFailure(put("tl/else"));
+        final Compare leaseZero = Compare.newBuilder().setKey(ByteString.copyFromUtf8("tl/a"))
+            .setTarget(Compare.CompareTarget.LEASE).setResult(Compare.CompareResult.EQUAL).setLease(0).build();
+        assertTrue(stub.txn(txn.clone().addCompare(leaseZero).build()).getSucceeded());
+        final Compare leaseSeven = leaseZero.toBuilder().setLease(7).build();
+        assertFalse(stub.txn(txn.clone().addCompare(leaseSeven).build()).getSucceeded());
+        assertEquals(1, kv.get(bytes("tl/else")).join().getCount());
+    }
+
+    @Test
+    void duplicateKeysAndTooManyOpsAreRefusedAndChangeNothing()
+    {
+        final long before = fixture.engine.currentRevision();
+        final StatusRuntimeException duplicate = assertThrows(StatusRuntimeException.class,
+            () -> stub.txn(TxnRequest.newBuilder().addSuccess(put("td/a")).addSuccess(put("td/a")).build()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, duplicate.getStatus().getCode());
+        assertEquals("etcdserver: duplicate key given in txn request", duplicate.getStatus().getDescription());
+        final TxnRequest.Builder many = TxnRequest.newBuilder();
+        for (int i = 0; i < 129; i++)
+        {
+            many.addSuccess(put("td/" + i));
+        }
+        final StatusRuntimeException tooMany = assertThrows(StatusRuntimeException.class, () -> stub.txn(many.build()));
+        assertEquals("etcdserver: too many operations in txn request", tooMany.getStatus().getDescription());
+        assertEquals(before, fixture.engine.currentRevision());
+    }
+
+    @Test
+    void nestedTransactionsAreNotSupported()
+    {
+        final StatusRuntimeException nested = assertThrows(StatusRuntimeException.class, () -> stub.txn(TxnRequest.newBuilder()
+            .addSuccess(RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder().addSuccess(put("tn/a")))).build()));
+        assertEquals(Status.Code.UNIMPLEMENTED, nested.getStatus().getCode());
+    }
+
+    @Test
+    void compactRefusesOldReadsAndRepeatedOrFutureCompactions() throws Exception
+    {
+        final long old = kv.put(bytes("c/a"), bytes("1")).get().getHeader().getRevision();
+        final long compactAt = kv.put(bytes("c/a"), bytes("2")).get().getHeader().getRevision();
+        kv.compact(compactAt).get();
+        final Status compacted = KvServiceTest.error(kv.get(bytes("c/a"), GetOption.builder().withRevision(old).build()));
+        assertEquals(Status.Code.OUT_OF_RANGE, compacted.getCode());
+        assertEquals("etcdserver: mvcc: required revision has been compacted", compacted.getDescription());
+        assertEquals("2", text(kv.get(bytes("c/a"), GetOption.builder().withRevision(compactAt).build()).get().getKvs().get(0).getValue()));
+        assertEquals("etcdserver: mvcc: required revision has been compacted", KvServiceTest.error(kv.compact(compactAt)).getDescription());
+        assertEquals("etcdserver: mvcc: required revision is a future revision",
+            KvServiceTest.error(kv.compact(fixture.engine.currentRevision() + 10)).getDescription());
+    }
+
+    private static boolean holds(final Cmp cmp) throws Exception
+    {
+        return kv.txn().If(cmp).commit().get().isSucceeded();
+    }
+
+    private static RequestOp put(final String key)
+    {
+        return RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
+            .setValue(ByteString.copyFromUtf8("v"))).build();
+    }
+}

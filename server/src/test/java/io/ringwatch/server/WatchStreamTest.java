@@ -1,0 +1,146 @@
+package io.ringwatch.server;
+
+import com.google.protobuf.ByteString;
+import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.api.mvccpb.Event;
+import io.ringwatch.server.rpc.EtcdErrors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The watch stream protocol itself, over the raw stub: many watches on one stream with client-chosen
+ * and automatic ids, refused creates, cancel, progress requests and progress notifications.
+ */
+class WatchStreamTest
+{
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture();
+
+    @Test
+    void manyWatchesOnOneStreamWithChosenAndAutomaticIds() throws Exception
+    {
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create("m/a", "", 7);
+            assertCreated(stream.next(), 7);
+            stream.create("m/", "m0", 0);
+            assertCreated(stream.next(), 0);
+            stream.create("m/b", "", 0);
+            assertCreated(stream.next(), 1);
+            stream.create("m/b", "", 7);
+            final WatchResponse duplicate = stream.next();
+            assertTrue(duplicate.getCreated() && duplicate.getCanceled());
+            assertEquals(-1, duplicate.getWatchId());
+            assertEquals(EtcdErrors.DUPLICATE_WATCH_ID, duplicate.getCancelReason());
+
+            final long revision = fixture.engine.put("m/a", "x").revision();
+            final Map<Long, Event> byWatch = new HashMap<>();
+            while (byWatch.size() < 2)
+            {
+                final WatchResponse events = stream.next();
+                assertEquals(1, events.getEventsCount());
+                byWatch.put(events.getWatchId(), events.getEvents(0));
+            }
+            assertEquals(revision, byWatch.get(7L).getKv().getModRevision());
+            assertEquals(revision, byWatch.get(0L).getKv().getModRevision());
+        }
+    }
+
+    @Test
+    void cancelAnswersAndStopsTheWatch() throws Exception
+    {
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create("c/a", "", 3);
+            assertCreated(stream.next(), 3);
+            stream.create("c/a", "", 4);
+            assertCreated(stream.next(), 4);
+            stream.cancel(3);
+            final WatchResponse canceled = stream.next();
+            assertEquals(3, canceled.getWatchId());
+            assertTrue(canceled.getCanceled());
+            fixture.engine.put("c/a", "x");
+            final WatchResponse event = stream.next();
+            assertEquals(4, event.getWatchId(), "only the remaining watch reports the put");
+            stream.cancel(99);
+            stream.requestProgress();
+            final WatchResponse progress = stream.next();
+            assertEquals(-1, progress.getWatchId(), "an unknown watch id is not answered; the progress response comes next");
+        }
+    }
+
+    @Test
+    void refusedCreatesAreCanceledWithEtcdsReasons() throws Exception
+    {
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create("r/b", "r/a", 0);
+            final WatchResponse empty = stream.next();
+            assertTrue(empty.getCreated() && empty.getCanceled());
+            assertEquals(EtcdErrors.EMPTY_WATCHER_RANGE, empty.getCancelReason());
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("r/a")).setStartRevision(-1));
+            final WatchResponse negative = stream.next();
+            assertTrue(negative.getCanceled());
+            assertEquals(EtcdErrors.COMPACTED_MESSAGE, negative.getCancelReason());
+        }
+    }
+
+    @Test
+    void progressRequestAnswersOnceEveryWatchHasCaughtUp() throws Exception
+    {
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create("p/", "p0", 0);
+            assertCreated(stream.next(), 0);
+            stream.create("p/x", "", 0);
+            assertCreated(stream.next(), 1);
+            final long written = fixture.engine.put("p/a", "1").revision();
+            stream.requestProgress();
+            boolean sawEvent = false;
+            WatchResponse response = stream.next();
+            while (response.getWatchId() != -1)
+            {
+                sawEvent |= response.getEventsCount() > 0;
+                response = stream.next();
+            }
+            assertTrue(sawEvent, "the event comes before the progress response");
+            assertEquals(0, response.getEventsCount());
+            assertTrue(response.getHeader().getRevision() >= written);
+        }
+    }
+
+    @Test
+    void progressNotifyWatchesGetPeriodicProgress() throws Exception
+    {
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("pn/a")).setProgressNotify(true).setWatchId(5));
+            assertCreated(stream.next(), 5);
+            final long revision = fixture.engine.put("other", "x").revision();
+            WatchResponse progress = stream.next();
+            while (progress.getHeader().getRevision() < revision)
+            {
+                progress = stream.next();
+            }
+            assertEquals(5, progress.getWatchId());
+            assertEquals(0, progress.getEventsCount());
+            assertFalse(progress.getCanceled());
+        }
+    }
+
+    private static void assertCreated(final WatchResponse response, final long watchId)
+    {
+        assertTrue(response.getCreated(), () -> "not a created response: " + response);
+        assertFalse(response.getCanceled(), () -> "canceled: " + response.getCancelReason());
+        assertEquals(watchId, response.getWatchId());
+        assertEquals(fixture.server.member().memberId(), response.getHeader().getMemberId());
+    }
+}
