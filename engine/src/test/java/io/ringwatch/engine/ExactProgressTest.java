@@ -4,6 +4,7 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.ProgressMark;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
@@ -282,12 +283,16 @@ class ExactProgressTest
 
         synchronized void record(final WatchResponse response)
         {
-            entries.addAll(response.events());
-            events += response.events().size();
-            if (response.progressRevision() != 0)
+            // Each progress mark where it fell among the events, as poll would have handed them over.
+            int at = 0;
+            for (final ProgressMark mark : response.progressMarks())
             {
-                entries.add(response.progressRevision());
+                entries.addAll(response.events().subList(at, mark.position()));
+                entries.add(mark.revision());
+                at = mark.position();
             }
+            entries.addAll(response.events().subList(at, response.events().size()));
+            events += response.events().size();
             if (response.cancellation() != null)
             {
                 cancellation = response.cancellation();

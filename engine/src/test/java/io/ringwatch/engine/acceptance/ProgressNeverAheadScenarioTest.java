@@ -19,6 +19,7 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.ProgressMark;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
@@ -390,12 +391,15 @@ class ProgressNeverAheadScenarioTest
                     else
                     {
                         final WatchResponse response = pull.next(Duration.ofMillis(20));
-                        // A response's progress covers the events it carries, so they count first.
-                        audit.add(response.events());
-                        if (response.progressRevision() > 0)
+                        // Each progress mark where it fell among the response's events.
+                        int at = 0;
+                        for (final ProgressMark mark : response.progressMarks())
                         {
-                            audit.onProgress(response.progressRevision());
+                            audit.add(response.events().subList(at, mark.position()));
+                            audit.onProgress(mark.revision());
+                            at = mark.position();
                         }
+                        audit.add(response.events().subList(at, response.events().size()));
                         if (response.cancellation() != null)
                         {
                             audit.onCancelled(response.cancellation());
