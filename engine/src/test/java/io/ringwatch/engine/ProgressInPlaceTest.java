@@ -17,9 +17,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.ProgressMark;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
@@ -77,8 +79,7 @@ class ProgressInPlaceTest
     @Test
     void aResponseRefusesMarksBeyondItsEventsOrGoingBack()
     {
-        final Event event = new Event(io.ringwatch.ringbuffer.EventType.PUT,
-            new io.ringwatch.engine.kv.KeyValue("/k".getBytes(StandardCharsets.UTF_8), new byte[0], 1, 1, 1), null);
+        final Event event = new Event(EventType.PUT, new KeyValue("/k".getBytes(StandardCharsets.UTF_8), new byte[0], 1, 1, 1), null);
         assertThrows(IllegalArgumentException.class, () -> new WatchResponse(List.of(event), List.of(new ProgressMark(2, 1)), null));
         assertThrows(IllegalArgumentException.class,
             () -> new WatchResponse(List.of(event), List.of(new ProgressMark(1, 2), new ProgressMark(0, 3)), null));
