@@ -4,7 +4,6 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
-import io.ringwatch.engine.watch.ProgressMark;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
@@ -284,14 +283,7 @@ class ExactProgressTest
         synchronized void record(final WatchResponse response)
         {
             // Each progress mark where it fell among the events, as poll would have handed them over.
-            int at = 0;
-            for (final ProgressMark mark : response.progressMarks())
-            {
-                entries.addAll(response.events().subList(at, mark.position()));
-                entries.add(mark.revision());
-                at = mark.position();
-            }
-            entries.addAll(response.events().subList(at, response.events().size()));
+            response.inOrder(entries::addAll, entries::add);
             events += response.events().size();
             if (response.cancellation() != null)
             {

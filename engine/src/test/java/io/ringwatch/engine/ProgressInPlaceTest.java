@@ -90,6 +90,22 @@ class ProgressInPlaceTest
     }
 
     @Test
+    void aResponseReadInOrderGivesTheRunsOfEventsBetweenItsMarks()
+    {
+        final List<Event> events = new ArrayList<>();
+        for (long revision = 1; revision <= 4; revision++)
+        {
+            events.add(new Event(EventType.PUT, new KeyValue(("/k" + revision).getBytes(StandardCharsets.UTF_8), new byte[0],
+                revision, revision, 1), null));
+        }
+        final WatchResponse response = new WatchResponse(events,
+            List.of(new ProgressMark(0, 0), new ProgressMark(2, 2), new ProgressMark(2, 2), new ProgressMark(4, 4)), null);
+        final List<String> read = new ArrayList<>();
+        response.inOrder(run -> read.add("events " + run.stream().map(Event::revision).toList()), revision -> read.add("progress " + revision));
+        assertEquals(List.of("progress 0", "events [1, 2]", "progress 2", "progress 2", "events [3, 4]", "progress 4"), read);
+    }
+
+    @Test
     void noProgressPrecedesAnEventItCoversThroughABurstLargerThanEveryBuffer() throws Exception
     {
         // A window of 1,024 events, watcher queues of 4 and a revision of 3,000 deletes: the
@@ -264,15 +280,7 @@ class ProgressInPlaceTest
         /** A response read in order: the events up to each mark, the mark, the rest. */
         synchronized void record(final WatchResponse response)
         {
-            int at = 0;
-            for (final ProgressMark mark : response.progressMarks())
-            {
-                response.events().subList(at, mark.position()).forEach(this::add);
-                entries.add(mark.revision());
-                lastProgress = mark.revision();
-                at = mark.position();
-            }
-            response.events().subList(at, response.events().size()).forEach(this::add);
+            response.inOrder(run -> run.forEach(this::add), this::onProgress);
             if (response.cancellation() != null)
             {
                 cancellation = response.cancellation();

@@ -1,12 +1,15 @@
 package io.ringwatch.engine.watch;
 
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * What {@link PullWatcher#next} returns: copies of the events pending, in revision order, the
  * progress notifications in the places where they fell among those events ({@link #progressMarks()}),
- * and the cancellation if the watch has ended (after everything else). Read in order (events up to
- * the first mark's position, the mark, the events up to the next one, ...), a response says what
+ * and the cancellation if the watch has ended (after everything else). Read in order
+ * ({@link #inOrder}: events up to the first mark's position, the mark, the events up to the next
+ * one, ...), a response says what
  * {@link PullWatcher#poll} would have handed a listener, call by call: a progress revision never
  * precedes an event at or below it. Immutable and thread-safe.
  */
@@ -83,6 +86,32 @@ public final class WatchResponse
     public long progressRevision()
     {
         return progressMarks.isEmpty() ? 0 : progressMarks.get(progressMarks.size() - 1).revision();
+    }
+
+    /**
+     * Reads the response in the order it came: runs of events, each progress notification where it
+     * fell between them. The cancellation, if any, comes after all of it ({@link #cancellation()}).
+     * Calling thread; allocation: a sub-list view per run of events.
+     *
+     * @param events   receives each run of events, in order; not called for an empty run.
+     * @param progress receives each progress revision, in order.
+     */
+    public void inOrder(final Consumer<List<Event>> events, final LongConsumer progress)
+    {
+        int at = 0;
+        for (final ProgressMark mark : progressMarks)
+        {
+            if (mark.position() > at)
+            {
+                events.accept(this.events.subList(at, mark.position()));
+            }
+            progress.accept(mark.revision());
+            at = mark.position();
+        }
+        if (this.events.size() > at)
+        {
+            events.accept(this.events.subList(at, this.events.size()));
+        }
     }
 
     /**

@@ -19,7 +19,6 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
-import io.ringwatch.engine.watch.ProgressMark;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
@@ -392,14 +391,7 @@ class ProgressNeverAheadScenarioTest
                     {
                         final WatchResponse response = pull.next(Duration.ofMillis(20));
                         // Each progress mark where it fell among the response's events.
-                        int at = 0;
-                        for (final ProgressMark mark : response.progressMarks())
-                        {
-                            audit.add(response.events().subList(at, mark.position()));
-                            audit.onProgress(mark.revision());
-                            at = mark.position();
-                        }
-                        audit.add(response.events().subList(at, response.events().size()));
+                        response.inOrder(audit::add, audit::onProgress);
                         if (response.cancellation() != null)
                         {
                             audit.onCancelled(response.cancellation());
