@@ -3,11 +3,8 @@ package io.ringwatch.engine;
 import io.ringwatch.engine.coalesce.CoalescingWatcher;
 import io.ringwatch.engine.dispatch.WatchHub;
 import io.ringwatch.engine.durable.ChronicleJournal;
-import io.ringwatch.engine.durable.Snapshotter;
 import io.ringwatch.engine.history.Journal;
-import io.ringwatch.engine.history.WindowHistory;
 import io.ringwatch.engine.read.HistoricalReader;
-import io.ringwatch.engine.history.Recovery;
 import io.ringwatch.engine.index.IndexEntry;
 import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.kv.KeyRange;
@@ -19,7 +16,6 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.read.RangeReader;
-import io.ringwatch.engine.undo.UndoLog;
 import io.ringwatch.engine.secondary.DuplicateIndexException;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.secondary.IndexFunctionException;
@@ -36,11 +32,8 @@ import io.ringwatch.engine.watch.Watcher;
 import io.ringwatch.engine.write.DirectWriter;
 import io.ringwatch.engine.write.RevisionCursor;
 import io.ringwatch.engine.write.WritePipeline;
-import io.ringwatch.ringbuffer.WatchWindow;
-import io.ringwatch.ringbuffer.WindowConfig;
 import io.ringwatch.persistence.LogConfig;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,8 +42,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * An embedded RingWatch engine: a key-value store whose every change gets a revision and can be
@@ -66,79 +57,41 @@ import java.util.concurrent.locks.LockSupport;
  * after {@link #close()}, {@link CompactedException} and {@link FutureRevisionException} for
  * revisions out of reach. The convenient {@code byte[]} / {@code String} API allocates its
  * results; {@link #newDirectWriter()} and push/pull watchers do not allocate per event.
+ *
+ * <p>The facade only faces: an {@code EngineAssembly} builds the collaborators and closes them in
+ * order, a {@code ReadGate} keeps reads out of a closed engine and close waiting for the reads
+ * inside, {@code Compaction} owns the compaction point and {@code RevisionWait} the wait for a
+ * revision (all package-private).
  */
 public final class RingWatch implements AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(RingWatch.class);
-    private static final Txn NOTHING = Txn.of(List.of(), List.of(), List.of());
 
-    private final String name;
+    private final EngineAssembly parts;
+    private final ReadGate gate;
     private final OffHeapIndex index;
     private final RevisionCursor cursor;
     private final WritePipeline writes;
     private final RangeReader reader;
     private final HistoricalReader historical;
     private final WatchHub watches;
-    private final WatchWindow window;
-    private final Journal journal;
-    private final Snapshotter snapshotter;
     private final SecondaryIndexes secondary;
+    private final Compaction compaction;
     private final RingWatchStats stats;
-    private final LongAdder activeReads = new LongAdder();
-    private volatile long compactRevision;
-    private volatile boolean closed;
 
     private RingWatch(final RingWatchConfig config, final Journal journal)
     {
-        this.journal = journal;
-        this.name = config.name();
-        index = new OffHeapIndex(config.indexInitialCapacity());
-        final long recovered;
-        final long recoveryStart = System.nanoTime();
-        try
-        {
-            recovered = journal == null ? 0 : Recovery.recover(journal, index);
-        }
-        catch (final RuntimeException e)
-        {
-            index.close();
-            throw e;
-        }
-        compactRevision = journal == null ? 0 : journal.compactRevision();
-        cursor = new RevisionCursor(recovered);
-        window = new WatchWindow(WindowConfig.builder()
-            .minCapacity(config.windowMinCapacity())
-            .maxCapacity(config.windowMaxCapacity())
-            .freshnessNanos(config.windowFreshness().toNanos())
-            .maxEventBytes(config.maxKeyBytes() + 2 * config.maxValueBytes())
-            .dataBytesPerEvent(config.windowBytesPerEvent())
-            .build(), SystemNanoClock.INSTANCE, recovered);
-        final UndoLog undo = new UndoLog(config.consistentReadBudgetBytes(), config.maxKeyBytes() + config.maxValueBytes());
-        reader = new RangeReader(index, undo, cursor, journal != null && journal.isSync());
-        if (journal != null && journal.isSync())
-        {
-            // Catching-up watchers and historical reads see no revision before it is durable.
-            journal.limitReadersTo(cursor::applied);
-        }
-        historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
-        secondary = new SecondaryIndexes(index, window, cursor, undo, this::passThroughWriter);
-        watches = new WatchHub(config, window, cursor::applied, () -> compactRevision, journal, secondary::function);
-        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, journal,
-            watches.dispatcherDoorbells());
-        snapshotter = journal instanceof ChronicleJournal ?
-            new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor::durable,
-                config.snapshotEveryRevisions()) : null;
-        stats = new RingWatchStats(this, index, window, watches, writes, snapshotter);
-        if (journal == null)
-        {
-            LOG.info("{}: opened in memory", name);
-        }
-        else
-        {
-            LOG.info("{}: opened over a revision log ({}): recovered {} keys up to revision {} (log from revision {}, compacted at {}) in {} ms",
-                name, journal.isSync() ? "SYNC" : "ASYNC", index.size(), recovered, journal.firstRevision(),
-                compactRevision, (System.nanoTime() - recoveryStart) / 1_000_000);
-        }
+        parts = new EngineAssembly(config, journal);
+        gate = parts.gate;
+        index = parts.index;
+        cursor = parts.cursor;
+        writes = parts.writes;
+        reader = parts.reader;
+        historical = parts.historical;
+        watches = parts.watches;
+        secondary = parts.secondary;
+        compaction = parts.compaction;
+        stats = new RingWatchStats(this, index, parts.window, watches, writes, parts.snapshotter);
     }
 
     /**
@@ -307,7 +260,7 @@ public final class RingWatch implements AutoCloseable
      */
     public WriteResult write(final Op op)
     {
-        requireOpen();
+        gate.requireOpen();
         return writes.write(op);
     }
 
@@ -320,7 +273,7 @@ public final class RingWatch implements AutoCloseable
      */
     public CompletableFuture<WriteResult> writeAsync(final Op op)
     {
-        requireOpen();
+        gate.requireOpen();
         return writes.writeAsync(op);
     }
 
@@ -332,7 +285,7 @@ public final class RingWatch implements AutoCloseable
      */
     public TxnResult txn(final Txn txn)
     {
-        requireOpen();
+        gate.requireOpen();
         return writes.txn(txn);
     }
 
@@ -345,7 +298,7 @@ public final class RingWatch implements AutoCloseable
      */
     public CompletableFuture<TxnResult> txnAsync(final Txn txn)
     {
-        requireOpen();
+        gate.requireOpen();
         return writes.txnAsync(txn);
     }
 
@@ -354,7 +307,7 @@ public final class RingWatch implements AutoCloseable
      */
     public DirectWriter newDirectWriter()
     {
-        requireOpen();
+        gate.requireOpen();
         return writes.newDirectWriter();
     }
 
@@ -365,14 +318,14 @@ public final class RingWatch implements AutoCloseable
     public Optional<KeyValue> get(final byte[] key)
     {
         final byte[] checked = KeyRange.key(key).fromKey();
-        enterRead();
+        gate.enter();
         try
         {
             return Optional.ofNullable(reader.get(checked));
         }
         finally
         {
-            activeReads.decrement();
+            gate.leave();
         }
     }
 
@@ -394,14 +347,14 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("key and holder must not be null and the key not empty");
         }
-        enterRead();
+        gate.enter();
         try
         {
             return reader.get(key, offset, length, into);
         }
         finally
         {
-            activeReads.decrement();
+            gate.leave();
         }
     }
 
@@ -428,14 +381,14 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("limit must not be negative: " + limit);
         }
-        enterRead();
+        gate.enter();
         try
         {
             return reader.range(range, limit);
         }
         finally
         {
-            activeReads.decrement();
+            gate.leave();
         }
     }
 
@@ -471,18 +424,15 @@ public final class RingWatch implements AutoCloseable
         {
             throw new FutureRevisionException(atRevision, current);
         }
-        if (atRevision < compactRevision)
-        {
-            throw new CompactedException(atRevision, compactRevision);
-        }
-        enterRead();
+        compaction.requireNotBefore(atRevision);
+        gate.enter();
         try
         {
             return historical.range(range, limit, atRevision);
         }
         finally
         {
-            activeReads.decrement();
+            gate.leave();
         }
     }
 
@@ -508,7 +458,7 @@ public final class RingWatch implements AutoCloseable
      */
     public long compactRevision()
     {
-        return compactRevision;
+        return compaction.revision();
     }
 
     /**
@@ -520,27 +470,9 @@ public final class RingWatch implements AutoCloseable
      * @throws FutureRevisionException  if it is beyond the current revision.
      * @throws CompactedException       if it is not beyond the current compaction point.
      */
-    public synchronized void compact(final long revision)
+    public void compact(final long revision)
     {
-        requireOpen();
-        if (revision <= 0)
-        {
-            throw new InvalidRequestException("compact revision must be positive: " + revision);
-        }
-        final long current = cursor.applied();
-        if (revision > current)
-        {
-            throw new FutureRevisionException(revision, current);
-        }
-        if (revision <= compactRevision)
-        {
-            throw new CompactedException(revision, compactRevision);
-        }
-        if (journal != null)
-        {
-            journal.compact(revision);
-        }
-        compactRevision = revision;
+        compaction.compact(revision);
     }
 
     /**
@@ -553,28 +485,8 @@ public final class RingWatch implements AutoCloseable
      */
     public boolean waitForRevision(final long revision, final Duration timeout)
     {
-        requireOpen();
-        if (revision < 0)
-        {
-            throw new InvalidRequestException("revision must not be negative: " + revision);
-        }
-        if (timeout == null || timeout.isNegative())
-        {
-            throw new InvalidRequestException("timeout must be zero or positive: " + timeout);
-        }
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        long parkNanos = 1_000;
-        while (cursor.applied() < revision)
-        {
-            final long remaining = deadline - System.nanoTime();
-            if (remaining <= 0)
-            {
-                return false;
-            }
-            LockSupport.parkNanos(Math.min(parkNanos, remaining));
-            parkNanos = Math.min(parkNanos * 2, 1_000_000);
-        }
-        return true;
+        gate.requireOpen();
+        return parts.revisionWait.await(revision, timeout);
     }
 
     /**
@@ -586,7 +498,7 @@ public final class RingWatch implements AutoCloseable
      */
     public Watcher watch(final WatchRequest request, final WatchListener listener)
     {
-        requireOpen();
+        gate.requireOpen();
         return watches.watch(request, listener);
     }
 
@@ -598,7 +510,7 @@ public final class RingWatch implements AutoCloseable
      */
     public PullWatcher watchPull(final WatchRequest request)
     {
-        requireOpen();
+        gate.requireOpen();
         return watches.watchPull(request);
     }
 
@@ -614,7 +526,7 @@ public final class RingWatch implements AutoCloseable
      */
     public DeltaWatcher watchDeltas(final WatchRequest request)
     {
-        requireOpen();
+        gate.requireOpen();
         return CoalescingWatcher.open(request, this::watch, this::listAndWatch);
     }
 
@@ -656,14 +568,14 @@ public final class RingWatch implements AutoCloseable
      */
     public void addIndex(final String name, final IndexFunction function)
     {
-        enterRead();
+        gate.enter();
         try
         {
             secondary.addIndex(name, function);
         }
         finally
         {
-            activeReads.decrement();
+            gate.leave();
         }
     }
 
@@ -676,7 +588,7 @@ public final class RingWatch implements AutoCloseable
      */
     public void removeIndex(final String name)
     {
-        requireOpen();
+        gate.requireOpen();
         secondary.removeIndex(name);
     }
 
@@ -691,14 +603,14 @@ public final class RingWatch implements AutoCloseable
      */
     public RangeResult byIndex(final String name, final byte[] indexValue)
     {
-        enterRead();
+        gate.enter();
         try
         {
             return secondary.byIndex(name, indexValue);
         }
         finally
         {
-            activeReads.decrement();
+            gate.leave();
         }
     }
 
@@ -728,14 +640,14 @@ public final class RingWatch implements AutoCloseable
      */
     public List<byte[]> indexValues(final String name)
     {
-        enterRead();
+        gate.enter();
         try
         {
             return secondary.indexValues(name);
         }
         finally
         {
-            activeReads.decrement();
+            gate.leave();
         }
     }
 
@@ -753,7 +665,7 @@ public final class RingWatch implements AutoCloseable
      */
     public String name()
     {
-        return name;
+        return parts.name;
     }
 
     /**
@@ -803,7 +715,7 @@ public final class RingWatch implements AutoCloseable
      */
     public int windowCapacity()
     {
-        return window.capacity();
+        return parts.window.capacity();
     }
 
     /**
@@ -816,38 +728,7 @@ public final class RingWatch implements AutoCloseable
     @Override
     public void close()
     {
-        synchronized (this)
-        {
-            if (closed)
-            {
-                return;
-            }
-            closed = true;
-        }
-        writes.close();
-        watches.close();
-        try
-        {
-            if (snapshotter != null)
-            {
-                snapshotter.close();
-            }
-        }
-        finally
-        {
-            if (journal != null)
-            {
-                journal.close();
-            }
-        }
-        while (activeReads.sum() != 0)
-        {
-            Thread.onSpinWait();
-        }
-        secondary.close();
-        final long keys = index.size();
-        index.close();
-        LOG.info("{}: closed at revision {} with {} keys", name, cursor.applied(), keys);
+        parts.close();
     }
 
     private RangeResult snapshotFor(final WatchRequest request)
@@ -861,31 +742,6 @@ public final class RingWatch implements AutoCloseable
             throw new InvalidRequestException("list-then-watch starts after its snapshot: start revision must be 0");
         }
         return request.isIndexWatch() ? byIndex(request.indexName(), request.indexValue()) : range(request.range(), 0);
-    }
-
-    /** Runs one empty command through the writer: it adopts published index changes first. */
-    private void passThroughWriter()
-    {
-        writes.txn(NOTHING);
-    }
-
-    private void enterRead()
-    {
-        // Counted before the closed check, so close() frees the index only after every read.
-        activeReads.increment();
-        if (closed)
-        {
-            activeReads.decrement();
-            throw new EngineClosedException("the engine is closed");
-        }
-    }
-
-    private void requireOpen()
-    {
-        if (closed)
-        {
-            throw new EngineClosedException("the engine is closed");
-        }
     }
 
     private static void requireRange(final KeyRange range)

@@ -5,11 +5,11 @@ import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchListener;
-import io.ringwatch.ringbuffer.EventType;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.ArrayList;

@@ -113,6 +113,7 @@ class ApiEdgesTest
         final AtomicReference<String> problem = new AtomicReference<>();
         final AtomicLong steadyAllocated = new AtomicLong();
         final AtomicLong batches = new AtomicLong();
+        final AtomicLong allocatingBatches = new AtomicLong();
         final CountDownLatch done = new CountDownLatch(1);
         final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         engine.watch(WatchRequest.of(KeyRange.all()), (EventBatch batch) ->
@@ -129,9 +130,10 @@ class ApiEdgesTest
                 count++;
             }
             final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            if (batches.incrementAndGet() > 20)
+            if (batches.incrementAndGet() > 20 && allocated > 0)
             {
                 steadyAllocated.addAndGet(allocated);
+                allocatingBatches.incrementAndGet();
             }
             final Iterator<WatchEvent> first = batch.iterator();
             if (first != batch.iterator() || count != batch.size())
@@ -154,7 +156,11 @@ class ApiEdgesTest
         assertTrue(done.await(30, TimeUnit.SECONDS));
         assertNull(problem.get());
         assertTrue(batches.get() > 20, "enough batches to reach steady state: " + batches.get());
-        assertEquals(0, steadyAllocated.get(), "bytes allocated by for-each loops over " + (batches.get() - 20) + " batches");
+        // An iterator or event allocated per loop would show in every batch. One loop in a run has
+        // been seen to count 64 or 72 bytes, with no GC during it, on main as well (1 run in 10 of
+        // this class alone): a JVM artifact at one moment, not the loop's, so one such batch passes.
+        assertTrue(allocatingBatches.get() <= 1 && steadyAllocated.get() <= 128, steadyAllocated.get() +
+            " bytes allocated by for-each loops in " + allocatingBatches.get() + " of " + (batches.get() - 20) + " batches");
     }
 
     @Test

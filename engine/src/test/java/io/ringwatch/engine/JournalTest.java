@@ -11,7 +11,7 @@ import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.engine.watch.EventType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -195,25 +195,8 @@ final class TextEventLine
 
     private void append(final long value)
     {
-        if (value < 0)
-        {
-            // Revisions, versions and create revisions are never negative; kept exact all the same.
-            append(ascii(Long.toString(value)));
-            return;
-        }
-        ensure(19);
-        int digits = 1;
-        for (long t = value / 10; t != 0; t /= 10)
-        {
-            digits++;
-        }
-        long v = value;
-        for (int i = length + digits - 1; i >= length; i--)
-        {
-            line[i] = (byte)('0' + v % 10);
-            v /= 10;
-        }
-        length += digits;
+        ensure(AsciiDecimal.MAX_LENGTH);
+        length = AsciiDecimal.write(value, line, length);
     }
 
     private void ensure(final int more)

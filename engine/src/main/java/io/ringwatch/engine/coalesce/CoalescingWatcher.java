@@ -7,13 +7,13 @@ import io.ringwatch.engine.watch.Delta;
 import io.ringwatch.engine.watch.DeltaBatch;
 import io.ringwatch.engine.watch.DeltaWatcher;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.ringbuffer.EventType;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,9 +3,9 @@ package io.ringwatch.engine.dispatch;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.secondary.IndexMatch;
 import io.ringwatch.engine.watch.Event;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.ringbuffer.EventRecord;
-import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 
 /**
@@ -29,7 +29,8 @@ final class EventView implements WatchEvent
     @Override
     public EventType type()
     {
-        return mode == IndexMatch.AS_DELETE ? EventType.DELETE : record.type();
+        // The ring's type mapped to the API's: a constant either way, no allocation.
+        return mode == IndexMatch.AS_DELETE || record.type() != io.ringwatch.ringbuffer.EventType.PUT ? EventType.DELETE : EventType.PUT;
     }
 
     @Override

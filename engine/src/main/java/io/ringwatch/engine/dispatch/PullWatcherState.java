@@ -4,6 +4,7 @@ import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.ProgressMark;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
@@ -104,11 +105,14 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         }
     }
 
-    /** Copies what one {@code next} call drains. */
+    /**
+     * Copies what one {@code next} call drains, each progress notification marked where it fell
+     * among the events (a mark per notification, none per event).
+     */
     private static final class Collector implements WatchListener
     {
         private final List<Event> events = new ArrayList<>();
-        private long progress;
+        private List<ProgressMark> marks = List.of();
         private WatchCancellation cancellation;
 
         @Override
@@ -123,7 +127,11 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         @Override
         public void onProgress(final long revision)
         {
-            progress = revision;
+            if (marks.isEmpty())
+            {
+                marks = new ArrayList<>(2);
+            }
+            marks.add(new ProgressMark(events.size(), revision));
         }
 
         @Override
@@ -134,12 +142,12 @@ final class PullWatcherState extends WatcherState implements PullWatcher
 
         boolean hasAny()
         {
-            return !events.isEmpty() || progress != 0 || cancellation != null;
+            return !events.isEmpty() || !marks.isEmpty() || cancellation != null;
         }
 
         WatchResponse response()
         {
-            return new WatchResponse(events, progress, cancellation);
+            return new WatchResponse(events, marks, cancellation);
         }
     }
 }

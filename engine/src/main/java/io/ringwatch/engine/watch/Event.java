@@ -1,7 +1,6 @@
 package io.ringwatch.engine.watch;
 
 import io.ringwatch.engine.kv.KeyValue;
-import io.ringwatch.ringbuffer.EventType;
 
 import java.util.Objects;
 

@@ -22,8 +22,10 @@ public interface PullWatcher extends Watcher
 
     /**
      * Blocks until something is pending or the timeout passes, then returns everything pending
-     * (Juju's multiwatcher Next()): copies of the events, the latest progress revision, and the
-     * cancellation once the watch has ended. Allocates the response.
+     * (Juju's multiwatcher Next()): copies of the events, each progress notification marked where
+     * it fell among them (as {@link #poll} would have handed them over), and the cancellation once
+     * the watch has ended. Allocates the response, a copy per event and a mark per progress
+     * notification.
      *
      * @param timeout the longest to wait.
      * @return what was pending; empty when the timeout passed first.

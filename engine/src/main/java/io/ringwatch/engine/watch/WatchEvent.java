@@ -1,6 +1,5 @@
 package io.ringwatch.engine.watch;
 
-import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 
 /**

@@ -25,7 +25,7 @@ import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.engine.watch.EventType;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -390,12 +390,8 @@ class ProgressNeverAheadScenarioTest
                     else
                     {
                         final WatchResponse response = pull.next(Duration.ofMillis(20));
-                        // A response's progress covers the events it carries, so they count first.
-                        audit.add(response.events());
-                        if (response.progressRevision() > 0)
-                        {
-                            audit.onProgress(response.progressRevision());
-                        }
+                        // Each progress mark where it fell among the response's events.
+                        response.inOrder(audit::add, audit::onProgress);
                         if (response.cancellation() != null)
                         {
                             audit.onCancelled(response.cancellation());

@@ -17,7 +17,7 @@ import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.engine.watch.EventType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;

@@ -3,7 +3,7 @@ package io.ringwatch.engine.model;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.watch.Event;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.engine.watch.EventType;
 
 import java.util.ArrayList;
 import java.util.Arrays;

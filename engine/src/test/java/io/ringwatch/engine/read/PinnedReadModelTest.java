@@ -15,7 +15,7 @@ import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.engine.watch.EventType;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

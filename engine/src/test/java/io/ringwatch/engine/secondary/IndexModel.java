@@ -6,7 +6,7 @@ import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.watch.Event;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.engine.watch.EventType;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

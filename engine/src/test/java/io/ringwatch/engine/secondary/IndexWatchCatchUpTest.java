@@ -7,7 +7,7 @@ import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.persistence.LogConfig;
-import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.engine.watch.EventType;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

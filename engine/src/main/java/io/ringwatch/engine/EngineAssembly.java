@@ -1,0 +1,154 @@
+package io.ringwatch.engine;
+
+import io.ringwatch.engine.dispatch.WatchHub;
+import io.ringwatch.engine.durable.ChronicleJournal;
+import io.ringwatch.engine.durable.Snapshotter;
+import io.ringwatch.engine.history.Journal;
+import io.ringwatch.engine.history.Recovery;
+import io.ringwatch.engine.history.WindowHistory;
+import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.read.HistoricalReader;
+import io.ringwatch.engine.read.RangeReader;
+import io.ringwatch.engine.secondary.SecondaryIndexes;
+import io.ringwatch.engine.undo.UndoLog;
+import io.ringwatch.engine.write.RevisionCursor;
+import io.ringwatch.engine.write.WritePipeline;
+import io.ringwatch.ringbuffer.WatchWindow;
+import io.ringwatch.ringbuffer.WindowConfig;
+import org.agrona.concurrent.SystemNanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+
+/**
+ * One engine's collaborators, built in dependency order (recovery into the index, the revision
+ * cursor and the window at the recovered revision, readers, secondary indexes, watches, the write
+ * pipeline, the snapshotter) and closed in the order that lets each finish its work: writes stop
+ * first, then delivery, snapshots and the journal, and the index is freed only once the last
+ * read has left. The facade ({@link RingWatch}) holds one and only delegates.
+ *
+ * <p>Built and closed by one thread; the parts are thread-safe as each documents. Allocation: the
+ * engine's structures, once.
+ */
+final class EngineAssembly
+{
+    private static final Logger LOG = LoggerFactory.getLogger(RingWatch.class);
+    private static final Txn NOTHING = Txn.of(List.of(), List.of(), List.of());
+
+    final String name;
+    final ReadGate gate = new ReadGate();
+    final OffHeapIndex index;
+    final RevisionCursor cursor;
+    final WatchWindow window;
+    final RangeReader reader;
+    final HistoricalReader historical;
+    final SecondaryIndexes secondary;
+    final Compaction compaction;
+    final RevisionWait revisionWait;
+    final WatchHub watches;
+    final WritePipeline writes;
+    final Journal journal;
+    final Snapshotter snapshotter;
+
+    /**
+     * Builds the parts, recovering the index from {@code journal} first when there is one.
+     *
+     * @param config  sizes, limits and thread strategies.
+     * @param journal the revision log, owned from now on, or null in memory.
+     * @throws RuntimeException whatever recovery throws, with the index freed again.
+     */
+    EngineAssembly(final RingWatchConfig config, final Journal journal)
+    {
+        this.journal = journal;
+        this.name = config.name();
+        index = new OffHeapIndex(config.indexInitialCapacity());
+        final long recovered;
+        final long recoveryStart = System.nanoTime();
+        try
+        {
+            recovered = journal == null ? 0 : Recovery.recover(journal, index);
+        }
+        catch (final RuntimeException e)
+        {
+            index.close();
+            throw e;
+        }
+        cursor = new RevisionCursor(recovered);
+        compaction = new Compaction(gate, cursor, journal);
+        revisionWait = new RevisionWait(cursor);
+        window = new WatchWindow(WindowConfig.builder()
+            .minCapacity(config.windowMinCapacity())
+            .maxCapacity(config.windowMaxCapacity())
+            .freshnessNanos(config.windowFreshness().toNanos())
+            .maxEventBytes(config.maxKeyBytes() + 2 * config.maxValueBytes())
+            .dataBytesPerEvent(config.windowBytesPerEvent())
+            .build(), SystemNanoClock.INSTANCE, recovered);
+        final UndoLog undo = new UndoLog(config.consistentReadBudgetBytes(), config.maxKeyBytes() + config.maxValueBytes());
+        reader = new RangeReader(index, undo, cursor, journal != null && journal.isSync());
+        if (journal != null && journal.isSync())
+        {
+            // Catching-up watchers and historical reads see no revision before it is durable.
+            journal.limitReadersTo(cursor::applied);
+        }
+        historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
+        secondary = new SecondaryIndexes(index, window, cursor, undo, this::passThroughWriter);
+        watches = new WatchHub(config, window, cursor::applied, compaction::revision, journal, secondary::function);
+        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, journal,
+            watches.dispatcherDoorbells());
+        snapshotter = journal instanceof ChronicleJournal ?
+            new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor::durable,
+                config.snapshotEveryRevisions()) : null;
+        if (journal == null)
+        {
+            LOG.info("{}: opened in memory", name);
+        }
+        else
+        {
+            LOG.info("{}: opened over a revision log ({}): recovered {} keys up to revision {} (log from revision {}, compacted at {}) in {} ms",
+                name, journal.isSync() ? "SYNC" : "ASYNC", index.size(), recovered, journal.firstRevision(),
+                compaction.revision(), (System.nanoTime() - recoveryStart) / 1_000_000);
+        }
+    }
+
+    /**
+     * Closes the engine once: refuses new calls, stops the writer, then delivery, snapshots and
+     * the journal, waits for the reads inside to leave, and frees the secondary indexes and the
+     * index. Idempotent; any thread.
+     */
+    void close()
+    {
+        if (!gate.close())
+        {
+            return;
+        }
+        writes.close();
+        watches.close();
+        try
+        {
+            if (snapshotter != null)
+            {
+                snapshotter.close();
+            }
+        }
+        finally
+        {
+            if (journal != null)
+            {
+                journal.close();
+            }
+        }
+        gate.awaitNoneInside();
+        secondary.close();
+        final long keys = index.size();
+        index.close();
+        LOG.info("{}: closed at revision {} with {} keys", name, cursor.applied(), keys);
+    }
+
+    /** Runs one empty command through the writer: it adopts published index changes first. */
+    private void passThroughWriter()
+    {
+        writes.txn(NOTHING);
+    }
+}
