@@ -4,8 +4,8 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import io.ringwatch.server.api.mvccpb.Event;
 import io.ringwatch.server.api.mvccpb.KeyValue;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.WatchEvent;
-import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 
 /**
