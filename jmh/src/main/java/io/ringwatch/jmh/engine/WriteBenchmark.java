@@ -23,13 +23,13 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code ringWatch}, {@code ringWatch2Producers}, {@code ringWatch4Producers}: one engine with the
  * default configuration ({@link WriteEngineState}), {@code storage} {@code MEMORY}, {@code ASYNC} or
  * {@code SYNC} (a revision log in a fresh directory per trial, snapshots off); each producer calls
- * {@code DirectWriter.putAsync} with one pre-allocated callback ({@link WriteProducer}) and keeps at
- * most {@code window} puts (default {@value AckWindow#WINDOW}) not yet received by the watcher,
- * waiting for all of them every {@code window} puts ({@code pacing=DRAIN}) or for the oldest one as
- * soon as the window is full ({@code pacing=SLIDING}, which keeps the producer busy). One push watcher
- * on all keys ({@code watched=true}) counts the events, so the dispatcher and delivery threads work
- * during the measurement; the trial fails unless it received exactly every revision written
- * after it started, and no put failed;</li>
+ * {@code DirectWriter.putAsync} with one pre-allocated callback ({@link WriteProducer}) and either
+ * waits, every {@value AckWindow#WINDOW} puts, until all of them were received by the watcher
+ * ({@code pacing=DRAIN}), or keeps at most {@code window} puts (default 512) not yet received and waits
+ * for the oldest one as soon as the window is full ({@code pacing=SLIDING}, which keeps the producer
+ * busy). One push watcher on all keys ({@code watched=true}) counts the events, so the dispatcher
+ * and delivery threads work during the measurement; the trial fails unless it received exactly every
+ * revision written after it started, and no put failed;</li>
  * <li>baseline {@code disruptor}, {@code disruptor2Producers}, {@code disruptor4Producers}: a bare
  * Disruptor ring shaped like the engine's write ring (multi-producer, the engine's default size)
  * carrying the same payload to one handler that only reads it ({@link SharedRingState}); producers

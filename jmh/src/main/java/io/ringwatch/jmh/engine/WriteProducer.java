@@ -9,19 +9,24 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * One producer thread of the {@link WriteEngineState} engine: its own {@link DirectWriter}, key
- * cursor and {@link AckWindow}, so it sends puts without waiting for each one and with at most {@link #window} not yet
- * acknowledged or not yet received by the watcher. Used only by its JMH worker thread;
+ * cursor and {@link AckWindow}, so it sends puts without waiting for each one and with a bounded number
+ * not yet acknowledged or not yet received by the watcher. Used only by its JMH worker thread;
  * {@link #put()} allocates nothing.
  */
 @State(Scope.Thread)
 public class WriteProducer
 {
-    /** DRAIN: wait for every put each {@link #window} puts; SLIDING: keep at most {@link #window} outstanding. */
+    /** DRAIN: wait for every put each {@value AckWindow#WINDOW} puts; SLIDING: keep at most {@link #window} outstanding. */
     @Param({"DRAIN", "SLIDING"})
     public Pacing pacing;
 
-    /** The most puts outstanding (not yet acknowledged, or not yet received by the watcher); a power of two. */
-    @Param({"1024"})
+    /**
+     * SLIDING only: the most puts outstanding (not yet received by the watcher, or without one not yet
+     * acknowledged); a power of two. Half the engine's default watcher queue depth (1024) by default: a
+     * window as deep as that queue lets the watcher overflow it, leave the routes, catch up and rejoin
+     * with a fresh queue, which allocates.
+     */
+    @Param({"512"})
     public int window;
 
     private final WriteKeys keys = new WriteKeys();
@@ -38,7 +43,7 @@ public class WriteProducer
     public void start(final WriteEngineState engine)
     {
         writer = engine.newWriter();
-        acks = engine.registerProducer(pacing, window);
+        acks = engine.registerProducer(pacing, pacing == Pacing.DRAIN ? AckWindow.WINDOW : window);
     }
 
     /**
