@@ -1,46 +1,47 @@
 package io.ringwatch.jmh.engine;
 
-import java.nio.ByteBuffer;
+import io.ringwatch.baseline.ChangeEvent;
+import io.ringwatch.baseline.LockedWatchStore;
+import io.ringwatch.baseline.Routing;
+
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The baseline a team would write without RingWatch, in the shape of the Kubernetes watch
- * Broadcaster: a lock-guarded {@link HashMap} keyed by {@link ByteBuffer} wrappers, a revision
- * counter, and an event object put on one bounded {@link LinkedBlockingQueue} per watcher, drained
- * by a background thread that counts. The queue is bounded like the engine's pending events and a
- * full queue makes the writer wait, so, as in the engine, no event is lost.
+ * The locked j.u.c. baseline ({@link LockedWatchStore}, shared with the load harness) with one
+ * watcher of every key: a bounded {@link LinkedBlockingQueue} drained by a background thread that
+ * counts. The queue is bounded like the engine's pending events and a full queue makes the writer
+ * wait (under the store's lock), so, as in the engine, no event is lost.
  * <p>
- * {@link #put} may be called from any thread; it copies key and value (the caller may reuse its
- * arrays) and allocates the copies, a key wrapper, a map entry value, an event and a queue node.
- * {@link #close()} stops the drainer.
+ * {@link #put} may be called from any thread; it allocates what {@link LockedWatchStore#put} does
+ * and a queue node. {@link #close()} stops the drainer.
  */
 final class LockedBroadcastStore implements AutoCloseable
 {
     private static final int QUEUE_CAPACITY = 64 * 1024;
     private static final long POLL_NANOS = 1_000_000;
-
-    private final ReentrantLock lock = new ReentrantLock();
     /** How long a tear-down waits for the drainer: a safety net, not a measurement. */
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Map<ByteBuffer, Versioned> map = new HashMap<>();
+    private final LockedWatchStore store = new LockedWatchStore(Routing.HASHED);
     private final BlockingQueue<ChangeEvent> watcherQueue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final AtomicLong drained = new AtomicLong();
     private final Thread drainer = new Thread(this::drain, "locked-broadcast-drainer");
-    private long revision;
 
     /**
-     * Starts the drainer thread. Any thread; allocates the map, the queue and the thread.
+     * Starts the drainer thread and registers its queue as the watcher of every key. Any thread;
+     * allocates the store, the queue and the thread.
      */
     LockedBroadcastStore()
     {
+        store.watchPrefix(new byte[0], event ->
+        {
+            watcherQueue.put(event);
+            return true;
+        });
         drainer.setDaemon(true);
         drainer.start();
     }
@@ -64,8 +65,8 @@ final class LockedBroadcastStore implements AutoCloseable
     }
 
     /**
-     * Stores a copy of the key's new value with etcd-style revisions and queues its event for the
-     * watcher. Any thread; allocates (see the class comment).
+     * Stores a copy of the key's new value and queues its event for the watcher. Any thread;
+     * allocates (see the class comment).
      *
      * @param key   the key.
      * @param value the value.
@@ -74,41 +75,7 @@ final class LockedBroadcastStore implements AutoCloseable
      */
     long put(final byte[] key, final byte[] value) throws InterruptedException
     {
-        final ByteBuffer keyCopy = ByteBuffer.wrap(key.clone());
-        final byte[] valueCopy = value.clone();
-        lock.lock();
-        try
-        {
-            final long putRevision = ++revision;
-            final Versioned previous = map.get(keyCopy);
-            final Versioned current = previous == null ?
-                new Versioned(valueCopy, putRevision, putRevision, 1) :
-                new Versioned(valueCopy, previous.createRevision(), putRevision, previous.version() + 1);
-            map.put(keyCopy, current);
-            // Queued under the lock so the watcher sees revisions in order.
-            watcherQueue.put(new ChangeEvent(keyCopy, current));
-            return putRevision;
-        }
-        finally
-        {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * @return the newest revision. Any thread.
-     */
-    long currentRevision()
-    {
-        lock.lock();
-        try
-        {
-            return revision;
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        return store.put(key, value);
     }
 
     /**
@@ -120,7 +87,7 @@ final class LockedBroadcastStore implements AutoCloseable
      */
     private void awaitDrained(final Duration timeout)
     {
-        final long expected = currentRevision();
+        final long expected = store.currentRevision();
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (drained.get() < expected && System.nanoTime() - deadline < 0)
         {
@@ -177,15 +144,5 @@ final class LockedBroadcastStore implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** A key's current value and revisions. */
-    private record Versioned(byte[] value, long createRevision, long modRevision, long version)
-    {
-    }
-
-    /** One change as the watcher receives it. */
-    private record ChangeEvent(ByteBuffer key, Versioned kv)
-    {
     }
 }

@@ -11,7 +11,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * The java.util.concurrent baseline shared by every producer thread of a trial: one
  * {@link LockedBroadcastStore} (a lock-guarded {@code HashMap} and revision counter whose put queues
  * an event on one {@code LinkedBlockingQueue} per watcher; here one watcher, drained by its own
- * thread) with every key of {@link WriteKeys} already written, as in {@link SharedEngineState}. Each
+ * thread) with every key of {@link WriteKeys} already written, as in {@link WriteEngineState}. Each
  * {@link LockedStoreProducer} calls its put concurrently.
  * <p>
  * Started and stopped once per trial by one JMH worker thread; the tear-down runs once every producer

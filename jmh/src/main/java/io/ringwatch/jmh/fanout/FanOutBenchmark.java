@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  * <li>{@code ringWatch}: the engine with its default configuration but {@code threads} dispatcher and
  * {@code threads} delivery threads (default one each), {@code DirectWriter.putAsync}, counting listeners;</li>
- * <li>baseline {@code lockedQueues}: {@link LockedFanOutStore}, a lock-guarded map whose put queues the
+ * <li>baseline {@code lockedQueues}: the locked j.u.c. store
+ * ({@link io.ringwatch.baseline.LockedWatchStore}, linear-scan routing), a lock-guarded map whose put queues the
  * event on one {@code LinkedBlockingQueue} per watcher, drained by a pool of {@code 2 × threads} threads
  * (the engine's thread budget).</li>
  * </ul>
@@ -67,9 +68,10 @@ public class FanOutBenchmark
      * @param state     the store and its watchers.
      * @param delivered the delivered-events counter.
      * @return the deliveries counted before the write.
+     * @throws InterruptedException never in practice: the baseline's queues are unbounded.
      */
     @Benchmark
-    public long lockedQueues(final LockedState state, final DeliveredEvents delivered)
+    public long lockedQueues(final LockedState state, final DeliveredEvents delivered) throws InterruptedException
     {
         final long tally = state.store.put();
         delivered.observe(tally);
@@ -140,9 +142,11 @@ public class FanOutBenchmark
 
         /**
          * Builds the store and registers the watchers. JMH worker thread; allocates them.
+         *
+         * @throws InterruptedException never in practice: the baseline's queues are unbounded.
          */
         @Setup(Level.Trial)
-        public void start()
+        public void start() throws InterruptedException
         {
             store = new WatchedLockedStore(2 * threads, watchers, 0);
         }

@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  * <li>{@code ringWatch}: the engine with its default configuration; its dispatcher finds the matches
  * through a hash map of exact keys and an interval tree of ranges, so the score should stay flat;</li>
- * <li>baseline {@code linearScan}: {@link LockedFanOutStore}, whose put tests every watcher against the
+ * <li>baseline {@code linearScan}: the locked j.u.c. store
+ * ({@link io.ringwatch.baseline.LockedWatchStore}, linear-scan routing), whose put tests every watcher against the
  * key under its lock, so the score should grow linearly with the watchers.</li>
  * </ul>
  * Each trial fails unless the matching watcher received every write and no other watcher received any.
@@ -59,9 +60,10 @@ public class NonMatchingWatchersBenchmark
      *
      * @param state the store and its watchers.
      * @return the deliveries counted before the write.
+     * @throws InterruptedException never in practice: the baseline's queues are unbounded.
      */
     @Benchmark
-    public long linearScan(final LockedState state)
+    public long linearScan(final LockedState state) throws InterruptedException
     {
         return state.store.put();
     }
@@ -120,9 +122,11 @@ public class NonMatchingWatchersBenchmark
 
         /**
          * Builds the store and registers the watchers. JMH worker thread; allocates them.
+         *
+         * @throws InterruptedException never in practice: the baseline's queues are unbounded.
          */
         @Setup(Level.Trial)
-        public void start()
+        public void start() throws InterruptedException
         {
             store = new WatchedLockedStore(WatchedLockedStore.DEFAULT_POOL_THREADS, 1, nonMatchingWatchers);
         }

@@ -1,7 +1,9 @@
 package io.ringwatch.jmh.fanout;
 
+import io.ringwatch.baseline.ChangeEvent;
+import io.ringwatch.baseline.LockedWatcher;
+
 import java.util.AbstractCollection;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.concurrent.Executor;
@@ -9,16 +11,16 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One watcher of the {@link LockedFanOutStore} baseline, written the way j.u.c. invites: its own
+ * One watcher of the locked baseline ({@link io.ringwatch.baseline.LockedWatchStore}, linear-scan routing), written the way j.u.c. invites: its own
  * unbounded {@link LinkedBlockingQueue} of events and a drain task that a shared pool runs whenever the
  * queue has something (an {@link AtomicBoolean} keeps the task at most once in the pool's queue). Each run
  * takes at most {@value #BATCH} events, as the engine's delivery threads do, and counts them into its
  * {@link DeliveryTally}.
  * <p>
- * {@link #matches} and {@link #offer} are called by the store under its lock; {@link #run()} by a pool
+ * {@link #offer} is called by the store under its lock; {@link #run()} by a pool
  * thread; the getters by any thread. Offering allocates a queue node and sometimes a pool task entry.
  */
-final class QueueWatcher implements Runnable
+final class QueueWatcher implements Runnable, LockedWatcher
 {
     private static final int BATCH = 256;
     // drainTo only needs somewhere to put events; the count it returns is all the watcher keeps.
@@ -43,8 +45,6 @@ final class QueueWatcher implements Runnable
         }
     };
 
-    private final byte[] watched;
-    private final boolean prefix;
     private final Executor pool;
     private final DeliveryTally tally;
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
@@ -52,46 +52,30 @@ final class QueueWatcher implements Runnable
     private volatile long delivered;
 
     /**
-     * @param watched the watched key, or the prefix when {@code prefix}; kept, not copied.
-     * @param prefix  whether {@code watched} is a prefix rather than a whole key.
-     * @param pool    runs the drain task.
-     * @param tally   where every delivery is also added.
+     * @param pool  runs the drain task.
+     * @param tally where every delivery is also added.
      */
-    QueueWatcher(final byte[] watched, final boolean prefix, final Executor pool, final DeliveryTally tally)
+    QueueWatcher(final Executor pool, final DeliveryTally tally)
     {
-        this.watched = watched;
-        this.prefix = prefix;
         this.pool = pool;
         this.tally = tally;
-    }
-
-    /**
-     * Tests one key, as a naive router tests every watcher. Store's lock holder; allocates nothing.
-     *
-     * @param key the written key.
-     * @return whether this watcher wants the key's events.
-     */
-    boolean matches(final byte[] key)
-    {
-        if (prefix)
-        {
-            return key.length >= watched.length && Arrays.equals(watched, 0, watched.length, key, 0, watched.length);
-        }
-        return Arrays.equals(watched, key);
     }
 
     /**
      * Queues an event and makes sure a drain task is on its way. Store's lock holder.
      *
      * @param event the event.
+     * @return true: the queue is unbounded, the watcher stays.
      */
-    void offer(final Object event)
+    @Override
+    public boolean offer(final ChangeEvent event)
     {
         queue.offer(event);
         if (scheduled.compareAndSet(false, true))
         {
             pool.execute(this);
         }
+        return true;
     }
 
     /**

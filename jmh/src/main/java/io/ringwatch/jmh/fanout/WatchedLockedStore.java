@@ -1,7 +1,14 @@
 package io.ringwatch.jmh.fanout;
 
+import io.ringwatch.baseline.LockedWatchStore;
+import io.ringwatch.baseline.Routing;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
 /**
- * The baseline counterpart of {@link WatchedEngine}: a {@link LockedFanOutStore} with every key of
+ * The baseline counterpart of {@link WatchedEngine}: the locked j.u.c. store ({@link LockedWatchStore},
+ * shared with the load harness, with the naive router that tests every watcher) with every key of
  * {@link FanOutWorkload} already written, {@code matchingWatchers} watchers of the written prefix and
  * {@code nonMatchingWatchers} watchers of single keys never written, drained by
  * {@value #POOL_THREADS} pool threads (as many as the engine's watch-side threads by default: one
@@ -9,14 +16,16 @@ package io.ringwatch.jmh.fanout;
  * {@link InFlightGate}, so both contenders are measured by writes delivered end to end.
  * <p>
  * The producer (JMH worker) thread alone uses an instance. Construction allocates the store and its
- * watchers; each put allocates what {@link LockedFanOutStore#put} does.
+ * watchers; each put allocates what {@link LockedWatchStore#put} does and a queue node per matching
+ * watcher.
  */
 final class WatchedLockedStore implements AutoCloseable
 {
     /** Drain threads of the baseline as the other benchmarks run it: as many as the engine's two threads. */
     static final int DEFAULT_POOL_THREADS = 2;
 
-    private final LockedFanOutStore store;
+    private final LockedWatchStore store = new LockedWatchStore(Routing.LINEAR_SCAN);
+    private final ExecutorService pool;
     private final FanOutWorkload workload = new FanOutWorkload();
     private final DeliveryTally matchingTally = new DeliveryTally();
     private final DeliveryTally idleTally = new DeliveryTally();
@@ -32,16 +41,22 @@ final class WatchedLockedStore implements AutoCloseable
      * @param matchingWatchers    watchers of every written key; at least 1.
      * @param nonMatchingWatchers watchers of keys never written; not negative.
      * @throws IllegalArgumentException for a bad watcher or thread count.
+     * @throws InterruptedException     never in practice: the watchers' queues are unbounded.
      */
     WatchedLockedStore(final int poolThreads, final int matchingWatchers, final int nonMatchingWatchers)
+        throws InterruptedException
     {
-        store = new LockedFanOutStore(poolThreads);
-        if (matchingWatchers < 1 || nonMatchingWatchers < 0)
+        if (poolThreads < 1 || matchingWatchers < 1 || nonMatchingWatchers < 0)
         {
-            store.close();
-            throw new IllegalArgumentException("need at least one matching and no negative count of other watchers: " +
-                matchingWatchers + ", " + nonMatchingWatchers);
+            throw new IllegalArgumentException("need a drain thread, a matching watcher and no negative count of other watchers: " +
+                poolThreads + ", " + matchingWatchers + ", " + nonMatchingWatchers);
         }
+        pool = Executors.newFixedThreadPool(poolThreads, task ->
+        {
+            final Thread thread = new Thread(task, "locked-fan-out-drainer");
+            thread.setDaemon(true);
+            return thread;
+        });
         gate = new InFlightGate(matchingTally, matchingWatchers);
         for (int i = 0; i < FanOutWorkload.KEY_COUNT; i++)
         {
@@ -53,11 +68,13 @@ final class WatchedLockedStore implements AutoCloseable
         final byte[] writtenPrefix = FanOutWorkload.writtenPrefix();
         for (int i = 0; i < matchingWatchers; i++)
         {
-            matching[i] = store.watchPrefix(writtenPrefix, matchingTally);
+            matching[i] = new QueueWatcher(pool, matchingTally);
+            store.watchPrefix(writtenPrefix, matching[i]);
         }
         for (int i = 0; i < nonMatchingWatchers; i++)
         {
-            idle[i] = store.watchKey(FanOutWorkload.numberedKey(FanOutWorkload.IDLE_PREFIX, i), idleTally);
+            idle[i] = new QueueWatcher(pool, idleTally);
+            store.watchKey(FanOutWorkload.numberedKey(FanOutWorkload.IDLE_PREFIX, i), idle[i]);
         }
     }
 
@@ -66,8 +83,9 @@ final class WatchedLockedStore implements AutoCloseable
      * is queued to every matching watcher. Producer thread.
      *
      * @return the deliveries to the matching watchers counted before this put.
+     * @throws InterruptedException never in practice: the watchers' queues are unbounded.
      */
-    long put()
+    long put() throws InterruptedException
     {
         final long delivered = gate.admit();
         store.put(workload.key(workload.next()), workload.value());
@@ -104,6 +122,6 @@ final class WatchedLockedStore implements AutoCloseable
     @Override
     public void close()
     {
-        store.close();
+        pool.shutdownNow();
     }
 }

@@ -5,8 +5,6 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -50,9 +48,9 @@ public final class IdleWatcherFootprint
     {
         try (RingWatch engine = RingWatch.open())
         {
-            final long before = heapAfterGc();
+            final long before = MemoryUse.heapAfterGc();
             final PullWatcher[] handles = new PullWatcher[watchers];
-            final long withArray = heapAfterGc();
+            final long withArray = MemoryUse.heapAfterGc();
             for (int i = 0; i < watchers; i++)
             {
                 final byte[] key = String.format("footprint/%09d", i).getBytes(StandardCharsets.US_ASCII);
@@ -62,7 +60,7 @@ public final class IdleWatcherFootprint
             {
                 Thread.sleep(10);
             }
-            final long after = heapAfterGc();
+            final long after = MemoryUse.heapAfterGc();
             System.out.printf("%,d idle exact-key watchers: %,d bytes of heap, %.1f B per watcher " +
                 "(%.1f B without the handles' array)%n",
                 watchers, after - before, (after - before) / (double)watchers, (after - withArray) / (double)watchers);
@@ -71,16 +69,5 @@ public final class IdleWatcherFootprint
                 throw new IllegalStateException("a watcher was cancelled");
             }
         }
-    }
-
-    private static long heapAfterGc() throws InterruptedException
-    {
-        final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        for (int i = 0; i < 3; i++)
-        {
-            System.gc();
-            Thread.sleep(50);
-        }
-        return memory.getHeapMemoryUsage().getUsed();
     }
 }

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 /**
- * The write workload of {@link PersistentWriteBenchmark}: a fixed set of {@value #KEY_COUNT}
- * {@value #KEY_BYTES}-byte keys visited in a seeded shuffled order, and one {@value #VALUE_BYTES}-byte
+ * The write workload of the {@code rawLog} and {@code rawChronicle} baselines of
+ * {@code engine.WriteBenchmark}: a fixed set of {@value #KEY_COUNT} {@value #KEY_BYTES}-byte keys visited in a seeded shuffled order, and one {@value #VALUE_BYTES}-byte
  * value. A fixed key set keeps the engine's index, and so the state a log describes, the same size for
  * the whole run; the log itself grows with every write.
  * <p>

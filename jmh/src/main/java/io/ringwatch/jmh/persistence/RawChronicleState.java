@@ -77,7 +77,7 @@ public class RawChronicleState
      *
      * @return how many excerpts this iteration appended.
      */
-    long append()
+    public long append()
     {
         appender.writeBytes(excerpt);
         final long count = ++appended;

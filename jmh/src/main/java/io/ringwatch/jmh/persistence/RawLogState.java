@@ -69,7 +69,7 @@ public class RawLogState
      *
      * @return the revision appended.
      */
-    long append()
+    public long append()
     {
         final int position = workload.next();
         final long current = ++revision;

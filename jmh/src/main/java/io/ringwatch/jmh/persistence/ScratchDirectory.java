@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * or under the directory named by the system property {@value #BASE_PROPERTY}. Every directory is
  * deleted by its benchmark's tear-down. Any thread; allocates paths and streams.
  */
-final class ScratchDirectory
+public final class ScratchDirectory
 {
     /** System property naming another parent directory for the benchmarks' data. */
     static final String BASE_PROPERTY = "ringwatch.jmh.dataDir";
@@ -30,7 +30,7 @@ final class ScratchDirectory
      * @return the new directory.
      * @throws UncheckedIOException if it cannot be created.
      */
-    static Path create(final String prefix)
+    public static Path create(final String prefix)
     {
         try
         {
@@ -49,7 +49,7 @@ final class ScratchDirectory
      * @param directory the directory from {@link #create}.
      * @throws UncheckedIOException if something cannot be deleted.
      */
-    static void delete(final Path directory)
+    public static void delete(final Path directory)
     {
         if (directory == null || !Files.exists(directory))
         {

@@ -1,5 +1,9 @@
 package io.ringwatch.perf.peer;
 
+import io.ringwatch.baseline.ChangeEvent;
+import io.ringwatch.baseline.LockedWatchStore;
+import io.ringwatch.baseline.LockedWatcher;
+import io.ringwatch.baseline.Routing;
 import io.ringwatch.perf.load.CancellationTally;
 import io.ringwatch.perf.load.LatencyRecorder;
 import io.ringwatch.perf.load.Peer;
@@ -8,25 +12,21 @@ import io.ringwatch.perf.load.ThreadLatency;
 import io.ringwatch.perf.load.ValueCodec;
 import io.ringwatch.perf.load.Workload;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The j.u.c. baseline: the watchable store a team would write without RingWatch, in the shape of
- * the Kubernetes watch Broadcaster. A {@link ReentrantLock} guards a {@link HashMap} of current
+ * the Kubernetes watch Broadcaster ({@link LockedWatchStore}, the same store the JMH benchmarks
+ * measure): a {@link java.util.concurrent.locks.ReentrantLock} guards a {@code HashMap} of current
  * values, the revision counter and the watcher routes; a put, under the lock, stores copies,
  * assigns the revision and offers an event object to the {@link LinkedBlockingQueue} of every
  * matching watcher; each watcher has its own thread taking from its queue (a goroutine per
- * watcher). Routing is fair to the baseline: prefixes are looked up in a hash map, once per
- * distinct prefix length, not by scanning every watcher. A watcher whose queue is full is
- * terminated, as the Kubernetes cacher terminates a watcher that cannot keep up.
+ * watcher). Routing is fair to the baseline ({@link Routing#HASHED}): prefixes are looked up in a
+ * hash map, once per distinct prefix length, not by scanning every watcher. A watcher whose queue
+ * is full is terminated, as the Kubernetes cacher terminates a watcher that cannot keep up.
  *
  * <p>Any thread may write; each put allocates its copies, key wrappers, the event and queue nodes.
  */
@@ -34,12 +34,8 @@ public final class LockedBroadcastPeer implements Peer
 {
     private static final int QUEUE_CAPACITY = 64 * 1024;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Map<ByteBuffer, Versioned> values = new HashMap<>();
-    private final Map<ByteBuffer, List<QueueWatcher>> routes = new HashMap<>();
-    private final List<QueueWatcher> watchers = new ArrayList<>();
-    private int[] prefixLengths = new int[0];
-    private long revision;
+    private final LockedWatchStore store = new LockedWatchStore(Routing.HASHED);
+    private final List<QueueWatcher> watchers = new CopyOnWriteArrayList<>();
 
     @Override
     public String name()
@@ -72,22 +68,9 @@ public final class LockedBroadcastPeer implements Peer
         {
             throw new IllegalArgumentException("the j.u.c. baseline has no pull watchers");
         }
-        final QueueWatcher watcher = new QueueWatcher(prefix.clone(), deliveries, cancellations, watchers.size());
-        lock.lock();
-        try
-        {
-            routes.computeIfAbsent(ByteBuffer.wrap(watcher.prefix), p -> new ArrayList<>()).add(watcher);
-            if (Arrays.stream(prefixLengths).noneMatch(length -> length == prefix.length))
-            {
-                prefixLengths = Arrays.copyOf(prefixLengths, prefixLengths.length + 1);
-                prefixLengths[prefixLengths.length - 1] = prefix.length;
-            }
-            watchers.add(watcher);
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        final QueueWatcher watcher = new QueueWatcher(deliveries, cancellations, watchers.size());
+        watchers.add(watcher);
+        store.watchPrefix(prefix, watcher);
         watcher.thread.start();
     }
 
@@ -146,82 +129,42 @@ public final class LockedBroadcastPeer implements Peer
      */
     long put(final byte[] key, final byte[] value)
     {
-        final byte[] keyCopy = key.clone();
-        final byte[] valueCopy = value.clone();
-        final ByteBuffer wrappedKey = ByteBuffer.wrap(keyCopy);
-        lock.lock();
         try
         {
-            final long putRevision = ++revision;
-            final Versioned previous = values.get(wrappedKey);
-            final Versioned current = previous == null ?
-                new Versioned(valueCopy, putRevision, putRevision, 1) :
-                new Versioned(valueCopy, previous.createRevision(), putRevision, previous.version() + 1);
-            values.put(wrappedKey, current);
-            // Queued under the lock so that every watcher sees revisions in order.
-            final ChangeEvent event = new ChangeEvent(keyCopy, current);
-            for (final int length : prefixLengths)
-            {
-                if (length <= keyCopy.length)
-                {
-                    final List<QueueWatcher> matching = routes.get(ByteBuffer.wrap(keyCopy, 0, length));
-                    if (matching != null)
-                    {
-                        offerAll(matching, event);
-                    }
-                }
-            }
-            return putRevision;
+            return store.put(key, value);
         }
-        finally
+        catch (final InterruptedException e)
         {
-            lock.unlock();
+            // Offers never wait (a full queue terminates its watcher), so only a stray interrupt lands here.
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while putting", e);
         }
-    }
-
-    private static void offerAll(final List<QueueWatcher> matching, final ChangeEvent event)
-    {
-        for (int i = matching.size() - 1; i >= 0; i--)
-        {
-            final QueueWatcher watcher = matching.get(i);
-            if (!watcher.queue.offer(event))
-            {
-                matching.remove(i);
-                watcher.terminate();
-            }
-        }
-    }
-
-    /** A key's current value and etcd-style revisions. */
-    private record Versioned(byte[] value, long createRevision, long modRevision, long version)
-    {
-    }
-
-    /** One change as a watcher receives it. */
-    private record ChangeEvent(byte[] key, Versioned kv)
-    {
     }
 
     /** A watcher: its queue and the thread that takes from it and records latency. */
-    private static final class QueueWatcher
+    private static final class QueueWatcher implements LockedWatcher
     {
-        private final byte[] prefix;
         private final BlockingQueue<ChangeEvent> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
         private final CancellationTally cancellations;
         private final Thread thread;
 
-        QueueWatcher(final byte[] prefix, final LatencyRecorder deliveries, final CancellationTally cancellations, final int index)
+        QueueWatcher(final LatencyRecorder deliveries, final CancellationTally cancellations, final int index)
         {
-            this.prefix = prefix;
             this.cancellations = cancellations;
             this.thread = new Thread(() -> drain(deliveries), "juc-watcher-" + index);
             thread.setDaemon(true);
         }
 
-        void terminate()
+        @Override
+        public boolean offer(final ChangeEvent event)
         {
+            if (queue.offer(event))
+            {
+                return true;
+            }
             cancellations.add("OVERFLOWED");
             thread.interrupt();
+            return false;
         }
 
         private void drain(final LatencyRecorder deliveries)
@@ -232,7 +175,7 @@ public final class LockedBroadcastPeer implements Peer
                 while (true)
                 {
                     final ChangeEvent event = queue.take();
-                    latency.record(ValueCodec.intendedNanos(event.kv().value()), System.nanoTime());
+                    latency.record(ValueCodec.intendedNanos(event.value()), System.nanoTime());
                 }
             }
             catch (final InterruptedException e)

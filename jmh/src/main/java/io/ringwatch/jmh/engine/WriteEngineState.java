@@ -5,39 +5,57 @@ import io.ringwatch.engine.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.write.DirectWriter;
+import io.ringwatch.jmh.persistence.ScratchDirectory;
+import io.ringwatch.persistence.LogConfig;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * One in-memory engine shared by every producer thread of a trial: the default configuration, every
- * key of {@link WriteKeys} written before the measurement (so measured puts are updates of a full
- * index, the steady state), and one push watcher on all keys whose {@link RevisionCheckingListener}
- * must receive every revision from the watcher's start, so every measured put also travels the watch
- * path (window, dispatcher, delivery thread).
+ * One engine shared by every producer thread of {@link WriteBenchmark}: the default configuration,
+ * in memory or with a revision log of the chosen durability in a fresh directory (snapshots off, so
+ * the log is the only persistence work measured); every key of {@link WriteKeys} written before the
+ * measurement (so measured puts are updates of a full index, and each log excerpt carries the
+ * previous value, as in steady state); and, when {@link #watched}, one push watcher on all keys whose
+ * {@link RevisionCheckingListener} must receive every revision from its start, so every measured put
+ * also travels the watch path (window, dispatcher, delivery thread).
  * <p>
- * Each {@link AsyncEngineProducer} takes its writer and {@link AckWindow} from here in its set-up.
- * Opened and closed once per trial by one JMH worker thread; the tear-down runs once every producer
- * has stopped sending and fails the trial if a put failed, the acknowledged puts do not account for
- * the engine's revisions, or the watcher did not receive exactly every revision after it started.
+ * Each {@link WriteProducer} takes its writer and {@link AckWindow} from here in its set-up. Opened
+ * and closed once per trial by one JMH worker thread, so that {@code -prof gc} counts the puts alone
+ * (an engine opened per iteration would add its set-up to the iteration's bytes); the log's directory
+ * is deleted at the trial's end (about 100 bytes per put: a few hundred MB for a short trial). The
+ * tear-down runs once every producer has stopped sending and fails the trial if a put failed, the
+ * acknowledged puts do not account for the engine's revisions, or the watcher did not receive exactly
+ * every revision after it started.
  */
 @State(Scope.Benchmark)
-public class SharedEngineState
+public class WriteEngineState
 {
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
     private static final byte[] LAST_KEY = "last".getBytes(StandardCharsets.US_ASCII);
 
+    /** In memory, or with a revision log that acknowledges after the append (ASYNC) or the sync (SYNC). */
+    @Param({"MEMORY", "ASYNC", "SYNC"})
+    public Storage storage;
+
+    /** Whether one push watcher of every key receives every put (false: the write path alone). */
+    @Param({"true"})
+    public boolean watched;
+
     private final List<AckWindow> producers = new CopyOnWriteArrayList<>();
     private RingWatch engine;
     private RevisionCheckingListener listener;
-    private long firstWatchedRevision;
+    private Path directory;
+    private long firstMeasuredRevision;
 
     /**
      * Opens the engine, writes every key once, then starts the watcher at the next revision. One JMH
@@ -48,11 +66,21 @@ public class SharedEngineState
     @Setup(Level.Trial)
     public void open()
     {
-        engine = RingWatch.open(RingWatchConfig.defaults());
+        final RingWatchConfig.Builder config = RingWatchConfig.builder();
+        if (storage.durability() != null)
+        {
+            directory = ScratchDirectory.create("engine-");
+            config.persistence(LogConfig.builder(directory).durability(storage.durability()).build())
+                .snapshotEveryRevisions(0);
+        }
+        engine = RingWatch.open(config.build());
         writeEveryKey();
-        firstWatchedRevision = engine.currentRevision() + 1;
-        listener = new RevisionCheckingListener(firstWatchedRevision);
-        engine.watch(WatchRequest.of(KeyRange.all()).startRevision(firstWatchedRevision), listener);
+        firstMeasuredRevision = engine.currentRevision() + 1;
+        listener = new RevisionCheckingListener(firstMeasuredRevision);
+        if (watched)
+        {
+            engine.watch(WatchRequest.of(KeyRange.all()).startRevision(firstMeasuredRevision), listener);
+        }
     }
 
     /**
@@ -70,18 +98,20 @@ public class SharedEngineState
      * the window laps the watcher and the trial fails. Producer thread, in its set-up; allocates the
      * window.
      *
+     * @param pacing when the producer waits.
+     * @param window the most puts the producer keeps outstanding; a power of two.
      * @return the producer's window.
      */
-    AckWindow registerProducer()
+    AckWindow registerProducer(final Pacing pacing, final int window)
     {
-        final AckWindow acks = new AckWindow(listener);
+        final AckWindow acks = new AckWindow(watched ? listener : () -> Long.MAX_VALUE, pacing, window);
         producers.add(acks);
         return acks;
     }
 
     /**
-     * Checks every put and the watcher, then closes the engine (also when a check fails). One JMH
-     * worker thread, once per trial, after every producer has stopped sending.
+     * Checks every put and the watcher, then closes the engine and deletes its directory (also when a
+     * check fails). One JMH worker thread, once per trial, after every producer has stopped.
      *
      * @throws IllegalStateException naming the first thing that is wrong.
      */
@@ -99,17 +129,24 @@ public class SharedEngineState
                 requireNoFailure(acks);
                 acknowledged += acks.acknowledged();
             }
-            if (last != firstWatchedRevision + acknowledged)
+            if (last != firstMeasuredRevision + acknowledged)
             {
                 throw new IllegalStateException("the engine is at revision " + last + " but " + acknowledged +
-                    " puts were acknowledged after revision " + (firstWatchedRevision - 1));
+                    " puts were acknowledged after revision " + (firstMeasuredRevision - 1));
             }
-            listener.verifyReceivedThrough(last, DRAIN_TIMEOUT);
+            if (watched)
+            {
+                listener.verifyReceivedThrough(last, DRAIN_TIMEOUT);
+            }
         }
         finally
         {
             producers.clear();
             engine.close();
+            if (directory != null)
+            {
+                ScratchDirectory.delete(directory);
+            }
         }
     }
 

@@ -1,0 +1,164 @@
+package io.ringwatch.jmh.isolation;
+
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.write.DirectWriter;
+import io.ringwatch.jmh.engine.AckWindow;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Memory per key of an in-memory engine against a plain {@code HashMap<String, byte[]>} holding the
+ * same: {@code N} distinct {@value #KEY_BYTES}-byte keys, each with a {@value #VALUE_BYTES}-byte
+ * value ({@value #PAYLOAD_BYTES} bytes of payload). For the engine, heap plus direct memory (every
+ * off-heap structure of the engine is a direct buffer; {@code RingWatch.stats()} has no byte
+ * figures) in use after full GCs, beyond what the open, empty engine already held (its write ring,
+ * watch window and first index tables: the fixed baseline), divided by N; for the map, its heap
+ * beyond the heap before it was built. Both as bytes and as a multiple of the payload. Not a JMH
+ * benchmark: a standalone program, run once per size; 10,000,000 keys fit in {@code -Xmx8g}.
+ *
+ * <pre>
+ * java -Xmx8g --add-exports=... -cp jmh/target/benchmarks.jar io.ringwatch.jmh.isolation.KeyFootprint 1000000 10000000
+ * </pre>
+ */
+public final class KeyFootprint
+{
+    /** Bytes of each key: {@code footprint/} and twelve digits. */
+    static final int KEY_BYTES = 22;
+    /** Bytes of each value. */
+    static final int VALUE_BYTES = 100;
+    /** Bytes of payload per key. */
+    static final int PAYLOAD_BYTES = KEY_BYTES + VALUE_BYTES;
+    private static final byte[] KEY_PREFIX = "footprint/".getBytes(StandardCharsets.US_ASCII);
+
+    private KeyFootprint()
+    {
+    }
+
+    /**
+     * Measures each size on a fresh engine and a fresh map and prints one line per size.
+     *
+     * @param args the key counts; default 1000000 and 10000000.
+     * @throws InterruptedException if interrupted while waiting for the writer or between GCs.
+     */
+    public static void main(final String[] args) throws InterruptedException
+    {
+        final String[] sizes = args.length > 0 ? args : new String[] {"1000000", "10000000"};
+        for (final String size : sizes)
+        {
+            System.out.println(measure(Integer.parseInt(size)));
+        }
+    }
+
+    /**
+     * Fills an engine, then a map, with {@code keys} keys and measures both.
+     *
+     * @param keys how many keys; at least 1, at most 10^12.
+     * @return the figures.
+     * @throws IllegalArgumentException if {@code keys} is below 1.
+     * @throws IllegalStateException    if the engine refused a put or does not hold every key.
+     * @throws InterruptedException     if interrupted while waiting.
+     */
+    static Figures measure(final int keys) throws InterruptedException
+    {
+        if (keys < 1)
+        {
+            throw new IllegalArgumentException("need at least one key: " + keys);
+        }
+        final long[] engine = measureEngine(keys);
+        final long map = measureHashMap(keys);
+        return new Figures(keys, engine[0], engine[1], map);
+    }
+
+    private static long[] measureEngine(final int keys) throws InterruptedException
+    {
+        try (RingWatch engine = RingWatch.open())
+        {
+            final long heapBefore = MemoryUse.heapAfterGc();
+            final long directBefore = MemoryUse.directBytes();
+            final DirectWriter writer = engine.newDirectWriter();
+            final AckWindow acks = new AckWindow();
+            final byte[] key = new byte[KEY_BYTES];
+            final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);
+            final UnsafeBuffer valueBuffer = new UnsafeBuffer(new byte[VALUE_BYTES]);
+            for (int i = 0; i < keys; i++)
+            {
+                writeKey(i, key);
+                writer.putAsync(keyBuffer, 0, KEY_BYTES, valueBuffer, 0, VALUE_BYTES, acks);
+                acks.sent();
+            }
+            acks.awaitAll();
+            if (acks.failed() != 0 || engine.stats().keys() != keys)
+            {
+                throw new IllegalStateException(acks.failed() + " puts failed; the engine holds " +
+                    engine.stats().keys() + " of " + keys + " keys", acks.firstFailure());
+            }
+            final long heap = MemoryUse.heapAfterGc() - heapBefore;
+            return new long[] {heap, MemoryUse.directBytes() - directBefore};
+        }
+    }
+
+    private static long measureHashMap(final int keys) throws InterruptedException
+    {
+        final long before = MemoryUse.heapAfterGc();
+        final Map<String, byte[]> map = new HashMap<>();
+        final byte[] key = new byte[KEY_BYTES];
+        for (int i = 0; i < keys; i++)
+        {
+            writeKey(i, key);
+            map.put(new String(key, StandardCharsets.US_ASCII), new byte[VALUE_BYTES]);
+        }
+        final long heap = MemoryUse.heapAfterGc() - before;
+        if (map.size() != keys)
+        {
+            throw new IllegalStateException("the map holds " + map.size() + " of " + keys + " keys");
+        }
+        return heap;
+    }
+
+    /** Writes {@code footprint/} and {@code i} in twelve digits into {@code key}, allocating nothing. */
+    private static void writeKey(final long i, final byte[] key)
+    {
+        System.arraycopy(KEY_PREFIX, 0, key, 0, KEY_PREFIX.length);
+        long rest = i;
+        for (int at = KEY_BYTES - 1; at >= KEY_PREFIX.length; at--)
+        {
+            key[at] = (byte)('0' + rest % 10);
+            rest /= 10;
+        }
+    }
+
+    /**
+     * What one size measured.
+     *
+     * @param keys         the key count.
+     * @param engineHeap   heap the engine held beyond its empty state, in bytes.
+     * @param engineDirect direct memory the engine held beyond its empty state, in bytes.
+     * @param hashMapHeap  heap the map held, in bytes.
+     */
+    record Figures(int keys, long engineHeap, long engineDirect, long hashMapHeap)
+    {
+        /** @return the engine's bytes per key, heap and direct together. */
+        double enginePerKey()
+        {
+            return (engineHeap + engineDirect) / (double)keys;
+        }
+
+        /** @return the map's bytes per key. */
+        double hashMapPerKey()
+        {
+            return hashMapHeap / (double)keys;
+        }
+
+        @Override
+        public String toString()
+        {
+            return String.format("%,d keys of %d B with %d-B values: RingWatch %.1f B per key (heap %.1f + direct %.1f), " +
+                "%.2fx the %d-B payload; HashMap<String, byte[]> %.1f B per key, %.2fx",
+                keys, KEY_BYTES, VALUE_BYTES, enginePerKey(), engineHeap / (double)keys, engineDirect / (double)keys,
+                enginePerKey() / PAYLOAD_BYTES, PAYLOAD_BYTES, hashMapPerKey(), hashMapPerKey() / PAYLOAD_BYTES);
+        }
+    }
+}
