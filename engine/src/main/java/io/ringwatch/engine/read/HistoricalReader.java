@@ -5,25 +5,21 @@ import io.ringwatch.engine.history.History;
 import io.ringwatch.engine.history.HistoryReader;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
-import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.ringbuffer.EventRecord;
+import org.agrona.concurrent.UnsafeBuffer;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 
 /**
  * Reads a range as it was at a past revision A: a consistent read of the present at revision R,
  * then the history from A + 1 to R, in which the first change of each key in the range carries
  * that key's state at A (its previous key-value, or none if the change created it). Costs
- * O(R - A) history reads and allocates the result and a map of the keys changed since A. Any
- * thread.
+ * O(R - A) history reads and allocates the result, packed like a present read's, and a heap copy
+ * of each present key-value for the moment it is repacked. Any thread.
  */
 public final class HistoricalReader
 {
-    private static final KeyValue ABSENT = new KeyValue(new byte[] {0}, new byte[0], 1, 1, 1);
-
     private final RangeReader present;
     private final History history;
 
@@ -52,12 +48,17 @@ public final class HistoricalReader
         {
             return limit(now.kvs(), limit, now.revision());
         }
-        final TreeMap<byte[], KeyValue> stateAt = new TreeMap<>(Keys::compare);
+        final ReadResultBuilder result = new ReadResultBuilder();
+        final UnsafeBuffer key = new UnsafeBuffer(0, 0);
+        final UnsafeBuffer value = new UnsafeBuffer(0, 0);
         for (final KeyValue kv : now.kvs())
         {
-            stateAt.put(kv.key(), kv);
+            final byte[] k = kv.key();
+            final byte[] v = kv.value();
+            key.wrap(k);
+            value.wrap(v);
+            result.addScanned(key, 0, k.length, value, 0, v.length, kv.createRevision(), kv.modRevision(), kv.version());
         }
-        final TreeMap<byte[], KeyValue> firstChange = new TreeMap<>(Keys::compare);
         final EventRecord change = new EventRecord();
         try (HistoryReader reader = history.newReader())
         {
@@ -67,27 +68,16 @@ public final class HistoricalReader
             }
             while (next(reader, change, atRevision) && change.revision() <= now.revision())
             {
-                if (!range.contains(change.key(), change.keyLength()))
+                if (range.contains(change.key(), change.keyLength()))
                 {
-                    continue;
+                    // A key's first change after A carries its state at A; later ones lose the merge.
+                    result.addPreImage(change.key(), 0, change.keyLength(), change.prevValue(), 0,
+                        change.hasPrev() ? change.prevValueLength() : -1,
+                        change.prevCreateRevision(), change.prevModRevision(), change.prevVersion());
                 }
-                final byte[] key = new byte[change.keyLength()];
-                change.key().getBytes(0, key);
-                firstChange.putIfAbsent(key, change.hasPrev() ? previous(key, change) : ABSENT);
             }
         }
-        firstChange.forEach((key, before) ->
-        {
-            if (before == ABSENT)
-            {
-                stateAt.remove(key);
-            }
-            else
-            {
-                stateAt.put(key, before);
-            }
-        });
-        return limit(new ArrayList<>(stateAt.values()), limit, atRevision);
+        return result.build(atRevision, limit);
     }
 
     /** Reads the next change; a window that overwrote it while read no longer reaches back that far. */
@@ -101,13 +91,6 @@ public final class HistoricalReader
         {
             throw new CompactedException(atRevision, history.firstRevision() - 1);
         }
-    }
-
-    private static KeyValue previous(final byte[] key, final EventRecord change)
-    {
-        final byte[] value = new byte[change.prevValueLength()];
-        change.prevValue().getBytes(0, value);
-        return new KeyValue(key, value, change.prevCreateRevision(), change.prevModRevision(), change.prevVersion());
     }
 
     private static RangeResult limit(final List<KeyValue> kvs, final int limit, final long revision)

@@ -33,8 +33,30 @@ public final class ReadResultBuilder
      */
     public void addScanned(final IndexEntry entry)
     {
-        scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
-            entry.createRevision(), entry.modRevision(), entry.version()));
+        addScanned(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
+            entry.createRevision(), entry.modRevision(), entry.version());
+    }
+
+    /**
+     * Adds an entry of the scan given as its parts; entries must come in ascending key order.
+     *
+     * @param key            holds the key.
+     * @param keyOffset      where it starts.
+     * @param keyLength      its length.
+     * @param value          holds the value.
+     * @param valueOffset    where it starts.
+     * @param valueLength    its length.
+     * @param createRevision the key's createRevision.
+     * @param modRevision    its modRevision.
+     * @param version        its version.
+     */
+    public void addScanned(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version)
+    {
+        scanned.add(arena.append(key, keyOffset, keyLength, value, valueOffset, valueLength,
+            createRevision, modRevision, version));
     }
 
     /**
@@ -71,7 +93,29 @@ public final class ReadResultBuilder
         final DirectBuffer buffer, final int keyOffset, final int keyLength, final int valueOffset, final int valueLength,
         final long createRevision, final long modRevision, final long version)
     {
-        final long address = arena.append(buffer, keyOffset, keyLength, buffer, valueOffset, valueLength,
+        addPreImage(buffer, keyOffset, keyLength, buffer, valueOffset, valueLength, createRevision, modRevision, version);
+    }
+
+    /**
+     * Adds a changed key's state at the read's revision, key and value in buffers of their own.
+     *
+     * @param key            holds the key.
+     * @param keyOffset      where it starts.
+     * @param keyLength      its length.
+     * @param value          holds the value (ignored when absent).
+     * @param valueOffset    where it starts.
+     * @param valueLength    its length, or -1 when the key is not in the result at the read's
+     *                       revision.
+     * @param createRevision the key's createRevision then.
+     * @param modRevision    its modRevision then.
+     * @param version        its version then.
+     */
+    public void addPreImage(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version)
+    {
+        final long address = arena.append(key, keyOffset, keyLength, value, valueOffset, valueLength,
             createRevision, modRevision, version);
         if (cut == NO_CUT || arena.compareKeys(address, cut) <= 0)
         {
