@@ -7,7 +7,6 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.ringbuffer.EventRecord;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
 
@@ -15,8 +14,8 @@ import java.util.List;
  * Reads a range as it was at a past revision A: a consistent read of the present at revision R,
  * then the history from A + 1 to R, in which the first change of each key in the range carries
  * that key's state at A (its previous key-value, or none if the change created it). Costs
- * O(R - A) history reads and allocates the result, packed like a present read's, and a heap copy
- * of each present key-value for the moment it is repacked. Any thread.
+ * O(R - A) history reads and allocates the result, packed like a present read's (the present's
+ * entries copied arena to arena). Any thread.
  */
 public final class HistoricalReader
 {
@@ -49,16 +48,8 @@ public final class HistoricalReader
             return limit(now.kvs(), limit, now.revision());
         }
         final ReadResultBuilder result = new ReadResultBuilder();
-        final UnsafeBuffer key = new UnsafeBuffer(0, 0);
-        final UnsafeBuffer value = new UnsafeBuffer(0, 0);
-        for (final KeyValue kv : now.kvs())
-        {
-            final byte[] k = kv.key();
-            final byte[] v = kv.value();
-            key.wrap(k);
-            value.wrap(v);
-            result.addScanned(key, 0, k.length, value, 0, v.length, kv.createRevision(), kv.modRevision(), kv.version());
-        }
+        // A RangeReader's result is always packed: copy its entries arena to arena.
+        ((PackedKeyValues)now.kvs()).addAllScannedTo(result);
         final EventRecord change = new EventRecord();
         try (HistoryReader reader = history.newReader())
         {

@@ -57,12 +57,9 @@ final class KeyValueArena
         final long createRevision, final long modRevision, final long version)
     {
         final int length = HEADER + keyLength + Math.max(valueLength, 0);
-        if (chunkCount == 0 || position + length > chunks[chunkCount - 1].length)
-        {
-            newChunk(length);
-        }
+        final long address = reserve(length);
         final UnsafeBuffer view = views[chunkCount - 1];
-        final int at = position;
+        final int at = offset(address);
         view.putInt(at, keyLength);
         view.putInt(at + VALUE_LENGTH, valueLength);
         view.putLong(at + CREATE, createRevision);
@@ -73,8 +70,25 @@ final class KeyValueArena
         {
             view.putBytes(at + HEADER + keyLength, value, valueOffset, valueLength);
         }
-        position = at + length;
-        return (long)(chunkCount - 1) << 32 | at;
+        return address;
+    }
+
+    /**
+     * Appends a copy of another arena's entry, its bytes as they are; allocates only when the
+     * current chunk is full.
+     *
+     * @param source  holds the entry.
+     * @param address its address there.
+     * @return the copy's address here.
+     */
+    long appendCopy(final KeyValueArena source, final long address)
+    {
+        final UnsafeBuffer from = source.views[chunk(address)];
+        final int offset = offset(address);
+        final int length = HEADER + from.getInt(offset) + Math.max(from.getInt(offset + VALUE_LENGTH), 0);
+        final long copy = reserve(length);
+        views[chunkCount - 1].putBytes(offset(copy), from, offset, length);
+        return copy;
     }
 
     /**
@@ -132,6 +146,18 @@ final class KeyValueArena
     private int keyLength(final long address)
     {
         return views[chunk(address)].getInt(offset(address));
+    }
+
+    /** Claims {@code length} bytes at the end, in a new chunk when the current one is full. */
+    private long reserve(final int length)
+    {
+        if (chunkCount == 0 || position + length > chunks[chunkCount - 1].length)
+        {
+            newChunk(length);
+        }
+        final int at = position;
+        position = at + length;
+        return (long)(chunkCount - 1) << 32 | at;
     }
 
     private void newChunk(final int entryLength)

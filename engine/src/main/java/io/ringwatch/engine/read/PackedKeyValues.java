@@ -36,6 +36,20 @@ final class PackedKeyValues extends HandedOverKeyValues
         return arena.keyValue(addresses[index]);
     }
 
+    /**
+     * Adds every entry to a builder as scanned, copying bytes arena to arena (no {@link KeyValue}
+     * made); allocates only the builder's chunks.
+     *
+     * @param builder receives the entries, in this list's (key) order.
+     */
+    void addAllScannedTo(final ReadResultBuilder builder)
+    {
+        for (int i = 0; i < size; i++)
+        {
+            builder.addScannedCopy(arena, addresses[i]);
+        }
+    }
+
     @Override
     public int size()
     {

@@ -33,30 +33,19 @@ public final class ReadResultBuilder
      */
     public void addScanned(final IndexEntry entry)
     {
-        addScanned(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
-            entry.createRevision(), entry.modRevision(), entry.version());
+        scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
+            entry.createRevision(), entry.modRevision(), entry.version()));
     }
 
     /**
-     * Adds an entry of the scan given as its parts; entries must come in ascending key order.
+     * Adds an entry of another read's result as scanned; entries must come in ascending key order.
      *
-     * @param key            holds the key.
-     * @param keyOffset      where it starts.
-     * @param keyLength      its length.
-     * @param value          holds the value.
-     * @param valueOffset    where it starts.
-     * @param valueLength    its length.
-     * @param createRevision the key's createRevision.
-     * @param modRevision    its modRevision.
-     * @param version        its version.
+     * @param source  the arena holding the entry.
+     * @param address its address there.
      */
-    public void addScanned(
-        final DirectBuffer key, final int keyOffset, final int keyLength,
-        final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long createRevision, final long modRevision, final long version)
+    void addScannedCopy(final KeyValueArena source, final long address)
     {
-        scanned.add(arena.append(key, keyOffset, keyLength, value, valueOffset, valueLength,
-            createRevision, modRevision, version));
+        scanned.add(arena.appendCopy(source, address));
     }
 
     /**

@@ -95,6 +95,24 @@ class ReadResultBuilderTest
     }
 
     @Test
+    void aPackedResultCopiedIntoAnotherBuilderKeepsEveryEntry()
+    {
+        final ReadResultBuilder first = new ReadResultBuilder();
+        scanned(first, "a", "1", 1);
+        scanned(first, "b", "x".repeat(6_000), 2);
+        preImage(first, "c", "old-c", 1);
+        final RangeResult present = first.build(5, 0);
+        final ReadResultBuilder second = new ReadResultBuilder();
+        ((PackedKeyValues)present.kvs()).addAllScannedTo(second);
+        preImage(second, "a", null, 0);
+
+        final RangeResult past = second.build(1, 0);
+
+        assertEquals(List.of("b=" + "x".repeat(6_000), "c=old-c"), render(past.kvs()));
+        assertEquals(present.kvs().get(1), past.kvs().get(0));
+    }
+
+    @Test
     void randomMergesMatchTheModel()
     {
         final Random random = new Random(SEED);
