@@ -109,6 +109,12 @@ final class RingWatchStats implements EngineStats
     }
 
     @Override
+    public long maxWatcherLag()
+    {
+        return watches.maxLag(engine.currentRevision());
+    }
+
+    @Override
     public long cancelledWatchers(final CancelReason reason)
     {
         return watches.cancelledCount(reason);

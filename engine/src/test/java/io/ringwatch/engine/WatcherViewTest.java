@@ -64,6 +64,37 @@ class WatcherViewTest
     }
 
     @Test
+    void aNeverPolledWatcherTakenOffTheRoutesIsShownCatchingUpAndItsLagIsTheEnginesLargest() throws Exception
+    {
+        try (RingWatch small = RingWatch.open(RingWatchConfig.builder().watcherQueueDepth(16).build()))
+        {
+            final PullWatcher neverPolled = small.watchPull(WatchRequest.of(KeyRange.prefix("/a/")));
+            final PullWatcher polled = small.watchPull(WatchRequest.of(KeyRange.prefix("/a/")));
+            final AtomicLong events = new AtomicLong();
+            final WatchListener count = batch -> events.addAndGet(batch.size());
+            for (int i = 0; i < 100; i++)
+            {
+                small.put("/a/" + i, "x");
+                while (events.get() <= i)
+                {
+                    polled.poll(count, 100);
+                }
+            }
+            // Its queue of 16 overflowed: the dispatcher took it off the routes and asked its
+            // consumer, which never runs, to catch up by cursor.
+            final WatcherView view = small.watchers().stream().filter(v -> v.id() == neverPolled.id()).findFirst().orElseThrow();
+            assertEquals(WatcherView.State.CATCHING_UP, view.state());
+            assertEquals(0, view.queued());
+            assertEquals(100, view.lag());
+            assertEquals(100, small.stats().maxWatcherLag());
+            assertEquals(1, small.stats().watchersIn(WatcherView.State.CATCHING_UP));
+
+            neverPolled.close();
+            assertEquals(0, small.stats().maxWatcherLag(), "the polled watcher has every event");
+        }
+    }
+
+    @Test
     void aWatcherOfKeysThatDoNotChangeIsNotCountedAsLagging() throws Exception
     {
         final Watcher quiet = engine.watch(WatchRequest.of(KeyRange.key("/quiet")), batch -> { });

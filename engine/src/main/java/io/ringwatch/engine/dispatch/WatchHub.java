@@ -216,6 +216,16 @@ public final class WatchHub implements AutoCloseable
     }
 
     /**
+     * @param currentRevision the engine's current revision, to measure lags against.
+     * @return the largest lag of a live watcher, as its view would say. Any thread; no allocation
+     * per watcher; O(watchers).
+     */
+    public long maxLag(final long currentRevision)
+    {
+        return live.maxLag(currentRevision);
+    }
+
+    /**
      * @param state a watcher state.
      * @return live watchers in it now. Any thread; no allocation; O(watchers).
      */

@@ -120,7 +120,7 @@ public final class RingWatchMetrics implements MeterBinder
                     .description("live watchers by state").tags(tags).tag("state", lower(state.name())).register(registry);
             }
         }
-        Gauge.builder("ringwatch.watchers.lag.max", engine, RingWatchMetrics::maxLag)
+        Gauge.builder("ringwatch.watchers.lag.max", stats, EngineStats::maxWatcherLag)
             .description("the largest lag of a live watcher behind the current revision").baseUnit("revisions")
             .tags(tags).register(registry);
         for (final CancelReason reason : CancelReason.values())
@@ -167,15 +167,6 @@ public final class RingWatchMetrics implements MeterBinder
             .description(description + ": the longest one since start").tags(tags).register(registry);
     }
 
-    private static double maxLag(final RingWatch engine)
-    {
-        long max = 0;
-        for (final WatcherView view : engine.watchers())
-        {
-            max = Math.max(max, view.lag());
-        }
-        return max;
-    }
 
     private static String lower(final String name)
     {

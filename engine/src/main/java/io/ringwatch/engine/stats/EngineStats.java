@@ -53,6 +53,14 @@ public interface EngineStats
     int watchersIn(WatcherView.State state);
 
     /**
+     * The largest {@link WatcherView#lag()} of a live watcher, found by walking them without making
+     * views: O(watchers), no allocation per watcher.
+     *
+     * @return the lag in revisions; 0 with no watchers.
+     */
+    long maxWatcherLag();
+
+    /**
      * @param reason a cancel reason.
      * @return watchers that ended for that reason since the engine started.
      */

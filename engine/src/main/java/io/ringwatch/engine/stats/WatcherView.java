@@ -21,7 +21,10 @@ public final class WatcherView
     {
         /** On the routes: its dispatcher queues the events it wants, its consumer delivers them. */
         SYNCED,
-        /** Off the routes: its consumer reads the history (window, log) by its own cursor. */
+        /**
+         * Off the routes: its consumer reads the history (window, log) by its own cursor, or will
+         * when it next runs.
+         */
         CATCHING_UP,
         /** At the end of the history, waiting for its dispatcher to route it again. */
         REJOINING,
