@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * etcd's Txn over the engine's transaction: the compares and the chosen branch's puts and deletes
@@ -41,12 +42,16 @@ final class TxnExecutor
     }
 
     /**
+     * Checks the transaction and hands it to the engine without waiting.
+     *
      * @param engine  the engine.
      * @param member  fills the headers.
      * @param request the transaction.
-     * @return etcd's response.
+     * @return etcd's response, once applied: built on the thread that applied it, or, when a branch
+     *         reads a range, on the common pool (a range read has no place on the engine's writer
+     *         or journal thread).
      */
-    static TxnResponse execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
+    static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
     {
         check(request);
         final List<io.ringwatch.engine.kv.Compare> compares = new ArrayList<>(request.getCompareCount());
@@ -65,7 +70,30 @@ final class TxnExecutor
         final List<Op> then = writes(request.getSuccessList());
         final List<Op> orElse = writes(request.getFailureList());
         // A failed lease compare decides the branch alone: run the else branch unconditionally.
-        final TxnResult result = engine.txn(leasesHold ? Txn.of(compares, then, orElse) : Txn.of(List.of(), orElse, List.of()));
+        final CompletableFuture<TxnResult> applied =
+            engine.txnAsync(leasesHold ? Txn.of(compares, then, orElse) : Txn.of(List.of(), orElse, List.of()));
+        final boolean holdsLeases = leasesHold;
+        return reads(request.getSuccessList()) || reads(request.getFailureList()) ?
+            applied.thenApplyAsync(result -> response(engine, member, request, holdsLeases, result)) :
+            applied.thenApply(result -> response(engine, member, request, holdsLeases, result));
+    }
+
+    private static boolean reads(final List<RequestOp> ops)
+    {
+        for (final RequestOp op : ops)
+        {
+            if (op.getRequestCase() == RequestOp.RequestCase.REQUEST_RANGE)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static TxnResponse response(
+        final RingWatch engine, final MemberIdentity member, final TxnRequest request, final boolean leasesHold,
+        final TxnResult result)
+    {
         final boolean succeeded = leasesHold && result.succeeded();
         final List<RequestOp> branch = succeeded ? request.getSuccessList() : request.getFailureList();
         final TxnResponse.Builder response = TxnResponse.newBuilder()
