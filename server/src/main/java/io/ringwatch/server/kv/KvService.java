@@ -32,7 +32,7 @@ import java.util.concurrent.CompletableFuture;
  * starts on the gRPC executor's thread; Put, DeleteRange and Txn hand their write to the engine
  * without waiting and answer from the thread that completes it (the engine's writer, or its
  * journal thread once applied and, in SYNC mode, durable), so a write in flight holds no thread
- * and none of them blocks ({@link NonBlockingCalls} runs them on the transport's thread); Range
+ * and none of them blocks ({@link io.ringwatch.server.rpc.NonBlockingCalls} runs them on the transport's thread); Range
  * and Compact answer on the calling thread. Errors
  * carry etcd's codes and messages ({@link EtcdErrors}); a refused request changes nothing.
  * Thread-safe; allocates per request.
