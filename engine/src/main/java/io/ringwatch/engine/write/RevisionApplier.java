@@ -64,6 +64,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final ExpandableArrayBuffer doomedKeys = new ExpandableArrayBuffer(1024);
     private final IntArrayList doomedOffsets = new IntArrayList();
     private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer compareEnd = new UnsafeBuffer(new byte[0]);
+    private final IndexVisitor testInRange = this::testInRange;
+    /** The range compare being evaluated, and whether every key so far passed it. */
+    private Compare rangeCompare;
+    private boolean rangeHolds;
     /** A transaction's (and each nested one's) conditions, evaluated before any of its writes. */
     private final Predicate<List<Compare>> conditions = this::holds;
     private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
@@ -311,16 +316,47 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     {
         for (final Compare compare : compares)
         {
-            final byte[] key = compare.key();
-            compareKey.wrap(key);
-            final boolean present = index.get(compareKey, 0, key.length, probe);
-            if (!compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(),
-                present ? probe.valueBytes() : null))
+            if (!(compare.range() == null ? holdsForKey(compare) : holdsForRange(compare)))
             {
                 return false;
             }
         }
         return true;
+    }
+
+    private boolean holdsForKey(final Compare compare)
+    {
+        final byte[] key = compare.key();
+        compareKey.wrap(key);
+        final boolean present = index.get(compareKey, 0, key.length, probe);
+        return compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(),
+            present ? probe.valueBytes() : null);
+    }
+
+    /** Every key of the range must pass; an empty range compares as one absent key (etcd). */
+    private boolean holdsForRange(final Compare compare)
+    {
+        final KeyRange range = compare.range();
+        final byte[] from = range.fromKey();
+        final byte[] to = range.toKey();
+        compareKey.wrap(from);
+        if (to != null)
+        {
+            compareEnd.wrap(to);
+        }
+        rangeCompare = compare;
+        rangeHolds = true;
+        final int visited = index.scan(compareKey, 0, from.length, to == null ? null : compareEnd, 0,
+            to == null ? 0 : to.length, 0, testInRange);
+        rangeCompare = null;
+        return visited == 0 ? compare.test(false, 0, 0, 0, null) : rangeHolds;
+    }
+
+    private boolean testInRange(final IndexEntry entry)
+    {
+        rangeHolds = rangeCompare.test(true, entry.version(), entry.createRevision(), entry.modRevision(),
+            rangeCompare.target() == Compare.Target.VALUE ? entry.valueBytes() : null);
+        return rangeHolds;
     }
 
     /**

@@ -414,16 +414,21 @@ public final class WritePipeline implements AutoCloseable
         }
         else
         {
-            // A range may start at the empty key (every key); its bounds still obey the limit.
-            requireKeyLimit(range.fromKey().length);
-            if (range.toKey() != null)
-            {
-                requireKeyLimit(range.toKey().length);
-            }
+            requireRangeLimits(range);
         }
         if (op.kind() == Op.Kind.PUT)
         {
             requireValueLength(op.value().length);
+        }
+    }
+
+    /** A range may start at the empty key (every key); its bounds still obey the key limit. */
+    private void requireRangeLimits(final KeyRange range)
+    {
+        requireKeyLimit(range.fromKey().length);
+        if (range.toKey() != null)
+        {
+            requireKeyLimit(range.toKey().length);
         }
     }
 
@@ -435,7 +440,15 @@ public final class WritePipeline implements AutoCloseable
         }
         for (final Compare compare : txn.when())
         {
-            requireKeyLength(compare.key().length);
+            final KeyRange range = compare.range();
+            if (range == null)
+            {
+                requireKeyLength(compare.key().length);
+            }
+            else
+            {
+                requireRangeLimits(range);
+            }
         }
         validateBranch(txn.then());
         validateBranch(txn.orElse());

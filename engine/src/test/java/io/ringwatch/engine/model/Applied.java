@@ -127,9 +127,11 @@ final class Applied
         boolean holds = true;
         for (final Compare compare : txn.when())
         {
-            final KeyValue kv = model.get(compare.key());
-            holds &= compare.test(kv != null, kv == null ? 0 : kv.version(), kv == null ? 0 : kv.createRevision(),
-                kv == null ? 0 : kv.modRevision(), kv == null ? null : kv.value());
+            final List<KeyValue> kvs = compare.range() == null ?
+                (model.get(compare.key()) == null ? List.of() : List.of(model.get(compare.key()))) : model.range(compare.range());
+            // etcd: over no key, as for one absent key; else every key must pass.
+            holds &= kvs.isEmpty() ? compare.test(false, 0, 0, 0, null) : kvs.stream().allMatch(kv ->
+                compare.test(true, kv.version(), kv.createRevision(), kv.modRevision(), kv.value()));
         }
         assertEquals(holds, result.succeeded(), test.why(txn + at));
         int own = 0;

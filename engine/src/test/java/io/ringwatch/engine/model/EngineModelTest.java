@@ -208,7 +208,15 @@ class EngineModelTest
         final List<Op> deepest = List.of(Op.delete(KeyRange.prefix(Keys.utf8("b/3"))).withPrevKv());
         final List<Op> innerElse = random.nextBoolean() ? List.of(Op.put(odd, value(random)),
             Op.txn(Txn.of(List.of(Compare.modRevisionIs(odd, 0)), deepest, List.of()))) : List.of(Op.put(odd, value(random)));
-        final Txn inner = Txn.of(List.of(Compare.modRevisionIs(even, engine.get(even).map(KeyValue::modRevision).orElse(0L))),
+        // Sometimes also a compare over a range: no key of b/1* changed since revision r.
+        final List<Compare> innerWhen = new ArrayList<>(List.of(
+            Compare.modRevisionIs(even, engine.get(even).map(KeyValue::modRevision).orElse(0L))));
+        if (random.nextBoolean())
+        {
+            innerWhen.add(Compare.number(Keys.utf8("b/1"), Compare.Target.MOD, Compare.Result.LESS,
+                Math.max(0, engine.currentRevision() - random.nextInt(4))).over(KeyRange.prefix(Keys.utf8("b/1"))));
+        }
+        final Txn inner = Txn.of(innerWhen,
             List.of(Op.put(odd, value(random)).withPrevKv()), innerElse);
         final Txn txn = Txn.of(List.of(Compare.modRevisionIs(a, engine.get(a).map(KeyValue::modRevision).orElse(0L))),
             List.of(Op.put(even, value(random)), Op.txn(inner)), List.of(Op.txn(inner)));
