@@ -168,6 +168,30 @@ class TxnAndCompactTest
     }
 
     @Test
+    void aCompareOverAKeyRangeHoldsWhenEveryKeyOfItPassesAndOverNoKeyAsForAnAbsentKey()
+    {
+        for (final String key : List.of("tr/a", "tr/b", "tr/c"))
+        {
+            stub.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8("1")).build());
+        }
+        final Compare.Builder valueOne = Compare.newBuilder().setKey(ByteString.copyFromUtf8("tr/a"))
+            .setTarget(Compare.CompareTarget.VALUE).setResult(Compare.CompareResult.EQUAL).setValue(ByteString.copyFromUtf8("1"));
+
+        assertTrue(rangeHolds(valueOne.clone().setRangeEnd(ByteString.copyFromUtf8("tr/d"))));
+        stub.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("tr/c")).setValue(ByteString.copyFromUtf8("2")).build());
+        assertFalse(rangeHolds(valueOne.clone().setRangeEnd(ByteString.copyFromUtf8("tr/d"))), "tr/c no longer passes");
+        assertTrue(rangeHolds(valueOne.clone().setRangeEnd(ByteString.copyFromUtf8("tr/c"))), "range_end is exclusive");
+        assertFalse(rangeHolds(valueOne.clone().setKey(ByteString.copyFromUtf8("tr/a")).setRangeEnd(ByteString.copyFrom(new byte[] {0}))),
+            "\\0: every key from tr/a on, tr/c included");
+        final Compare.Builder versionZero = Compare.newBuilder().setKey(ByteString.copyFromUtf8("tr/z"))
+            .setTarget(Compare.CompareTarget.VERSION).setResult(Compare.CompareResult.EQUAL).setVersion(0);
+        assertTrue(rangeHolds(versionZero.clone().setRangeEnd(ByteString.copyFromUtf8("tr/zz"))), "no key: version 0");
+        assertTrue(rangeHolds(versionZero.clone().setRangeEnd(ByteString.copyFromUtf8("tr/a"))), "range_end before key: no key");
+        assertFalse(rangeHolds(valueOne.clone().setKey(ByteString.copyFromUtf8("tr/z")).setRangeEnd(ByteString.copyFromUtf8("tr/a"))),
+            "a value compare over no key fails");
+    }
+
+    @Test
     void aKeyPutAtTwoLevelsOfNestingIsADuplicateAndChangesNothing()
     {
         final long before = fixture.engine.currentRevision();
@@ -194,6 +218,11 @@ class TxnAndCompactTest
         assertEquals("etcdserver: mvcc: required revision has been compacted", KvServiceTest.error(kv.compact(compactAt)).getDescription());
         assertEquals("etcdserver: mvcc: required revision is a future revision",
             KvServiceTest.error(kv.compact(fixture.engine.currentRevision() + 10)).getDescription());
+    }
+
+    private static boolean rangeHolds(final Compare.Builder compare)
+    {
+        return stub.txn(TxnRequest.newBuilder().addCompare(compare).build()).getSucceeded();
     }
 
     private static boolean holds(final Cmp cmp) throws Exception

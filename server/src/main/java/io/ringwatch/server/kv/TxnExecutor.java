@@ -7,11 +7,13 @@ import io.ringwatch.server.api.etcdserverpb.ResponseOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
 import io.ringwatch.server.api.etcdserverpb.TxnResponse;
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.server.rpc.EtcdErrors;
+import io.ringwatch.server.rpc.KeyRanges;
 import io.ringwatch.server.rpc.MemberIdentity;
 
 import java.util.ArrayList;
@@ -25,9 +27,11 @@ import java.util.concurrent.CompletableFuture;
  * etcd does. Range operations of the chosen branches read at the transaction's revision, that is
  * after all of its writes (etcd reads each in turn; the two agree unless a range overlaps a write
  * placed after it). Lease compares are decided here: every key's lease is 0 while RingWatch has no
- * leases, and a failed one becomes a compare that never holds. etcd's duplicate-key rule is the
- * engine's ({@code DuplicateKeyException}). Not supported, with an UNIMPLEMENTED error: compares
- * over a key range, ignore_value or ignore_lease inside a transaction. Stateless.
+ * leases, and a failed one becomes a compare that never holds, as does a failed compare over a
+ * range that holds no key (range_end before key); other compares over a range (range_end, "\0" for
+ * every key from key on) are the engine's. etcd's duplicate-key rule is the engine's
+ * ({@code DuplicateKeyException}). Not supported, with an UNIMPLEMENTED error: ignore_value or
+ * ignore_lease inside a transaction. Stateless.
  */
 final class TxnExecutor
 {
@@ -62,18 +66,44 @@ final class TxnExecutor
         final List<io.ringwatch.engine.kv.Compare> compares = new ArrayList<>(request.getCompareCount());
         for (final Compare compare : request.getCompareList())
         {
-            if (compare.getTarget() != Compare.CompareTarget.LEASE)
+            final io.ringwatch.engine.kv.Compare condition = condition(compare);
+            if (condition != null)
             {
-                compares.add(toEngine(compare));
-            }
-            else if (!result(compare.getResult()).holds(Long.compare(0, compare.getLease())))
-            {
-                // No create revision is below 0: the branch is decided as the lease compare was.
-                compares.add(io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
-                    io.ringwatch.engine.kv.Compare.Target.CREATE, io.ringwatch.engine.kv.Compare.Result.LESS, 0));
+                compares.add(condition);
             }
         }
         return Txn.of(compares, writes(request.getSuccessList()), writes(request.getFailureList()));
+    }
+
+    /**
+     * @return the engine's condition for an etcd compare; null for one that holds whatever the
+     *         store holds. Lease compares (every lease is 0) and compares over a range that holds
+     *         no key (as one absent key) are decided here; one that fails becomes a compare that
+     *         never holds (no create revision is below 0), so the writer still picks the branch.
+     */
+    private static io.ringwatch.engine.kv.Compare condition(final Compare compare)
+    {
+        final boolean holds;
+        if (compare.getTarget() == Compare.CompareTarget.LEASE)
+        {
+            holds = result(compare.getResult()).holds(Long.compare(0, compare.getLease()));
+        }
+        else
+        {
+            final io.ringwatch.engine.kv.Compare single = toEngine(compare);
+            if (compare.getRangeEnd().isEmpty())
+            {
+                return single;
+            }
+            final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd());
+            if (range != null)
+            {
+                return single.over(range);
+            }
+            holds = single.test(false, 0, 0, 0, null);
+        }
+        return holds ? null : io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
+            io.ringwatch.engine.kv.Compare.Target.CREATE, io.ringwatch.engine.kv.Compare.Result.LESS, 0);
     }
 
     private static boolean reads(final TxnRequest request)
@@ -142,10 +172,6 @@ final class TxnExecutor
             if (compare.getKey().isEmpty())
             {
                 throw EtcdErrors.emptyKey();
-            }
-            if (!compare.getRangeEnd().isEmpty())
-            {
-                throw EtcdErrors.unsupported("a compare over a key range");
             }
         }
         checkBranch(request.getSuccessList());
