@@ -110,7 +110,7 @@ class CommandLineTest
         final String page = Files.readString(run.resolve("index.html"));
         assertTrue(page.contains("<tr><td class=\"l\" rowspan=\"3\">disruptor</td><td rowspan=\"3\">2</td>"), page);
         assertTrue(page.contains("<polyline class=\"p99\" data-series=\"disruptor\""), page);
-        assertTrue(Files.readString(run.resolve("summary.txt")).matches("(?s).*\\ndisruptor +2 runs: p50 .*"));
+        assertTrue(Files.readString(run.resolve("summary.txt")).contains("disruptor  2 runs: p50 "));
     }
 
     @Test

@@ -90,11 +90,11 @@ public final class ReportWriter
         appendPercentiles(out, report, true);
         out.append("\nwrite-ack latency (acknowledgement time - intended send time)\n");
         appendPercentiles(out, report, false);
-        out.append('\n').append(String.format(Locale.ROOT, "%-21s %12s %12s %12s %14s %8s %10s %8s%n",
+        out.append('\n').append(String.format(Locale.ROOT, "%-10s %12s %12s %12s %14s %8s %10s %8s%n",
             "peer", "target/s", "sent/s", "acked/s", "events/s", "drained", "cancelled", "failed"));
         for (final PeerResult r : report.results())
         {
-            out.append(String.format(Locale.ROOT, "%-21s %12s %12s %12s %14s %8s %10d %8d%n", r.peer(),
+            out.append(String.format(Locale.ROOT, "%-10s %12s %12s %12s %14s %8s %10d %8d%n", r.peer(),
                 Markup.rate(r.targetRate()), Markup.rate(r.sendRate()), Markup.rate(r.ackRate()),
                 Markup.rate(r.deliveryRate()), r.drained() ? "yes" : "NO", cancelled(r), r.failedWrites()));
         }
@@ -112,14 +112,14 @@ public final class ReportWriter
         out.append("\nJVM during each run (process CPU, stop-the-world GC pauses)\n");
         for (final PeerResult r : report.results())
         {
-            out.append(String.format(Locale.ROOT, "%-21s %s%n", r.peer(), activityLine(r.activity())));
+            out.append(String.format(Locale.ROOT, "%-10s %s%n", r.peer(), activityLine(r.activity())));
         }
         if (!report.repeats().isEmpty())
         {
             out.append("\nspread over repeated runs, write-to-listener (min / median / max)\n");
             for (final Map.Entry<String, List<PeerResult>> peer : report.repeats().entrySet())
             {
-                out.append(String.format(Locale.ROOT, "%-21s %d runs:", peer.getKey(), peer.getValue().size()));
+                out.append(String.format(Locale.ROOT, "%-10s %d runs:", peer.getKey(), peer.getValue().size()));
                 for (int i = 0; i < PERCENTILES.length; i++)
                 {
                     final double[] spread = Spread.of(peer.getValue(), PERCENTILES[i]);
@@ -142,7 +142,7 @@ public final class ReportWriter
 
     private static void appendPercentiles(final StringBuilder out, final RunReport report, final boolean delivery)
     {
-        out.append(String.format(Locale.ROOT, "%-21s %10s", "peer", "count"));
+        out.append(String.format(Locale.ROOT, "%-10s %10s", "peer", "count"));
         for (final String name : PERCENTILE_NAMES)
         {
             out.append(String.format(Locale.ROOT, " %11s", name));
@@ -151,7 +151,7 @@ public final class ReportWriter
         for (final PeerResult r : report.results())
         {
             final Histogram h = delivery ? r.deliveryLatency() : r.ackLatency();
-            out.append(String.format(Locale.ROOT, "%-21s %10d", r.peer(), h.getTotalCount()));
+            out.append(String.format(Locale.ROOT, "%-10s %10d", r.peer(), h.getTotalCount()));
             for (final double p : PERCENTILES)
             {
                 out.append(String.format(Locale.ROOT, " %11s", Markup.latency(PeerResult.micros(h, p))));
