@@ -11,6 +11,7 @@ import io.ringwatch.perf.peer.EtcdPeer;
 import io.ringwatch.perf.peer.LockedBroadcastPeer;
 import io.ringwatch.perf.peer.Persistence;
 import io.ringwatch.perf.peer.RingWatchPeer;
+import io.ringwatch.perf.peer.RingWatchServerPeer;
 import io.ringwatch.perf.peer.ThreadIdle;
 import io.ringwatch.perf.peer.WriteMode;
 import io.ringwatch.perf.peer.WriterWait;
@@ -48,12 +49,17 @@ final class RunCommand implements Callable<Integer>
 {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
-    @Option(names = "--engine", split = ",", paramLabel = "ringwatch|disruptor|juc|etcd",
+    @Option(names = "--engine", split = ",", paramLabel = "ringwatch|disruptor|juc|etcd|ringwatch-server",
         description = "peers to drive, one after another (comma list). Default: ${DEFAULT-VALUE}")
     private List<PeerKind> engines = new ArrayList<>(List.of(PeerKind.RINGWATCH));
 
     @Option(names = "--rate", description = "writes per second (all producers). Default: ${DEFAULT-VALUE}")
     private long rate = 200_000;
+
+    @Option(names = "--saturate", description = "a closed loop instead of --rate: each producer sends as soon as the " +
+        "peer takes the write (etcd and ringwatch-server: --etcd-max-in-flight outstanding), for the most writes/s a " +
+        "peer sustains; latency then counts from the actual send")
+    private boolean saturate;
 
     @Option(names = "--duration", description = "measured time, e.g. 40s. Default: ${DEFAULT-VALUE}")
     private Duration duration = Duration.ofSeconds(40);
@@ -129,11 +135,17 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--etcd-endpoint", description = "etcd server. Default: ${DEFAULT-VALUE}")
     private String etcdEndpoint = "http://127.0.0.1:2379";
 
-    @Option(names = "--etcd-rate", description = "writes per second for etcd; 0: --rate. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--etcd-rate", description = "writes per second for etcd and ringwatch-server (both driven " +
+        "through jetcd); 0: --rate. Default: ${DEFAULT-VALUE}")
     private long etcdRate = 0;
 
-    @Option(names = "--etcd-max-in-flight", description = "etcd puts outstanding per producer. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--etcd-max-in-flight", description = "etcd and ringwatch-server puts outstanding per producer. " +
+        "Default: ${DEFAULT-VALUE}")
     private int etcdMaxInFlight = 256;
+
+    @Option(names = "--server-script", description = "ringwatch-server's start script, run once per ringwatch-server " +
+        "run. Default: ${DEFAULT-VALUE}")
+    private Path serverScript = Path.of("server", "ringwatch-server");
 
     @Option(names = "--drain-timeout", description = "wait this long for events that stopped coming. Default: ${DEFAULT-VALUE}")
     private Duration drainTimeout = Duration.ofSeconds(10);
@@ -158,7 +170,8 @@ final class RunCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final Workload workload = new Workload(keys, keySize, valueSize, watchers, fanout, pullWatchers);
-        final LoadSettings settings = new LoadSettings(rate, warmup, duration, producers, producerWait, drainTimeout);
+        final LoadSettings settings =
+            new LoadSettings(rate, warmup, duration, producers, producerWait, drainTimeout, saturate);
         final EngineSettings engine = new EngineSettings(writerWait, dispatcherIdle, deliveryIdle, dispatchers,
             deliveryThreads, pollers, writeMode, persistence.get(0), dataDir, writeRingSize);
         check(workload, engine);
@@ -169,8 +182,8 @@ final class RunCommand implements Callable<Integer>
         final Map<String, List<PeerResult>> repeats = new LinkedHashMap<>();
         for (final PeerKind kind : engines)
         {
-            final LoadSettings peerSettings = kind == PeerKind.ETCD && etcdRate > 0 ? settings.withRate(etcdRate) : settings;
-            for (final Persistence mode : kind == PeerKind.RINGWATCH ? persistence : List.of(Persistence.NONE))
+            final LoadSettings peerSettings = kind.jetcdClient() && etcdRate > 0 ? settings.withRate(etcdRate) : settings;
+            for (final Persistence mode : kind.persistenceModes() ? persistence : List.of(Persistence.NONE))
             {
                 for (final int blocked : kind == PeerKind.RINGWATCH ? blockedListeners : List.of(0))
                 {
@@ -181,8 +194,8 @@ final class RunCommand implements Callable<Integer>
                         {
                             System.out.printf("%s: run %d of %d%n", DashedEnumConverter.name(kind), run, repeat);
                         }
-                        try (Peer peer = open(kind, engine.withPersistence(mode, logDirectory(mode, blocked, run)), workload,
-                            blocked))
+                        try (Peer peer = open(kind, engine.withPersistence(mode, logDirectory(kind, mode, blocked, run)),
+                            workload, blocked))
                         {
                             runs.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
                         }
@@ -200,8 +213,9 @@ final class RunCommand implements Callable<Integer>
 
         final String engineNames = engines.stream().map(DashedEnumConverter::name).collect(Collectors.joining("-"));
         final String runName = STAMP.format(startedAt) + "-" + (name == null ? engineNames : name);
-        final String reportTitle = title != null ? title : String.format("%s: %,d writes/s, %d watchers (%d per write)",
-            engineNames.replace('-', ' '), rate, watchers, workload.watchersPerWrite());
+        final String reportTitle = title != null ? title : String.format("%s: %s, %d watchers (%d per write)",
+            engineNames.replace('-', ' '), saturate ? "saturated" : String.format("%,d writes/s", rate), watchers,
+            workload.watchersPerWrite());
         final RunReport report = new RunReport(reportTitle, note, startedAt, machine, options(), results, repeats);
         final Path runDir = reportsDir.resolve(runName);
         ReportWriter.write(report, runDir);
@@ -216,13 +230,14 @@ final class RunCommand implements Callable<Integer>
      * A fresh log directory per persistent run, so no run recovers another's log or meets its lock;
      * null in memory.
      */
-    private Path logDirectory(final Persistence mode, final int blocked, final int run)
+    private Path logDirectory(final PeerKind kind, final Persistence mode, final int blocked, final int run)
     {
         if (mode == Persistence.NONE || dataDir == null)
         {
             return null;
         }
-        return dataDir.resolve(DashedEnumConverter.name(mode) + (blocked == 0 ? "" : "-" + blocked + "-blocked") + "-" + run);
+        return dataDir.resolve((kind == PeerKind.RINGWATCH_SERVER ? "server-" : "") + DashedEnumConverter.name(mode) +
+            (blocked == 0 ? "" : "-" + blocked + "-blocked") + "-" + run);
     }
 
     /** Refuses bad combinations before any peer runs, so a long run does not fail half-way. */
@@ -237,10 +252,14 @@ final class RunCommand implements Callable<Integer>
             throw new IllegalArgumentException("--persistence takes distinct modes of none, async, sync: " + persistence);
         }
         final boolean persistent = persistence.stream().anyMatch(mode -> mode != Persistence.NONE);
-        if (persistent && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
+        if (persistent && engines.stream().anyMatch(kind -> kind == PeerKind.JUC || kind == PeerKind.DISRUPTOR))
         {
-            throw new IllegalArgumentException("--persistence applies to --engine ringwatch only " +
-                "(etcd always persists; the j.u.c. baseline and the disruptor floor never do)");
+            throw new IllegalArgumentException("--persistence applies to --engine ringwatch and ringwatch-server " +
+                "(etcd always persists, whatever it says; the j.u.c. baseline and the disruptor floor never do)");
+        }
+        if (persistent && engines.contains(PeerKind.RINGWATCH_SERVER) && dataDir == null)
+        {
+            throw new IllegalArgumentException("--persistence async|sync needs --data-dir");
         }
         if (pullWatchers > 0 && engines.stream().anyMatch(kind -> kind != PeerKind.RINGWATCH))
         {
@@ -276,7 +295,7 @@ final class RunCommand implements Callable<Integer>
         {
             for (final Persistence mode : persistence)
             {
-                RingWatchPeer.config(engine.withPersistence(mode, logDirectory(mode, 0, 1)), workload);
+                RingWatchPeer.config(engine.withPersistence(mode, logDirectory(PeerKind.RINGWATCH, mode, 0, 1)), workload);
             }
         }
     }
@@ -289,6 +308,8 @@ final class RunCommand implements Callable<Integer>
             case DISRUPTOR -> new DisruptorFloorPeer(writerWait, workload);
             case JUC -> new LockedBroadcastPeer();
             case ETCD -> new EtcdPeer(etcdEndpoint, etcdMaxInFlight);
+            case RINGWATCH_SERVER -> new RingWatchServerPeer(serverScript, engine.persistence(), engine.dataDir(),
+                etcdMaxInFlight);
         };
     }
 
@@ -297,6 +318,7 @@ final class RunCommand implements Callable<Integer>
         final Map<String, String> options = new LinkedHashMap<>();
         options.put("engine", engines.stream().map(DashedEnumConverter::name).collect(Collectors.joining(",")));
         options.put("rate", Long.toString(rate));
+        options.put("saturate", Boolean.toString(saturate));
         options.put("duration", duration.toString());
         options.put("warmup", warmup.toString());
         options.put("keys", Integer.toString(keys));
@@ -321,8 +343,15 @@ final class RunCommand implements Callable<Integer>
         if (engines.contains(PeerKind.ETCD))
         {
             options.put("etcd-endpoint", etcdEndpoint);
+        }
+        if (engines.stream().anyMatch(PeerKind::jetcdClient))
+        {
             options.put("etcd-rate", Long.toString(etcdRate));
             options.put("etcd-max-in-flight", Integer.toString(etcdMaxInFlight));
+        }
+        if (engines.contains(PeerKind.RINGWATCH_SERVER))
+        {
+            options.put("server-script", serverScript.toString());
         }
         options.put("drain-timeout", drainTimeout.toString());
         options.put("repeat", Integer.toString(repeat));

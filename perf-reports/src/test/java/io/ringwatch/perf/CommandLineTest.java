@@ -123,7 +123,7 @@ class CommandLineTest
         final int exit = commandLine.execute("--engine", "juc", "--persistence", "sync");
 
         assertEquals(CommandLine.ExitCode.USAGE, exit);
-        assertTrue(err.toString().contains("--persistence applies to --engine ringwatch only"), err.toString());
+        assertTrue(err.toString().contains("--persistence applies to --engine ringwatch and ringwatch-server"), err.toString());
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.ringwatch.server.cluster.ClusterService;
 import io.ringwatch.server.cluster.MaintenanceService;
 import io.ringwatch.server.kv.KvService;
 import io.ringwatch.server.rpc.MemberIdentity;
+import io.ringwatch.server.rpc.NonBlockingCalls;
 import io.ringwatch.server.watch.WatchService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +77,7 @@ public final class RingWatchServer implements AutoCloseable
         // etcd clients ping idle connections (etcdctl every 2 s by default); etcd permits it.
         builder.permitKeepAliveWithoutCalls(true)
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
+            .callExecutor(new NonBlockingCalls())
             .addService(new KvService(engine, member))
             .addService(watch)
             .addService(new MaintenanceService(engine, member))

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -67,6 +69,38 @@ class KvServiceTest
         assertEquals(fixture.server.member().clusterId(), get.getHeader().getClusterId());
         assertTrue(get.getHeader().getRaftTerm() > 0);
         assertEquals(fixture.engine.currentRevision(), get.getHeader().getRevision());
+    }
+
+    @Test
+    void manyPutsInFlightAtOnceAreEachAnsweredWithItsOwnRevision() throws Exception
+    {
+        // Far more puts outstanding than there would be gRPC executor threads if each waited on
+        // one: every put is answered, each with a revision of its own, and the put with a key's
+        // highest revision is the value the key holds.
+        final int puts = 5_000;
+        final List<CompletableFuture<PutResponse>> answers = new ArrayList<>(puts);
+        for (int i = 0; i < puts; i++)
+        {
+            answers.add(kv.put(bytes("inflight/" + (i % 50)), bytes(Integer.toString(i))));
+        }
+        final long[] revisions = new long[puts];
+        for (int i = 0; i < puts; i++)
+        {
+            revisions[i] = answers.get(i).get().getHeader().getRevision();
+        }
+
+        assertEquals(puts, Arrays.stream(revisions).distinct().count());
+        for (int key = 0; key < 50; key++)
+        {
+            int lastPut = key;
+            for (int i = key; i < puts; i += 50)
+            {
+                lastPut = revisions[i] > revisions[lastPut] ? i : lastPut;
+            }
+            final KeyValue held = kv.get(bytes("inflight/" + key)).get().getKvs().get(0);
+            assertEquals(Integer.toString(lastPut), text(held.getValue()));
+            assertEquals(revisions[lastPut], held.getModRevision());
+        }
     }
 
     @Test

@@ -14,11 +14,14 @@ import io.grpc.StatusRuntimeException;
 import io.ringwatch.server.api.etcdserverpb.Compare;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
+import io.ringwatch.server.api.etcdserverpb.RangeRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.List;
 
 import static io.ringwatch.server.ServerFixture.bytes;
 import static io.ringwatch.server.ServerFixture.text;
@@ -132,11 +135,74 @@ class TxnAndCompactTest
     }
 
     @Test
-    void nestedTransactionsAreNotSupported()
+    void aNestedTransactionAppliesItsChosenBranchUnderTheOuterRevisionAndAnswersNested()
     {
-        final StatusRuntimeException nested = assertThrows(StatusRuntimeException.class, () -> stub.txn(TxnRequest.newBuilder()
-            .addSuccess(RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder().addSuccess(put("tn/a")))).build()));
-        assertEquals(Status.Code.UNIMPLEMENTED, nested.getStatus().getCode());
+        stub.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("tn/flag")).setValue(ByteString.copyFromUtf8("on")).build());
+        final Compare flagOn = Compare.newBuilder().setKey(ByteString.copyFromUtf8("tn/flag")).setTarget(Compare.CompareTarget.VALUE)
+            .setResult(Compare.CompareResult.EQUAL).setValue(ByteString.copyFromUtf8("on")).build();
+        final Compare leaseSeven = Compare.newBuilder().setKey(ByteString.copyFromUtf8("tn/flag"))
+            .setTarget(Compare.CompareTarget.LEASE).setResult(Compare.CompareResult.EQUAL).setLease(7).build();
+        final RequestOp holds = RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder().addCompare(flagOn)
+            .addSuccess(put("tn/then")).addFailure(put("tn/else"))).build();
+        final RequestOp leaseFails = RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder().addCompare(leaseSeven)
+            .addSuccess(put("tn/lease-then")).addFailure(put("tn/lease-else"))
+            .addFailure(RequestOp.newBuilder().setRequestRange(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("tn/then"))))).build();
+
+        final io.ringwatch.server.api.etcdserverpb.TxnResponse response = stub.txn(TxnRequest.newBuilder().addSuccess(put("tn/outer")).addSuccess(holds)
+            .addSuccess(leaseFails).build());
+
+        assertTrue(response.getSucceeded());
+        final long revision = response.getHeader().getRevision();
+        final io.ringwatch.server.api.etcdserverpb.TxnResponse first = response.getResponses(1).getResponseTxn();
+        assertTrue(first.getSucceeded());
+        assertEquals(revision, first.getResponses(0).getResponsePut().getHeader().getRevision());
+        final io.ringwatch.server.api.etcdserverpb.TxnResponse second = response.getResponses(2).getResponseTxn();
+        assertFalse(second.getSucceeded());
+        assertEquals(1, second.getResponses(1).getResponseRange().getCount(), "the nested range reads the transaction's writes");
+        for (final String key : List.of("tn/outer", "tn/then", "tn/lease-else"))
+        {
+            assertEquals(revision, kv.get(bytes(key)).join().getKvs().get(0).getModRevision(), key);
+        }
+        assertEquals(0, kv.get(bytes("tn/else")).join().getCount());
+        assertEquals(0, kv.get(bytes("tn/lease-then")).join().getCount());
+    }
+
+    @Test
+    void aCompareOverAKeyRangeHoldsWhenEveryKeyOfItPassesAndOverNoKeyAsForAnAbsentKey()
+    {
+        for (final String key : List.of("tr/a", "tr/b", "tr/c"))
+        {
+            stub.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8("1")).build());
+        }
+        final Compare.Builder valueOne = Compare.newBuilder().setKey(ByteString.copyFromUtf8("tr/a"))
+            .setTarget(Compare.CompareTarget.VALUE).setResult(Compare.CompareResult.EQUAL).setValue(ByteString.copyFromUtf8("1"));
+
+        assertTrue(rangeHolds(valueOne.clone().setRangeEnd(ByteString.copyFromUtf8("tr/d"))));
+        stub.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("tr/c")).setValue(ByteString.copyFromUtf8("2")).build());
+        assertFalse(rangeHolds(valueOne.clone().setRangeEnd(ByteString.copyFromUtf8("tr/d"))), "tr/c no longer passes");
+        assertTrue(rangeHolds(valueOne.clone().setRangeEnd(ByteString.copyFromUtf8("tr/c"))), "range_end is exclusive");
+        assertFalse(rangeHolds(valueOne.clone().setKey(ByteString.copyFromUtf8("tr/a")).setRangeEnd(ByteString.copyFrom(new byte[] {0}))),
+            "\\0: every key from tr/a on, tr/c included");
+        final Compare.Builder versionZero = Compare.newBuilder().setKey(ByteString.copyFromUtf8("tr/z"))
+            .setTarget(Compare.CompareTarget.VERSION).setResult(Compare.CompareResult.EQUAL).setVersion(0);
+        assertTrue(rangeHolds(versionZero.clone().setRangeEnd(ByteString.copyFromUtf8("tr/zz"))), "no key: version 0");
+        assertTrue(rangeHolds(versionZero.clone().setRangeEnd(ByteString.copyFromUtf8("tr/a"))), "range_end before key: no key");
+        assertFalse(rangeHolds(valueOne.clone().setKey(ByteString.copyFromUtf8("tr/z")).setRangeEnd(ByteString.copyFromUtf8("tr/a"))),
+            "a value compare over no key fails");
+    }
+
+    @Test
+    void aKeyPutAtTwoLevelsOfNestingIsADuplicateAndChangesNothing()
+    {
+        final long before = fixture.engine.currentRevision();
+        final RequestOp nested = RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder().addFailure(put("tn/dup"))).build();
+
+        final StatusRuntimeException duplicate = assertThrows(StatusRuntimeException.class,
+            () -> stub.txn(TxnRequest.newBuilder().addSuccess(put("tn/dup")).addSuccess(nested).build()));
+
+        assertEquals(Status.Code.INVALID_ARGUMENT, duplicate.getStatus().getCode());
+        assertEquals("etcdserver: duplicate key given in txn request", duplicate.getStatus().getDescription());
+        assertEquals(before, fixture.engine.currentRevision());
     }
 
     @Test
@@ -152,6 +218,11 @@ class TxnAndCompactTest
         assertEquals("etcdserver: mvcc: required revision has been compacted", KvServiceTest.error(kv.compact(compactAt)).getDescription());
         assertEquals("etcdserver: mvcc: required revision is a future revision",
             KvServiceTest.error(kv.compact(fixture.engine.currentRevision() + 10)).getDescription());
+    }
+
+    private static boolean rangeHolds(final Compare.Builder compare)
+    {
+        return stub.txn(TxnRequest.newBuilder().addCompare(compare).build()).getSucceeded();
     }
 
     private static boolean holds(final Cmp cmp) throws Exception

@@ -4,11 +4,16 @@ import com.google.protobuf.ByteString;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;
+import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.server.rpc.EtcdErrors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,6 +56,40 @@ class WatchStreamTest
             }
             assertEquals(revision, byWatch.get(7L).getKv().getModRevision());
             assertEquals(revision, byWatch.get(0L).getKv().getModRevision());
+        }
+    }
+
+    @Test
+    void aWatchCreatedWithFragmentSplitsALargeResponseBelowEtcdsLimitAndTheOtherDoesNot() throws Exception
+    {
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("frag/")).setRangeEnd(ByteString.copyFromUtf8("frag0"))
+                .setWatchId(1).setFragment(true));
+            assertCreated(stream.next(), 1);
+            stream.create("frag/", "frag0", 2);
+            assertCreated(stream.next(), 2);
+
+            // Three 600 KB values in one revision: 1.8 MB together, over etcd's 1.5 MiB.
+            final byte[] big = new byte[600_000];
+            fixture.engine.txn(Txn.of(List.of(), List.of(Op.put(Keys.utf8("frag/a"), big), Op.put(Keys.utf8("frag/b"), big),
+                Op.put(Keys.utf8("frag/c"), big)), List.of()));
+
+            final Map<Long, List<WatchResponse>> byWatch = new HashMap<>();
+            while (byWatch.getOrDefault(1L, List.of()).size() < 2 || byWatch.getOrDefault(2L, List.of()).isEmpty())
+            {
+                final WatchResponse response = stream.next();
+                byWatch.computeIfAbsent(response.getWatchId(), id -> new ArrayList<>()).add(response);
+            }
+            final List<WatchResponse> fragments = byWatch.get(1L);
+            assertEquals(2, fragments.get(0).getEventsCount());
+            assertTrue(fragments.get(0).getFragment());
+            assertTrue(fragments.get(0).getSerializedSize() < 1_572_864, "below etcd's default --max-request-bytes");
+            assertEquals(1, fragments.get(1).getEventsCount());
+            assertFalse(fragments.get(1).getFragment(), "the last fragment is not marked");
+            final WatchResponse whole = byWatch.get(2L).get(0);
+            assertEquals(3, whole.getEventsCount());
+            assertFalse(whole.getFragment());
         }
     }
 

@@ -61,14 +61,17 @@ public final class Compare
     }
 
     private final byte[] key;
+    private final KeyRange range;
     private final Target target;
     private final Result result;
     private final long number;
     private final byte[] bytes;
 
-    private Compare(final byte[] key, final Target target, final Result result, final long number, final byte[] bytes)
+    private Compare(final byte[] key, final KeyRange range, final Target target, final Result result, final long number,
+        final byte[] bytes)
     {
         this.key = key;
+        this.range = range;
         this.target = target;
         this.result = result;
         this.number = number;
@@ -93,7 +96,7 @@ public final class Compare
         {
             throw new InvalidRequestException("comparison operand must not be negative: " + operand);
         }
-        return new Compare(KeyRange.key(key).fromKey(), target, requireResult(result), operand, null);
+        return new Compare(KeyRange.key(key).fromKey(), null, target, requireResult(result), operand, null);
     }
 
     /**
@@ -119,7 +122,41 @@ public final class Compare
         {
             throw new InvalidRequestException("value operand must not be null");
         }
-        return new Compare(KeyRange.key(key).fromKey(), Target.VALUE, requireResult(result), 0, operand.clone());
+        return new Compare(KeyRange.key(key).fromKey(), null, Target.VALUE, requireResult(result), 0, operand.clone());
+    }
+
+    /**
+     * The same condition over every key of a range (etcd's {@code range_end} in a compare): it
+     * holds when it holds for each key the range holds, and, when the range holds none, as it
+     * would for one absent key (a value comparison then fails), as etcd evaluates it.
+     *
+     * @param keys the keys to compare; they replace this condition's key.
+     * @return the condition over the range.
+     * @throws InvalidRequestException if the range is null.
+     */
+    public Compare over(final KeyRange keys)
+    {
+        if (keys == null)
+        {
+            throw new InvalidRequestException("compare range must not be null");
+        }
+        return new Compare(keys.fromKey(), keys.isSingleKey() ? null : keys, target, result, number, bytes);
+    }
+
+    /**
+     * @return the range compared, or null when the condition is on one key ({@link #key()}).
+     */
+    public KeyRange range()
+    {
+        return range;
+    }
+
+    /**
+     * @return what is compared.
+     */
+    public Target target()
+    {
+        return target;
     }
 
     /**
@@ -158,7 +195,7 @@ public final class Compare
     }
 
     /**
-     * @return the key compared (shared array: do not modify).
+     * @return the key compared, or the first key of the range (shared array: do not modify).
      */
     public byte[] key()
     {
@@ -168,7 +205,8 @@ public final class Compare
     @Override
     public String toString()
     {
-        return target + "(" + new String(key, java.nio.charset.StandardCharsets.UTF_8) + ") " + result + " " +
+        return target + "(" + (range != null ? range.toString() : new String(key, java.nio.charset.StandardCharsets.UTF_8)) +
+            ") " + result + " " +
             (target == Target.VALUE ? Arrays.toString(bytes) : Long.toString(number));
     }
 

@@ -3,8 +3,9 @@ package io.ringwatch.engine.kv;
 import io.ringwatch.engine.InvalidRequestException;
 
 /**
- * One write, used alone or inside a {@link Txn}: a put of one key, or a delete of a
- * {@link KeyRange}. Built with the static factories; immutable and thread-safe.
+ * One write, used alone or inside a {@link Txn}: a put of one key, a delete of a
+ * {@link KeyRange}, or, only inside a transaction's branch, a nested transaction (etcd 3.4+'s
+ * {@code RequestOp.request_txn}). Built with the static factories; immutable and thread-safe.
  */
 public final class Op
 {
@@ -14,20 +15,24 @@ public final class Op
         /** Create or replace one key. */
         PUT,
         /** Delete every key of a range. */
-        DELETE
+        DELETE,
+        /** A transaction inside a transaction's branch, applied under the outer one's revision. */
+        TXN
     }
 
     private final Kind kind;
     private final KeyRange range;
     private final byte[] value;
     private final boolean prevKv;
+    private final Txn nested;
 
-    private Op(final Kind kind, final KeyRange range, final byte[] value, final boolean prevKv)
+    private Op(final Kind kind, final KeyRange range, final byte[] value, final boolean prevKv, final Txn nested)
     {
         this.kind = kind;
         this.range = range;
         this.value = value;
         this.prevKv = prevKv;
+        this.nested = nested;
     }
 
     /**
@@ -42,7 +47,7 @@ public final class Op
         {
             throw new InvalidRequestException("value must not be null");
         }
-        return new Op(Kind.PUT, KeyRange.key(key), value.clone(), false);
+        return new Op(Kind.PUT, KeyRange.key(key), value.clone(), false, null);
     }
 
     /**
@@ -67,7 +72,7 @@ public final class Op
         {
             throw new InvalidRequestException("range must not be null");
         }
-        return new Op(Kind.DELETE, range, null, false);
+        return new Op(Kind.DELETE, range, null, false, null);
     }
 
     /**
@@ -89,12 +94,35 @@ public final class Op
     }
 
     /**
+     * A transaction nested in a branch of another: its conditions are evaluated against the store
+     * as it was before the outermost transaction, as etcd does, and the writes of the branch they
+     * choose are applied in place, under the outermost transaction's one revision.
+     *
+     * @param txn the nested transaction.
+     * @return an operation for a {@link Txn} branch; refused as a write of its own.
+     * @throws InvalidRequestException if the transaction is null.
+     */
+    public static Op txn(final Txn txn)
+    {
+        if (txn == null)
+        {
+            throw new InvalidRequestException("nested transaction must not be null");
+        }
+        return new Op(Kind.TXN, null, null, false, txn);
+    }
+
+    /**
      * @return a copy of this operation that also returns the previous key-values it replaced or
      * deleted (etcd's prev_kv).
+     * @throws InvalidRequestException for a nested transaction, whose own operations say so.
      */
     public Op withPrevKv()
     {
-        return new Op(kind, range, value, true);
+        if (kind == Kind.TXN)
+        {
+            throw new InvalidRequestException("prev_kv is set on a nested transaction's own operations");
+        }
+        return new Op(kind, range, value, true, null);
     }
 
     /**
@@ -106,7 +134,15 @@ public final class Op
     }
 
     /**
-     * @return the keys it touches (a single key for a put).
+     * @return the nested transaction of a {@link Kind#TXN} operation; null otherwise.
+     */
+    public Txn nested()
+    {
+        return nested;
+    }
+
+    /**
+     * @return the keys it touches (a single key for a put); null for a nested transaction.
      */
     public KeyRange range()
     {
@@ -140,6 +176,6 @@ public final class Op
     @Override
     public String toString()
     {
-        return kind + " " + range;
+        return kind == Kind.TXN ? "TXN " + nested : kind + " " + range;
     }
 }

@@ -11,8 +11,6 @@ import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
-import io.ringwatch.engine.kv.Txn;
-import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexMaintainer;
 import io.ringwatch.engine.undo.UndoLog;
@@ -27,6 +25,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
 
 /**
  * The single writer: consumes the write ring and, for each command, checks its conditions, the
@@ -65,6 +64,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final ExpandableArrayBuffer doomedKeys = new ExpandableArrayBuffer(1024);
     private final IntArrayList doomedOffsets = new IntArrayList();
     private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer compareEnd = new UnsafeBuffer(new byte[0]);
+    private final IndexVisitor testInRange = this::testInRange;
+    /** The range compare being evaluated, and whether every key so far passed it. */
+    private Compare rangeCompare;
+    private boolean rangeHolds;
+    /** A transaction's (and each nested one's) conditions, evaluated before any of its writes. */
+    private final Predicate<List<Compare>> conditions = this::holds;
     private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
     private final IndexVisitor collectDoomed = this::collectDoomed;
     private final IndexVisitor measureDoomed = this::measureDoomed;
@@ -263,21 +269,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
 
     private void applyTxn(final WriteCommand command)
     {
-        final Txn txn = command.txn;
-        boolean holds = true;
-        for (final Compare compare : txn.when())
-        {
-            final byte[] key = compare.key();
-            compareKey.wrap(key);
-            final boolean present = index.get(compareKey, 0, key.length, probe);
-            if (!compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(),
-                present ? probe.valueBytes() : null))
-            {
-                holds = false;
-                break;
-            }
-        }
-        final List<Op> ops = holds ? txn.then() : txn.orElse();
+        final TxnPlan plan = TxnPlan.choose(command.txn, conditions);
+        final List<Op> ops = plan.writes();
         secondary.checkTxn(ops);
         if (sizer.isBounded())
         {
@@ -313,9 +306,57 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             results.add(new WriteResult(txnRevision, true, deleted[i], prevKvs.get(i)));
         }
         command.resultPrevKvs = null;
-        command.resultTxn = new TxnResult(txnRevision, holds, results);
+        command.resultTxn = plan.result(txnRevision, results);
         command.resultRevision = txnRevision;
-        command.resultSucceeded = holds;
+        command.resultSucceeded = plan.succeeded();
+    }
+
+    /** @return true when every compare holds in the index as it is now. */
+    private boolean holds(final List<Compare> compares)
+    {
+        for (final Compare compare : compares)
+        {
+            if (!(compare.range() == null ? holdsForKey(compare) : holdsForRange(compare)))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean holdsForKey(final Compare compare)
+    {
+        final byte[] key = compare.key();
+        compareKey.wrap(key);
+        final boolean present = index.get(compareKey, 0, key.length, probe);
+        return compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(),
+            present ? probe.valueBytes() : null);
+    }
+
+    /** Every key of the range must pass; an empty range compares as one absent key (etcd). */
+    private boolean holdsForRange(final Compare compare)
+    {
+        final KeyRange range = compare.range();
+        final byte[] from = range.fromKey();
+        final byte[] to = range.toKey();
+        compareKey.wrap(from);
+        if (to != null)
+        {
+            compareEnd.wrap(to);
+        }
+        rangeCompare = compare;
+        rangeHolds = true;
+        final int visited = index.scan(compareKey, 0, from.length, to == null ? null : compareEnd, 0,
+            to == null ? 0 : to.length, 0, testInRange);
+        rangeCompare = null;
+        return visited == 0 ? compare.test(false, 0, 0, 0, null) : rangeHolds;
+    }
+
+    private boolean testInRange(final IndexEntry entry)
+    {
+        rangeHolds = rangeCompare.test(true, entry.version(), entry.createRevision(), entry.modRevision(),
+            rangeCompare.target() == Compare.Target.VALUE ? entry.valueBytes() : null);
+        return rangeHolds;
     }
 
     /**

@@ -5,6 +5,7 @@ import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.TimeoutException;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.ringwatch.engine.DuplicateKeyException;
 import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatchConfig;
@@ -314,6 +315,10 @@ public final class WritePipeline implements AutoCloseable
         {
             throw new InvalidRequestException("operation must not be null");
         }
+        if (op.kind() == Op.Kind.TXN)
+        {
+            throw new InvalidRequestException("a nested transaction is an operation of a transaction's branch, not a write of its own");
+        }
         validate(op);
         final WriteCommand command = claim();
         try
@@ -409,16 +414,21 @@ public final class WritePipeline implements AutoCloseable
         }
         else
         {
-            // A range may start at the empty key (every key); its bounds still obey the limit.
-            requireKeyLimit(range.fromKey().length);
-            if (range.toKey() != null)
-            {
-                requireKeyLimit(range.toKey().length);
-            }
+            requireRangeLimits(range);
         }
         if (op.kind() == Op.Kind.PUT)
         {
             requireValueLength(op.value().length);
+        }
+    }
+
+    /** A range may start at the empty key (every key); its bounds still obey the key limit. */
+    private void requireRangeLimits(final KeyRange range)
+    {
+        requireKeyLimit(range.fromKey().length);
+        if (range.toKey() != null)
+        {
+            requireKeyLimit(range.toKey().length);
         }
     }
 
@@ -430,30 +440,49 @@ public final class WritePipeline implements AutoCloseable
         }
         for (final Compare compare : txn.when())
         {
-            requireKeyLength(compare.key().length);
+            final KeyRange range = compare.range();
+            if (range == null)
+            {
+                requireKeyLength(compare.key().length);
+            }
+            else
+            {
+                requireRangeLimits(range);
+            }
         }
         validateBranch(txn.then());
         validateBranch(txn.orElse());
     }
 
     /**
-     * Validates each op, then refuses a put key given twice and a delete whose range holds a
-     * put key, with the errors an all-pairs check in op order would give: the first op that fails
-     * validation or repeats an earlier put key, whichever comes first, then the first delete that
-     * holds a put key. O(n log n): the put keys are sorted once (stably, so equal keys keep their
-     * op order), and a delete's range, being one interval that starts at its from key, holds a
-     * put key exactly when the first put key at or after its from key lies in it.
+     * Validates each op (a nested transaction as a whole), then refuses a put key given twice and a
+     * delete whose range holds a put key, with the errors an all-pairs check in op order would give:
+     * the first op that fails validation or repeats an earlier put key, whichever comes first, then
+     * the first delete that holds a put key. O(n log n): the put keys are sorted once (stably, so
+     * equal keys keep their op order), and a delete's range, being one interval that starts at its
+     * from key, holds a put key exactly when the first put key at or after its from key lies in it.
+     * A branch that nests transactions is then checked across the nesting ({@link NestedWrites}).
      */
     private void validateBranch(final List<Op> ops)
     {
         final int size = ops.size();
         InvalidRequestException invalid = null;
         int validOps = size;
+        boolean nests = false;
         for (int i = 0; i < size; i++)
         {
+            final Op op = ops.get(i);
             try
             {
-                validate(ops.get(i));
+                if (op.kind() == Op.Kind.TXN)
+                {
+                    nests = true;
+                    validate(op.nested());
+                }
+                else
+                {
+                    validate(op);
+                }
             }
             catch (final InvalidRequestException e)
             {
@@ -467,23 +496,23 @@ public final class WritePipeline implements AutoCloseable
         final Op duplicate = firstDuplicatePut(ops, puts);
         if (duplicate != null)
         {
-            throw new InvalidRequestException("duplicate key given in transaction: " + duplicate);
+            throw new DuplicateKeyException("duplicate key given in transaction: " + duplicate);
         }
         if (invalid != null)
         {
             throw invalid;
         }
-        if (puts.length == 0)
-        {
-            return;
-        }
-        for (int i = 0; i < size; i++)
+        for (int i = 0; i < size && puts.length > 0; i++)
         {
             final Op op = ops.get(i);
             if (op.kind() == Op.Kind.DELETE && holdsAnyKey(op.range(), ops, puts))
             {
-                throw new InvalidRequestException("transaction deletes a key it also puts: " + op);
+                throw new DuplicateKeyException("transaction deletes a key it also puts: " + op);
             }
+        }
+        if (nests)
+        {
+            NestedWrites.check(ops);
         }
     }
 

@@ -8,9 +8,11 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One write a producer made and what the engine answered, replayable into the
@@ -108,20 +110,48 @@ final class Applied
 
     private void applyTxn(final ReferenceModel model, final EngineModelTest test, final String at)
     {
+        // As the engine (and etcd) does: the whole path first, on the state before the transaction.
+        final List<Op> writes = new ArrayList<>();
+        final List<WriteResult> results = new ArrayList<>();
+        choosePath(model, test, txn, txnResult, writes, results, at);
+        for (int i = 0; i < writes.size(); i++)
+        {
+            applyOp(model, test, writes.get(i), results.get(i), at);
+        }
+    }
+
+    /** Checks the branch each (nested) transaction took and collects its writes with their results. */
+    private static void choosePath(final ReferenceModel model, final EngineModelTest test, final Txn txn,
+        final TxnResult result, final List<Op> writes, final List<WriteResult> results, final String at)
+    {
         boolean holds = true;
         for (final Compare compare : txn.when())
         {
-            final KeyValue kv = model.get(compare.key());
-            holds &= compare.test(kv != null, kv == null ? 0 : kv.version(), kv == null ? 0 : kv.createRevision(),
-                kv == null ? 0 : kv.modRevision(), kv == null ? null : kv.value());
+            final List<KeyValue> kvs = compare.range() == null ?
+                (model.get(compare.key()) == null ? List.of() : List.of(model.get(compare.key()))) : model.range(compare.range());
+            // etcd: over no key, as for one absent key; else every key must pass.
+            holds &= kvs.isEmpty() ? compare.test(false, 0, 0, 0, null) : kvs.stream().allMatch(kv ->
+                compare.test(true, kv.version(), kv.createRevision(), kv.modRevision(), kv.value()));
         }
-        assertEquals(holds, txnResult.succeeded(), test.why(txn + at));
-        final List<Op> ops = holds ? txn.then() : txn.orElse();
-        assertEquals(ops.size(), txnResult.results().size(), test.why("results of " + txn + at));
-        for (int i = 0; i < ops.size(); i++)
+        assertEquals(holds, result.succeeded(), test.why(txn + at));
+        int own = 0;
+        int nested = 0;
+        for (final Op op : holds ? txn.then() : txn.orElse())
         {
-            applyOp(model, test, ops.get(i), txnResult.results().get(i), at);
+            if (op.kind() == Op.Kind.TXN)
+            {
+                assertTrue(nested < result.nested().size(), test.why("nested results of " + txn + at));
+                choosePath(model, test, op.nested(), result.nested().get(nested++), writes, results, at);
+            }
+            else
+            {
+                assertTrue(own < result.results().size(), test.why("results of " + txn + at));
+                writes.add(op);
+                results.add(result.results().get(own++));
+            }
         }
+        assertEquals(own, result.results().size(), test.why("results of " + txn + at));
+        assertEquals(nested, result.nested().size(), test.why("nested results of " + txn + at));
     }
 
     private static void applyOp(final ReferenceModel model, final EngineModelTest test, final Op op, final WriteResult result, final String at)

@@ -176,7 +176,7 @@ class EngineModelTest
                 final Op op = Op.put(key, value(random));
                 applied.add(Applied.cas(op, expected, engine.compareAndPut(key, op.value(), expected)));
             }
-            else
+            else if (dice < 93)
             {
                 final byte[] a = key(random);
                 final byte[] b = Keys.utf8("a/" + 2 * random.nextInt(KEYS / 2));
@@ -185,7 +185,42 @@ class EngineModelTest
                 final Txn txn = Txn.of(List.of(Compare.modRevisionIs(a, expected)), then, List.of(Op.put(a, value(random))));
                 applied.add(Applied.txn(txn, engine.txn(txn)));
             }
+            else
+            {
+                applied.add(nestedTxn(engine, random));
+            }
         }
+    }
+
+    /**
+     * Two or three levels of transactions: an even key put by the outer branch, an odd one by the
+     * nested branches (the same odd key in a nested then and else), a nested delete of a prefix no
+     * put of the path touches, a nested condition on the key the outer branch puts (decided on the
+     * state before it).
+     */
+    private Applied nestedTxn(final RingWatch engine, final Random random)
+    {
+        final byte[] a = key(random);
+        final byte[] even = Keys.utf8("a/" + 2 * random.nextInt(KEYS / 2));
+        final int k = 2 * random.nextInt(KEYS / 2) + 1;
+        // Never under b/3, which the deepest branch deletes beside a put of this key.
+        final byte[] odd = Keys.utf8("b/" + (Integer.toString(k).startsWith("3") ? 1 : k));
+        final List<Op> deepest = List.of(Op.delete(KeyRange.prefix(Keys.utf8("b/3"))).withPrevKv());
+        final List<Op> innerElse = random.nextBoolean() ? List.of(Op.put(odd, value(random)),
+            Op.txn(Txn.of(List.of(Compare.modRevisionIs(odd, 0)), deepest, List.of()))) : List.of(Op.put(odd, value(random)));
+        // Sometimes also a compare over a range: no key of b/1* changed since revision r.
+        final List<Compare> innerWhen = new ArrayList<>(List.of(
+            Compare.modRevisionIs(even, engine.get(even).map(KeyValue::modRevision).orElse(0L))));
+        if (random.nextBoolean())
+        {
+            innerWhen.add(Compare.number(Keys.utf8("b/1"), Compare.Target.MOD, Compare.Result.LESS,
+                Math.max(0, engine.currentRevision() - random.nextInt(4))).over(KeyRange.prefix(Keys.utf8("b/1"))));
+        }
+        final Txn inner = Txn.of(innerWhen,
+            List.of(Op.put(odd, value(random)).withPrevKv()), innerElse);
+        final Txn txn = Txn.of(List.of(Compare.modRevisionIs(a, engine.get(a).map(KeyValue::modRevision).orElse(0L))),
+            List.of(Op.put(even, value(random)), Op.txn(inner)), List.of(Op.txn(inner)));
+        return Applied.txn(txn, engine.txn(txn));
     }
 
     private void makeWatchers(final RingWatch engine, final Random random, final List<WatchUnderTest> watchers, final AtomicBoolean writing)

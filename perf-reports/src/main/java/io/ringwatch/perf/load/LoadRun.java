@@ -70,13 +70,22 @@ public final class LoadRun
         final long durationNanos = settings.duration().toNanos();
         final SendSchedule schedule = new SendSchedule(System.nanoTime() + SETUP_SLACK_NANOS, settings.rate());
         final long measureFrom = schedule.startNanos() + warmupNanos;
-        final long totalWrites = schedule.writesBefore(warmupNanos + durationNanos);
-        final long measuredWrites = totalWrites - schedule.writesBefore(warmupNanos);
+        // Saturating, the number of writes is what the peer takes in the time, known only at the end.
+        final long totalWrites = settings.saturate() ? Long.MAX_VALUE : schedule.writesBefore(warmupNanos + durationNanos);
+        final long measuredWrites = settings.saturate() ? 0 : totalWrites - schedule.writesBefore(warmupNanos);
         deliveries.measureFrom(measureFrom);
         acks.measureFrom(measureFrom);
         sendLag.measureFrom(measureFrom);
-        log.printf("%s: %d writes at %d/s (%d s warm-up, %d s measured), %d producers%n", peer.name(), totalWrites,
-            settings.rate(), settings.warmup().toSeconds(), settings.duration().toSeconds(), settings.producers());
+        if (settings.saturate())
+        {
+            log.printf("%s: writes as fast as the peer takes them (%d s warm-up, %d s measured), %d producers%n", peer.name(),
+                settings.warmup().toSeconds(), settings.duration().toSeconds(), settings.producers());
+        }
+        else
+        {
+            log.printf("%s: %d writes at %d/s (%d s warm-up, %d s measured), %d producers%n", peer.name(), totalWrites,
+                settings.rate(), settings.warmup().toSeconds(), settings.duration().toSeconds(), settings.producers());
+        }
 
         final ActivityMonitor activity = new ActivityMonitor().start();
         activity.placeFrom(measureFrom);
@@ -98,7 +107,7 @@ public final class LoadRun
         final long writesAcked = acks.count();
         final long delivered = deliveries.count();
         final List<String> notes = new ArrayList<>();
-        if (sentWrites < totalWrites)
+        if (!settings.saturate() && sentWrites < totalWrites)
         {
             notes.add(String.format("gave up: the producers fell more than %d s behind schedule and stopped after %d of %d " +
                 "planned writes (%d of %d measured); the peer could not sustain the rate", (warmupNanos + durationNanos) / 1_000_000_000L,
@@ -119,7 +128,8 @@ public final class LoadRun
         // Rates count what actually completed in the measured phase, so a peer that lost events
         // or acknowledgements is not credited with them.
         final PeerResult result = new PeerResult(
-            peer.name(), peer.description(), settings.rate(), sentWrites, sentMeasured, workload.watchers(),
+            peer.name(), peer.description(), settings.saturate() ? 0 : settings.rate(), sentWrites,
+            settings.saturate() ? sentMeasured : measuredWrites, workload.watchers(),
             workload.watchersPerWrite(), expectedDeliveries, delivered,
             deliveryLatency, ackLatency, sendLag.drain().copy(),
             perSecond(sentMeasured, lastSendNanos.get() - measureFrom),
@@ -164,6 +174,12 @@ public final class LoadRun
         throws InterruptedException
     {
         final PeerWriter writer = peer.newWriter(workload, acks);
+        if (settings.saturate())
+        {
+            saturate(writer, first, stride, schedule.startNanos() + settings.warmup().toNanos() + settings.duration().toNanos(),
+                lastSendNanos, sent);
+            return;
+        }
         final ThreadLatency lag = sendLag.forCurrentThread();
         final ProducerWait wait = settings.producerWait();
         final int keyCount = workload.keyCount();
@@ -187,6 +203,22 @@ public final class LoadRun
         lastSendNanos.accumulateAndGet(sentAt, Math::max);
     }
 
+    /** A closed loop: each write goes as soon as the writer returns, stamped with its actual send time. */
+    private void saturate(
+        final PeerWriter writer, final int first, final int stride, final long endNanos, final AtomicLong lastSendNanos,
+        final Sent sent) throws InterruptedException
+    {
+        final int keyCount = workload.keyCount();
+        long now = System.nanoTime();
+        for (long i = first; now < endNanos; i += stride)
+        {
+            writer.write((int)(i % keyCount), now);
+            sent.count(now);
+            now = System.nanoTime();
+        }
+        lastSendNanos.accumulateAndGet(now, Math::max);
+    }
+
     private Completion monitor(
         final List<Thread> producers, final long plannedWrites, final Sent sent,
         final LatencyRecorder acks, final LatencyRecorder deliveries, final AtomicReference<Throwable> failure,
@@ -203,16 +235,17 @@ public final class LoadRun
         {
             final boolean producing = anyAlive(producers);
             // Until the producers stop, the plan; after, what they actually sent (they may give up).
-            final long totalWrites = producing ? plannedWrites : sent.all.sum();
+            // Saturating, there is no plan: the writes sent so far.
+            final long totalWrites = producing && !settings.saturate() ? plannedWrites : sent.all.sum();
             final long expectedDeliveries = totalWrites * workload.watchersPerWrite();
             final long now = System.nanoTime();
             final long acked = acks.count();
             final long delivered = deliveries.count();
-            if (acksDone == 0 && acked >= totalWrites)
+            if (acksDone == 0 && acked >= totalWrites && !(producing && settings.saturate()))
             {
                 acksDone = now;
             }
-            if (deliveriesDone == 0 && delivered >= expectedDeliveries)
+            if (deliveriesDone == 0 && delivered >= expectedDeliveries && !(producing && settings.saturate()))
             {
                 deliveriesDone = now;
             }

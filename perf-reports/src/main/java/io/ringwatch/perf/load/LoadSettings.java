@@ -5,17 +5,39 @@ import java.time.Duration;
 /**
  * How hard and how long to drive a peer. Immutable; thread-safe.
  *
- * @param rate          writes per second, summed over the producers; positive.
+ * @param rate          writes per second, summed over the producers; positive; ignored when saturating.
  * @param warmup        time at the start whose writes are not measured.
  * @param duration      the measured time after the warm-up; positive.
  * @param producers     producer threads; at least 1.
  * @param producerWait  how producers wait for a write's intended time.
  * @param drainTimeout  how long to wait, once the producers are done, for acknowledgements and
  *                      events that stopped coming.
+ * @param saturate      true for a closed loop instead of a fixed rate: each producer sends its next
+ *                      write as soon as the peer takes it (its own in-flight limit holds it back),
+ *                      for warm-up + duration; latency then counts from the actual send. This
+ *                      measures the most writes/s a peer sustains, not latency at a given rate.
  */
 public record LoadSettings(
-    long rate, Duration warmup, Duration duration, int producers, ProducerWait producerWait, Duration drainTimeout)
+    long rate, Duration warmup, Duration duration, int producers, ProducerWait producerWait, Duration drainTimeout,
+    boolean saturate)
 {
+    /**
+     * Fixed-rate settings.
+     *
+     * @param rate         writes per second, summed over the producers; positive.
+     * @param warmup       time at the start whose writes are not measured.
+     * @param duration     the measured time after the warm-up; positive.
+     * @param producers    producer threads; at least 1.
+     * @param producerWait how producers wait for a write's intended time.
+     * @param drainTimeout how long to wait for acknowledgements and events that stopped coming.
+     */
+    public LoadSettings(
+        final long rate, final Duration warmup, final Duration duration, final int producers,
+        final ProducerWait producerWait, final Duration drainTimeout)
+    {
+        this(rate, warmup, duration, producers, producerWait, drainTimeout, false);
+    }
+
     /**
      * Checks the settings.
      *
@@ -55,6 +77,6 @@ public record LoadSettings(
      */
     public LoadSettings withRate(final long newRate)
     {
-        return new LoadSettings(newRate, warmup, duration, producers, producerWait, drainTimeout);
+        return new LoadSettings(newRate, warmup, duration, producers, producerWait, drainTimeout, saturate);
     }
 }

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * An etcd v3 server as a real peer, driven over gRPC by jetcd: puts with up to
+ * An etcd v3 server as a real peer (etcd itself, or RingWatch's etcd-compatible server through
+ * {@link RingWatchServerPeer}), driven over gRPC by jetcd: puts with up to
  * {@code maxInFlight} outstanding per producer, prefix watches starting at the revision after the
  * preload (so no event is missed while the watch streams open), latency recorded on jetcd's
  * callback threads. Everything here allocates (protobuf, futures): it measures etcd as a client
@@ -35,6 +36,7 @@ public final class EtcdPeer implements Peer
 {
     private static final long REQUEST_TIMEOUT_SECONDS = 30;
 
+    private final String name;
     private final String endpoint;
     private final int maxInFlight;
     private final Client client;
@@ -53,10 +55,24 @@ public final class EtcdPeer implements Peer
      */
     public EtcdPeer(final String endpoint, final int maxInFlight)
     {
+        this("etcd", endpoint, maxInFlight);
+    }
+
+    /**
+     * Connects to an etcd v3 server and reads its version.
+     *
+     * @param name        the peer's name in reports.
+     * @param endpoint    the server, e.g. {@code http://127.0.0.1:2379}.
+     * @param maxInFlight puts outstanding per producer, at least 1.
+     * @throws IllegalStateException if the server does not answer.
+     */
+    EtcdPeer(final String name, final String endpoint, final int maxInFlight)
+    {
         if (maxInFlight < 1)
         {
             throw new IllegalArgumentException("etcd max in flight must be at least 1: " + maxInFlight);
         }
+        this.name = name;
         this.endpoint = endpoint;
         this.maxInFlight = maxInFlight;
         this.client = Client.builder().endpoints(endpoint).build();
@@ -75,7 +91,7 @@ public final class EtcdPeer implements Peer
     @Override
     public String name()
     {
-        return "etcd";
+        return name;
     }
 
     @Override

@@ -36,6 +36,8 @@ public final class ReportWriter
     static final double TARGET_P9999_MICROS = 1_000;
     /** Async persistence's p99 write-to-listener, at most this many times the in-memory run's. */
     static final double PERSISTENCE_P99_RATIO = 2;
+    /** RingWatch's etcd v3 server against etcd, same client: this many times better on each figure. */
+    static final double SERVER_TARGET_RATIO = 10;
 
     private static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99, 100};
     private static final String[] PERCENTILE_NAMES = {"p50", "p90", "p99", "p99.9", "p99.99", "max"};
@@ -167,7 +169,42 @@ public final class ReportWriter
         final List<String> lines = new ArrayList<>();
         inMemoryTargetLines(report, lines);
         persistenceLines(report, lines);
+        serverLines(report, lines);
         return lines;
+    }
+
+    /**
+     * Issue 14: RingWatch's etcd v3 server against etcd in the same invocation, same client and
+     * load: at least {@value #SERVER_TARGET_RATIO}x etcd's acknowledged puts/s and delivered
+     * events/s, and at most a {@value #SERVER_TARGET_RATIO}th of its p99 write-to-listener. Which of
+     * the three a run measures depends on its rate and watchers; all three are stated.
+     */
+    private static void serverLines(final RunReport report, final List<String> lines)
+    {
+        final PeerResult etcd = report.results().stream().filter(r -> r.peer().equals("etcd")).findFirst().orElse(null);
+        if (etcd == null)
+        {
+            return;
+        }
+        for (final PeerResult r : report.results())
+        {
+            if (!r.peer().startsWith("ringwatch-server"))
+            {
+                continue;
+            }
+            final double puts = r.ackRate() / etcd.ackRate();
+            final double events = r.deliveryRate() / etcd.deliveryRate();
+            final double p99 = etcd.deliveryMicros(99) / r.deliveryMicros(99);
+            lines.add(String.format(Locale.ROOT, "%s vs etcd, puts/s acknowledged: %s vs %s: %.2fx (target >= %.0fx): %s",
+                r.peer(), Markup.rate(r.ackRate()), Markup.rate(etcd.ackRate()), puts, SERVER_TARGET_RATIO,
+                verdict(puts >= SERVER_TARGET_RATIO)));
+            lines.add(String.format(Locale.ROOT, "%s vs etcd, events/s delivered: %s vs %s: %.2fx (target >= %.0fx): %s",
+                r.peer(), Markup.rate(r.deliveryRate()), Markup.rate(etcd.deliveryRate()), events, SERVER_TARGET_RATIO,
+                verdict(events >= SERVER_TARGET_RATIO)));
+            lines.add(String.format(Locale.ROOT, "%s vs etcd, p99 write-to-listener: %s vs %s: %.2fx lower (target >= %.0fx): %s",
+                r.peer(), Markup.latency(r.deliveryMicros(99)), Markup.latency(etcd.deliveryMicros(99)), p99,
+                SERVER_TARGET_RATIO, verdict(p99 >= SERVER_TARGET_RATIO)));
+        }
     }
 
     /**

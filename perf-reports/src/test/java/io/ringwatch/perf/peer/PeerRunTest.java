@@ -12,9 +12,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -74,6 +76,39 @@ class PeerRunTest
         final Workload workload = new Workload(50, 16, 16, 12, 3, 0);
 
         assertDeliveredExactly(new DisruptorFloorPeer(wait, workload), workload);
+    }
+
+    @Test
+    void aSaturatedRunSendsForTheWholeRunAndCountsWhatThePeerTook() throws InterruptedException
+    {
+        final Workload workload = new Workload(50, 16, 16, 12, 3, 0);
+        final LoadSettings saturated = new LoadSettings(1, Duration.ofMillis(100), Duration.ofMillis(300), 2,
+            ProducerWait.YIELD, Duration.ofSeconds(20), true);
+        final PeerResult result;
+        try (Peer peer = new LockedBroadcastPeer())
+        {
+            result = new LoadRun(peer, saturated, workload, QUIET).execute();
+        }
+
+        assertTrue(result.drained(), result.notes().toString());
+        assertEquals(0, result.targetRate());
+        // A rate of 1/s would have sent one write; the closed loop ignores it.
+        assertTrue(result.writes() > 10, "writes: " + result.writes());
+        assertTrue(result.measuredWrites() > 0 && result.measuredWrites() < result.writes(),
+            result.measuredWrites() + " of " + result.writes());
+        assertEquals(result.writes() * workload.watchersPerWrite(), result.deliveries());
+        assertEquals(result.measuredWrites(), result.ackLatency().getTotalCount());
+        assertEquals(result.measuredWrites() * workload.watchersPerWrite(), result.deliveryLatency().getTotalCount());
+        assertTrue(result.notes().isEmpty(), result.notes().toString());
+    }
+
+    @Test
+    void aRingWatchServerPeerWithoutItsStartScriptIsRefusedBeforeAnythingStarts()
+    {
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> new RingWatchServerPeer(Path.of("no", "such", "ringwatch-server"), Persistence.NONE, null, 256));
+
+        assertTrue(refused.getMessage().contains("no ringwatch-server start script"), refused.getMessage());
     }
 
     private static void assertDeliveredExactly(final Peer peer, final Workload workload) throws InterruptedException

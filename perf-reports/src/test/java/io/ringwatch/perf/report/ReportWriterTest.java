@@ -118,6 +118,31 @@ class ReportWriterTest
     }
 
     @Test
+    void theSummaryComparesEachRingWatchServerRunWithEtcdOnAllThreeTargets()
+    {
+        final RunReport report = new RunReport("server run", "", Instant.parse("2026-01-01T00:00:00Z"), report().machine(),
+            Map.of(), List.of(result("ringwatch-server-sync", 20_000), result("etcd", 2_000_000)));
+
+        final String summary = ReportWriter.summary(report);
+
+        assertTrue(summary.contains("ringwatch-server-sync vs etcd, puts/s acknowledged: 199,000 vs 199,000: 1.00x " +
+            "(target >= 10x): MISSED"), summary);
+        assertTrue(summary.contains("ringwatch-server-sync vs etcd, events/s delivered: 199,000 vs 199,000: 1.00x " +
+            "(target >= 10x): MISSED"), summary);
+        assertTrue(summary.contains("ringwatch-server-sync vs etcd, p99 write-to-listener: 20.0 µs vs 2.00 ms: " +
+            "99.97x lower (target >= 10x): met"), summary);
+    }
+
+    @Test
+    void aRingWatchServerRunWithoutEtcdBesideItIsNotCompared()
+    {
+        final RunReport report = new RunReport("server only", "", Instant.parse("2026-01-01T00:00:00Z"), report().machine(),
+            Map.of(), List.of(result("ringwatch-server", 20_000)));
+
+        assertFalse(ReportWriter.summary(report).contains("vs etcd"));
+    }
+
+    @Test
     void aPersistentRunWithoutAnInMemoryRunBesideItIsNotCompared()
     {
         final RunReport report = new RunReport("async only", "", Instant.parse("2026-01-01T00:00:00Z"), report().machine(),

@@ -13,21 +13,29 @@ import io.ringwatch.server.api.etcdserverpb.TxnRequest;
 import io.ringwatch.server.api.etcdserverpb.TxnResponse;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.server.rpc.EtcdErrors;
 import io.ringwatch.server.rpc.MemberIdentity;
 import io.ringwatch.server.rpc.Unary;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * etcd's KV service (Range, Put, DeleteRange, Txn, Compact) over an engine's public API. Each call
- * runs on the gRPC executor's thread and waits for the engine (a write returns once applied, or
- * once durable in SYNC mode). Errors carry etcd's codes and messages ({@link EtcdErrors}); a
- * refused request changes nothing. Thread-safe; allocates per request.
+ * etcd's KV service (Range, Put, DeleteRange, Txn, Compact) over an engine's public API. A call
+ * starts on the gRPC executor's thread; Put, DeleteRange and Txn hand their write to the engine
+ * without waiting and answer from the thread that completes it (the engine's writer, or its
+ * journal thread once applied and, in SYNC mode, durable), so a write in flight holds no thread
+ * and none of them blocks ({@link io.ringwatch.server.rpc.NonBlockingCalls} runs them on the transport's thread); Range
+ * and Compact answer on the calling thread. Errors
+ * carry etcd's codes and messages ({@link EtcdErrors}); a refused request changes nothing.
+ * Thread-safe; allocates per request.
  */
 public final class KvService extends KVGrpc.KVImplBase
 {
@@ -69,12 +77,14 @@ public final class KvService extends KVGrpc.KVImplBase
     @Override
     public void put(final PutRequest request, final StreamObserver<PutResponse> response)
     {
-        Unary.answer(response, () ->
+        Unary.answerLater(response, () ->
         {
             WriteRequests.checkPut(request);
-            final WriteResult result = request.getIgnoreValue() || request.getIgnoreLease() ?
-                putOverExisting(request) : engine.write(WriteRequests.put(request));
-            return WriteRequests.putResponse(member, request, result);
+            if (request.getIgnoreValue() || request.getIgnoreLease())
+            {
+                return putOverExisting(request).thenApply(result -> WriteRequests.putResponse(member, request, result));
+            }
+            return engine.writeAsync(WriteRequests.put(request)).thenApply(result -> WriteRequests.putResponse(member, request, result));
         });
     }
 
@@ -87,12 +97,16 @@ public final class KvService extends KVGrpc.KVImplBase
     @Override
     public void deleteRange(final DeleteRangeRequest request, final StreamObserver<DeleteRangeResponse> response)
     {
-        Unary.answer(response, () ->
+        Unary.answerLater(response, () ->
         {
             WriteRequests.checkDelete(request);
             final Op delete = WriteRequests.delete(request);
-            final WriteResult result = delete == null ? null : engine.write(delete);
-            return WriteRequests.deleteResponse(member, request, result, engine.currentRevision());
+            if (delete == null)
+            {
+                return CompletableFuture.completedFuture(
+                    WriteRequests.deleteResponse(member, request, null, engine.currentRevision()));
+            }
+            return engine.writeAsync(delete).thenApply(result -> WriteRequests.deleteResponse(member, request, result, 0));
         });
     }
 
@@ -105,7 +119,7 @@ public final class KvService extends KVGrpc.KVImplBase
     @Override
     public void txn(final TxnRequest request, final StreamObserver<TxnResponse> response)
     {
-        Unary.answer(response, () -> TxnExecutor.execute(engine, member, request));
+        Unary.answerLater(response, () -> TxnExecutor.execute(engine, member, request));
     }
 
     /**
@@ -130,24 +144,23 @@ public final class KvService extends KVGrpc.KVImplBase
 
     /**
      * ignore_value and ignore_lease keep what the key holds, so the key must exist: read it, then
-     * put only if it did not change meanwhile, until that holds.
+     * put only if its mod revision did not change meanwhile (a transaction), until that holds.
      */
-    private WriteResult putOverExisting(final PutRequest request)
+    private CompletableFuture<WriteResult> putOverExisting(final PutRequest request)
     {
         final byte[] key = request.getKey().toByteArray();
-        while (true)
+        final Optional<KeyValue> current = engine.get(key);
+        if (current.isEmpty())
         {
-            final Optional<KeyValue> current = engine.get(key);
-            if (current.isEmpty())
-            {
-                throw EtcdErrors.keyNotFound();
-            }
-            final byte[] value = request.getIgnoreValue() ? current.get().value() : request.getValue().toByteArray();
-            final WriteResult result = engine.compareAndPut(key, value, current.get().modRevision());
-            if (result.succeeded())
-            {
-                return result;
-            }
+            throw EtcdErrors.keyNotFound();
         }
+        final byte[] value = request.getIgnoreValue() ? current.get().value() : request.getValue().toByteArray();
+        final Op put = request.getPrevKv() ? Op.put(key, value).withPrevKv() : Op.put(key, value);
+        final Txn unchanged = Txn.of(List.of(Compare.number(key, Compare.Target.MOD, Compare.Result.EQUAL,
+            current.get().modRevision())), List.of(put), List.of());
+        // Retried on the common pool: the completing thread is the engine's writer (or journal),
+        // which must never read or publish into its own ring.
+        return engine.txnAsync(unchanged).thenComposeAsync(result -> result.succeeded() ?
+            CompletableFuture.completedFuture(result.results().get(0)) : putOverExisting(request));
     }
 }

@@ -1,14 +1,13 @@
 package io.ringwatch.server.kv;
 
-import com.google.protobuf.ByteString;
 import io.ringwatch.server.api.etcdserverpb.Compare;
-import io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
 import io.ringwatch.server.api.etcdserverpb.ResponseOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
 import io.ringwatch.server.api.etcdserverpb.TxnResponse;
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
@@ -18,18 +17,21 @@ import io.ringwatch.server.rpc.KeyRanges;
 import io.ringwatch.server.rpc.MemberIdentity;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * etcd's Txn over the engine's transaction: the compares and the chosen branch's puts and deletes
- * apply atomically under one revision. Range operations of the chosen branch read at the
- * transaction's revision, that is after all of its writes (etcd reads each in turn; the two agree
- * unless a range overlaps a write placed after it in the same branch). Lease compares are decided
- * here: every key's lease is 0 while RingWatch has no leases. Not supported, with an UNIMPLEMENTED
- * error: nested transactions, compares over a key range, ignore_value or ignore_lease inside a
- * transaction (the engine's transaction has none of them). Stateless.
+ * etcd's Txn over the engine's transaction: the compares and the chosen branch's puts, deletes
+ * and nested transactions (etcd 3.4+) apply atomically under one revision; every compare on the
+ * chosen path, nested ones included, is evaluated against the store before the transaction, as
+ * etcd does. Range operations of the chosen branches read at the transaction's revision, that is
+ * after all of its writes (etcd reads each in turn; the two agree unless a range overlaps a write
+ * placed after it). Lease compares are decided here: every key's lease is 0 while RingWatch has no
+ * leases, and a failed one becomes a compare that never holds, as does a failed compare over a
+ * range that holds no key (range_end before key); other compares over a range (range_end, "\0" for
+ * every key from key on) are the engine's. etcd's duplicate-key rule is the engine's
+ * ({@code DuplicateKeyException}). Not supported, with an UNIMPLEMENTED error: ignore_value or
+ * ignore_lease inside a transaction. Stateless.
  */
 final class TxnExecutor
 {
@@ -41,37 +43,96 @@ final class TxnExecutor
     }
 
     /**
+     * Checks the transaction and hands it to the engine without waiting.
+     *
      * @param engine  the engine.
      * @param member  fills the headers.
      * @param request the transaction.
-     * @return etcd's response.
+     * @return etcd's response, once applied: built on the thread that applied it, or, when a branch
+     *         reads a range, on the common pool (a range read has no place on the engine's writer
+     *         or journal thread).
      */
-    static TxnResponse execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
+    static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
     {
         check(request);
+        final CompletableFuture<TxnResult> applied = engine.txnAsync(toEngine(request));
+        return reads(request) ?
+            applied.thenApplyAsync(result -> response(engine, member, request, result)) :
+            applied.thenApply(result -> response(engine, member, request, result));
+    }
+
+    private static Txn toEngine(final TxnRequest request)
+    {
         final List<io.ringwatch.engine.kv.Compare> compares = new ArrayList<>(request.getCompareCount());
-        boolean leasesHold = true;
         for (final Compare compare : request.getCompareList())
         {
-            if (compare.getTarget() == Compare.CompareTarget.LEASE)
+            final io.ringwatch.engine.kv.Compare condition = condition(compare);
+            if (condition != null)
             {
-                leasesHold &= result(compare.getResult()).holds(Long.compare(0, compare.getLease()));
-            }
-            else
-            {
-                compares.add(toEngine(compare));
+                compares.add(condition);
             }
         }
-        final List<Op> then = writes(request.getSuccessList());
-        final List<Op> orElse = writes(request.getFailureList());
-        // A failed lease compare decides the branch alone: run the else branch unconditionally.
-        final TxnResult result = engine.txn(leasesHold ? Txn.of(compares, then, orElse) : Txn.of(List.of(), orElse, List.of()));
-        final boolean succeeded = leasesHold && result.succeeded();
-        final List<RequestOp> branch = succeeded ? request.getSuccessList() : request.getFailureList();
+        return Txn.of(compares, writes(request.getSuccessList()), writes(request.getFailureList()));
+    }
+
+    /**
+     * @return the engine's condition for an etcd compare; null for one that holds whatever the
+     *         store holds. Lease compares (every lease is 0) and compares over a range that holds
+     *         no key (as one absent key) are decided here; one that fails becomes a compare that
+     *         never holds (no create revision is below 0), so the writer still picks the branch.
+     */
+    private static io.ringwatch.engine.kv.Compare condition(final Compare compare)
+    {
+        final boolean holds;
+        if (compare.getTarget() == Compare.CompareTarget.LEASE)
+        {
+            holds = result(compare.getResult()).holds(Long.compare(0, compare.getLease()));
+        }
+        else
+        {
+            final io.ringwatch.engine.kv.Compare single = toEngine(compare);
+            if (compare.getRangeEnd().isEmpty())
+            {
+                return single;
+            }
+            final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd());
+            if (range != null)
+            {
+                return single.over(range);
+            }
+            holds = single.test(false, 0, 0, 0, null);
+        }
+        return holds ? null : io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
+            io.ringwatch.engine.kv.Compare.Target.CREATE, io.ringwatch.engine.kv.Compare.Result.LESS, 0);
+    }
+
+    private static boolean reads(final TxnRequest request)
+    {
+        return reads(request.getSuccessList()) || reads(request.getFailureList());
+    }
+
+    private static boolean reads(final List<RequestOp> ops)
+    {
+        for (final RequestOp op : ops)
+        {
+            if (op.getRequestCase() == RequestOp.RequestCase.REQUEST_RANGE ||
+                (op.getRequestCase() == RequestOp.RequestCase.REQUEST_TXN && reads(op.getRequestTxn())))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static TxnResponse response(
+        final RingWatch engine, final MemberIdentity member, final TxnRequest request, final TxnResult result)
+    {
+        final List<RequestOp> branch = result.succeeded() ? request.getSuccessList() : request.getFailureList();
         final TxnResponse.Builder response = TxnResponse.newBuilder()
             .setHeader(member.header(result.revision()))
-            .setSucceeded(succeeded);
+            .setSucceeded(result.succeeded());
         int write = 0;
+        int nested = 0;
         for (final RequestOp op : branch)
         {
             switch (op.getRequestCase())
@@ -83,6 +144,10 @@ final class TxnExecutor
                 case REQUEST_PUT:
                     response.addResponses(ResponseOp.newBuilder()
                         .setResponsePut(WriteRequests.putResponse(member, op.getRequestPut(), result.results().get(write++))));
+                    break;
+                case REQUEST_TXN:
+                    response.addResponses(ResponseOp.newBuilder()
+                        .setResponseTxn(response(engine, member, op.getRequestTxn(), result.nested().get(nested++))));
                     break;
                 default:
                     final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange()) == null ? null :
@@ -108,10 +173,6 @@ final class TxnExecutor
             {
                 throw EtcdErrors.emptyKey();
             }
-            if (!compare.getRangeEnd().isEmpty())
-            {
-                throw EtcdErrors.unsupported("a compare over a key range");
-            }
         }
         checkBranch(request.getSuccessList());
         checkBranch(request.getFailureList());
@@ -119,8 +180,6 @@ final class TxnExecutor
 
     private static void checkBranch(final List<RequestOp> ops)
     {
-        final Set<ByteString> puts = new HashSet<>();
-        final List<DeleteRangeRequest> deletes = new ArrayList<>();
         for (final RequestOp op : ops)
         {
             switch (op.getRequestCase())
@@ -135,43 +194,18 @@ final class TxnExecutor
                     {
                         throw EtcdErrors.unsupported("ignore_value or ignore_lease inside a transaction");
                     }
-                    if (!puts.add(put.getKey()))
-                    {
-                        throw EtcdErrors.duplicateKey();
-                    }
                     break;
                 case REQUEST_DELETE_RANGE:
                     WriteRequests.checkDelete(op.getRequestDeleteRange());
-                    deletes.add(op.getRequestDeleteRange());
                     break;
                 case REQUEST_TXN:
-                    throw EtcdErrors.unsupported("a nested transaction");
+                    check(op.getRequestTxn());
+                    break;
                 default:
                     // etcd answers an empty operation with an empty response; the engine has no such op.
                     throw EtcdErrors.unsupported("an empty transaction operation");
             }
         }
-        for (final ByteString key : puts)
-        {
-            for (final DeleteRangeRequest delete : deletes)
-            {
-                if (covers(delete, key))
-                {
-                    throw EtcdErrors.duplicateKey();
-                }
-            }
-        }
-    }
-
-    private static boolean covers(final DeleteRangeRequest delete, final ByteString key)
-    {
-        final ByteString end = delete.getRangeEnd();
-        if (end.isEmpty())
-        {
-            return delete.getKey().equals(key);
-        }
-        final boolean toInfinity = end.size() == 1 && end.byteAt(0) == 0;
-        return KeyRanges.compare(key, delete.getKey()) >= 0 && (toInfinity || KeyRanges.compare(key, end) < 0);
     }
 
     private static List<Op> writes(final List<RequestOp> ops)
@@ -190,6 +224,10 @@ final class TxnExecutor
                 {
                     writes.add(delete);
                 }
+            }
+            else if (op.hasRequestTxn())
+            {
+                writes.add(Op.txn(toEngine(op.getRequestTxn())));
             }
         }
         return writes;

@@ -3,6 +3,7 @@ package io.ringwatch.server.rpc;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.ringwatch.engine.CompactedException;
+import io.ringwatch.engine.DuplicateKeyException;
 import io.ringwatch.engine.EngineClosedException;
 import io.ringwatch.engine.FutureRevisionException;
 import io.ringwatch.engine.InvalidRequestException;
@@ -152,6 +153,10 @@ public final class EtcdErrors
         if (e instanceof RevisionTooLargeException)
         {
             return requestTooLarge();
+        }
+        if (e instanceof DuplicateKeyException)
+        {
+            return duplicateKey();
         }
         if (e instanceof InvalidRequestException)
         {

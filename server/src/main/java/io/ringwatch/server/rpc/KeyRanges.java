@@ -40,14 +40,4 @@ public final class KeyRanges
         }
         return KeyRange.range(from, to);
     }
-
-    /**
-     * @param a one key.
-     * @param b another.
-     * @return their order as etcd sorts keys: unsigned bytes.
-     */
-    public static int compare(final ByteString a, final ByteString b)
-    {
-        return ByteString.unsignedLexicographicalComparator().compare(a, b);
-    }
 }

@@ -1,6 +1,8 @@
 package io.ringwatch.server.watch;
 
+import com.google.protobuf.CodedOutputStream;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.api.mvccpb.Event;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -9,29 +11,40 @@ import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.server.rpc.EtcdErrors;
 
+import java.util.List;
+
 /**
  * One watch of a {@link WatchStream}: the engine's pull watcher and the etcd watch id the client
  * knows it by. As the handler of its watcher's {@code poll} it turns what the engine hands over
  * into etcd watch responses: events into one response per poll, progress into a progress
  * response (when the watch asked for progress_notify), the end of the watch into a canceled
- * response carrying compact_revision when history was lost. Used only under its stream's lock.
+ * response carrying compact_revision when history was lost. A watch created with {@code fragment}
+ * splits a response of two or more events that would reach {@link #MAX_RESPONSE_BYTES} into
+ * fragments below it, every one but the last marked {@code fragment}, as etcd does (its clients
+ * join them). Used only under its stream's lock.
  */
 final class StreamWatch implements WatchListener
 {
+    /** etcd's default --max-request-bytes, the size its fragments stay below. */
+    static final int MAX_RESPONSE_BYTES = 1_572_864;
+
     private final WatchStream stream;
     private final long watchId;
     private final PullWatcher watcher;
     private final boolean progressNotify;
+    private final boolean fragment;
     private WatchResponse.Builder pending;
     private boolean ended;
     private boolean awaitingProgress;
 
-    StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final boolean progressNotify)
+    StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final boolean progressNotify,
+        final boolean fragment)
     {
         this.stream = stream;
         this.watchId = watchId;
         this.watcher = watcher;
         this.progressNotify = progressNotify;
+        this.fragment = fragment;
     }
 
     long watchId()
@@ -123,10 +136,51 @@ final class StreamWatch implements WatchListener
 
     private void flush()
     {
-        if (pending != null)
+        if (pending == null)
+        {
+            return;
+        }
+        if (fragment && pending.getEventsCount() > 1 && eventBytes(pending.getEventsList()) >= MAX_RESPONSE_BYTES)
+        {
+            sendFragments(pending.getEventsList());
+        }
+        else
         {
             stream.send(pending, 0);
-            pending = null;
         }
+        pending = null;
+    }
+
+    /** Greedy, as etcd's sendFragments: each fragment takes events while it stays below the limit, at least one. */
+    private void sendFragments(final List<Event> events)
+    {
+        int from = 0;
+        while (from < events.size())
+        {
+            int to = from + 1;
+            long bytes = eventBytes(events.get(from));
+            while (to < events.size() && bytes + eventBytes(events.get(to)) < MAX_RESPONSE_BYTES)
+            {
+                bytes += eventBytes(events.get(to++));
+            }
+            stream.send(WatchResponse.newBuilder().setWatchId(watchId).addAllEvents(events.subList(from, to))
+                .setFragment(to < events.size()), 0);
+            from = to;
+        }
+    }
+
+    private static long eventBytes(final List<Event> events)
+    {
+        long bytes = 0;
+        for (final Event event : events)
+        {
+            bytes += eventBytes(event);
+        }
+        return bytes;
+    }
+
+    private static long eventBytes(final Event event)
+    {
+        return CodedOutputStream.computeMessageSize(WatchResponse.EVENTS_FIELD_NUMBER, event);
     }
 }

@@ -249,7 +249,7 @@ final class WatchStream implements StreamObserver<WatchRequest>
             refuseCreate(EtcdErrors.fromEngine(e).getStatus().getDescription());
             return;
         }
-        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getProgressNotify());
+        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getProgressNotify(), request.getFragment());
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         watches.put(watchId, watch);
         order.add(watch);
