@@ -71,10 +71,38 @@ class WatchModelTest
         }
     }
 
-    /** One watch as created: what it covers and what it has received so far. */
-    private record Watch(long id, RawWatchStream stream, String from, String to, long startRevision, boolean prevKv,
-        boolean noPut, boolean noDelete, long compactedBelow, List<String> received, List<Long> revisions, WatchResponse[] canceled)
+    /** One watch: what it covers, where it starts, what it has received so far and its cancel. */
+    private static final class Watch
     {
+        final long id;
+        final RawWatchStream stream;
+        final String from;
+        final String to;
+        final boolean prevKv;
+        final boolean noPut;
+        final boolean noDelete;
+        /** The compact revision when the watch asked for a start below it (0: it did not). */
+        final long compactedBelow;
+        final List<String> received = new ArrayList<>();
+        final List<Long> revisions = new ArrayList<>();
+        /** The requested start revision, or for a watch from now the one its created response implies. */
+        long startRevision;
+        WatchResponse canceled;
+
+        Watch(final long id, final RawWatchStream stream, final String from, final String to, final long startRevision,
+            final boolean prevKv, final boolean noPut, final boolean noDelete, final long compactedBelow)
+        {
+            this.id = id;
+            this.stream = stream;
+            this.from = from;
+            this.to = to;
+            this.startRevision = startRevision;
+            this.prevKv = prevKv;
+            this.noPut = noPut;
+            this.noDelete = noDelete;
+            this.compactedBelow = compactedBelow;
+        }
+
         String describe()
         {
             return "watch " + id + " of [" + from + ", " + to + ") from " + startRevision + (prevKv ? " prev_kv" : "")
@@ -287,8 +315,7 @@ class WatchModelTest
                 create.addFilters(WatchCreateRequest.FilterType.NODELETE);
             }
             final RawWatchStream stream = streams.get(random.nextInt(STREAMS));
-            final Watch watch = new Watch(id, stream, from, to, requested, prevKv, filter == 1, filter == 2,
-                compactedBelow, new ArrayList<>(), new ArrayList<>(), new WatchResponse[1]);
+            final Watch watch = new Watch(id, stream, from, to, requested, prevKv, filter == 1, filter == 2, compactedBelow);
             watches.put(id, watch);
             stream.create(create);
             WatchResponse created;
@@ -301,9 +328,10 @@ class WatchModelTest
             final WatchResponse answer = created;
             assertFalse(answer.getCanceled(), () -> "watch " + id + " refused: " + answer.getCancelReason());
             // etcd: a watch from now starts after the revision its created response carries.
-            final long start = requested != 0 ? requested : created.getHeader().getRevision() + 1;
-            watches.put(id, new Watch(id, stream, from, to, start, prevKv, filter == 1, filter == 2,
-                compactedBelow, watch.received(), watch.revisions(), watch.canceled()));
+            if (requested == 0)
+            {
+                watch.startRevision = created.getHeader().getRevision() + 1;
+            }
         }
 
         private void dispatch(final WatchResponse response)
@@ -313,16 +341,16 @@ class WatchModelTest
             {
                 return;
             }
-            assertTrue(watch.canceled()[0] == null, () -> "watch " + watch.id() + " got a response after its cancel: " + response);
+            assertTrue(watch.canceled == null, () -> "watch " + watch.id + " got a response after its cancel: " + response);
             if (response.getCanceled())
             {
-                watch.canceled()[0] = response;
+                watch.canceled = response;
                 return;
             }
             for (final Event event : response.getEventsList())
             {
-                watch.received().add(render(event, watch.prevKv()));
-                watch.revisions().add(event.getKv().getModRevision());
+                watch.received.add(render(event, watch.prevKv));
+                watch.revisions.add(event.getKv().getModRevision());
             }
         }
 
@@ -331,16 +359,16 @@ class WatchModelTest
             for (final Watch watch : List.copyOf(watches.values()))
             {
                 final int expected = expectedOf(watch).size();
-                while (watch.canceled()[0] == null && watch.received().size() < expected)
+                while (watch.canceled == null && watch.received.size() < expected)
                 {
-                    dispatch(watch.stream().next());
+                    dispatch(watch.stream.next());
                 }
             }
         }
 
         private List<WatchModel.Event> expectedOf(final Watch watch)
         {
-            return model.expected(watch.from(), watch.to(), watch.startRevision(), watch.noPut(), watch.noDelete());
+            return model.expected(watch.from, watch.to, watch.startRevision, watch.noPut, watch.noDelete);
         }
 
         private void verify(final Watch watch)
@@ -348,29 +376,29 @@ class WatchModelTest
             final List<String> expected = new ArrayList<>();
             for (final WatchModel.Event event : expectedOf(watch))
             {
-                expected.add(watch.prevKv() ? event.withPrevKv() : event.withoutPrevKv());
+                expected.add(watch.prevKv ? event.withPrevKv() : event.withoutPrevKv());
             }
             final String name = watch.describe();
-            final WatchResponse canceled = watch.canceled()[0];
-            if (watch.compactedBelow() != 0)
+            final WatchResponse canceled = watch.canceled;
+            if (watch.compactedBelow != 0)
             {
                 // etcd: created, then canceled with the compact revision, and no event.
-                assertTrue(canceled != null && watch.received().isEmpty(), () -> name + " got " + watch.received() + ", cancel " + canceled);
-                assertEquals(watch.compactedBelow(), canceled.getCompactRevision(), name + ": the compact revision to resume from");
+                assertTrue(canceled != null && watch.received.isEmpty(), () -> name + " got " + watch.received + ", cancel " + canceled);
+                assertEquals(watch.compactedBelow, canceled.getCompactRevision(), name + ": the compact revision to resume from");
                 return;
             }
             if (canceled == null)
             {
-                assertEquals(expected, watch.received(), name);
+                assertEquals(expected, watch.received, name);
                 return;
             }
-            final int got = watch.received().size();
+            final int got = watch.received.size();
             if (got > expected.size())
             {
-                fail(name + " received more than the model: " + watch.received() + " vs " + expected);
+                fail(name + " received more than the model: " + watch.received + " vs " + expected);
             }
-            assertEquals(expected.subList(0, got), watch.received(), name + ": what a canceled watch got is a prefix");
-            final long lastReceived = got == 0 ? watch.startRevision() - 1 : watch.revisions().get(got - 1);
+            assertEquals(expected.subList(0, got), watch.received, name + ": what a canceled watch got is a prefix");
+            final long lastReceived = got == 0 ? watch.startRevision - 1 : watch.revisions.get(got - 1);
             final long compactRevision = canceled.getCompactRevision();
             assertTrue(compactRevision > lastReceived && compactRevision <= highestCompaction,
                 () -> name + ": cancel at compact_revision " + compactRevision + " after revision " + lastReceived
