@@ -21,6 +21,7 @@ final class ChronicleHistoryReader implements HistoryReader
 {
     private final RevisionLog log;
     private final LongSupplier visibleRevision;
+    private final LogReaderGate gate;
     private final LogReader reader;
     private final RevisionRecord record = new RevisionRecord();
     private int nextChange;
@@ -28,10 +29,11 @@ final class ChronicleHistoryReader implements HistoryReader
     private long pendingSeek;
     private long lastRevision;
 
-    ChronicleHistoryReader(final RevisionLog log, final LongSupplier visibleRevision)
+    ChronicleHistoryReader(final RevisionLog log, final LongSupplier visibleRevision, final LogReaderGate gate)
     {
         this.log = log;
         this.visibleRevision = visibleRevision;
+        this.gate = gate;
         this.reader = log.reader();
     }
 
@@ -41,6 +43,25 @@ final class ChronicleHistoryReader implements HistoryReader
         nextChange = 0;
         changeCount = 0;
         pendingSeek = 0;
+        if (!gate.enter())
+        {
+            // The log is closing: wait past its end, as for a revision not yet written, rather than
+            // report the revision gone (the engine's close ends the watcher with its own reason).
+            pendingSeek = revision;
+            return true;
+        }
+        try
+        {
+            return seekInside(revision);
+        }
+        finally
+        {
+            gate.leave();
+        }
+    }
+
+    private boolean seekInside(final long revision)
+    {
         if (revision < log.firstRevision())
         {
             return false;
@@ -53,8 +74,28 @@ final class ChronicleHistoryReader implements HistoryReader
         return reader.seek(revision);
     }
 
+    /**
+     * Copies the next change into {@code into}, inside the gate: nothing of the mapped log is
+     * referenced once it returns. False once the log is closing.
+     */
     @Override
     public boolean next(final EventRecord into)
+    {
+        if (!gate.enter())
+        {
+            return false;
+        }
+        try
+        {
+            return nextInside(into);
+        }
+        finally
+        {
+            gate.leave();
+        }
+    }
+
+    private boolean nextInside(final EventRecord into)
     {
         while (nextChange >= changeCount)
         {
@@ -107,6 +148,18 @@ final class ChronicleHistoryReader implements HistoryReader
     @Override
     public void close()
     {
-        reader.close();
+        // Once the log is closing, its close releases the tailer with the queue; closing it here
+        // too would race with that.
+        if (gate.enter())
+        {
+            try
+            {
+                reader.close();
+            }
+            finally
+            {
+                gate.leave();
+            }
+        }
     }
 }

@@ -21,6 +21,7 @@ public final class ChronicleJournal implements Journal
 
     private final RevisionLog log;
     private final boolean sync;
+    private final LogReaderGate readers = new LogReaderGate();
     private LongSupplier visibleRevision = () -> Long.MAX_VALUE;
 
     private ChronicleJournal(final RevisionLog log, final boolean sync)
@@ -66,7 +67,7 @@ public final class ChronicleJournal implements Journal
     @Override
     public HistoryReader newReader()
     {
-        return new ChronicleHistoryReader(log, visibleRevision);
+        return new ChronicleHistoryReader(log, visibleRevision, readers);
     }
 
     @Override
@@ -145,6 +146,9 @@ public final class ChronicleJournal implements Journal
     @Override
     public void close()
     {
+        // Readers on threads the engine's close does not join may still be stepping through the
+        // mapped log: let them out before it is unmapped.
+        readers.shutAndAwaitEmpty();
         log.close();
     }
 }
