@@ -4,7 +4,6 @@ import java.io.File;
 
 import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.bytes.MappedBytesStore;
-import net.openhft.chronicle.core.io.ReferenceOwner;
 import net.openhft.posix.PosixAPI;
 
 /**
@@ -22,11 +21,16 @@ import net.openhft.posix.PosixAPI;
  * ({@code ExcerptAppender.pretouch()}) is an Enterprise feature: in open-source Chronicle Queue
  * 2026.4 it recurses into a {@link StackOverflowError}.
  * <p>
- * The appending thread publishes its mapping when it changes ({@link #noteMapping}, once per chunk);
- * the log's space thread calls {@link #prefault}. The space thread holds a reference on the mapping
- * while it advises it, so Chronicle cannot unmap it under the call. Where the binding, the kernel
- * or the mapping does not support it, {@link #prefault} does nothing and the appender faults its
- * pages in itself, as without this class.
+ * The appending thread publishes its mapping (address and file range) when it changes
+ * ({@link #noteMapping}, once per chunk); the log's space thread calls {@link #prefault}. The space
+ * thread takes no reference on Chronicle's mapping (Chronicle's reference counts and their
+ * listeners are the appender's and the tailers' business): it checks, just before the call, that
+ * the mapping is still the appender's current one. Chronicle unmaps a chunk only after the
+ * appender has left it, so the call could meet an unmapped or reused range only if the appender
+ * left a whole chunk in those microseconds; even then the advice is harmless: it writes nothing,
+ * cannot fault the process, and fails on an unmapped range. Where the binding, the kernel or the
+ * mapping does not support it, {@link #prefault} does nothing and the appender faults its pages in
+ * itself, as without this class.
  * <p>
  * Package-private. Allocation: one small holder per mapping change (each chunk of the log, 16 MiB
  * by default), none per append.
@@ -38,7 +42,6 @@ final class PagePrefault
     private static final long PAGE_SIZE = 4096;
 
     private final PosixAPI posix;
-    private final ReferenceOwner owner = ReferenceOwner.temporary("ringwatch-log-prefault");
     /** The appender's mapping and its file, replaced as one by the appending thread. */
     private volatile Mapping mapping;
     /** The appending thread's last published store, to notice a change without a volatile read. */
@@ -79,7 +82,8 @@ final class PagePrefault
         {
             return false;
         }
-        mapping = new Mapping(file, (MappedBytesStore)store);
+        final MappedBytesStore mapped = (MappedBytesStore)store;
+        mapping = new Mapping(file, mapped.addressForWrite(mapped.start()), mapped.start(), mapped.safeLimit());
         return true;
     }
 
@@ -103,28 +107,16 @@ final class PagePrefault
             faulted = current;
             faultedTo = 0;
         }
-        final MappedBytesStore store = current.store;
-        final long from = Math.max(Math.max(position, faultedTo), store.start()) & -PAGE_SIZE;
-        final long to = Math.min(end, store.safeLimit()) & -PAGE_SIZE;
-        if (to <= from)
+        // Chronicle's chunks start on a page boundary, so page-aligned offsets give aligned addresses.
+        final long from = Math.max(Math.max(position, faultedTo), current.start) & -PAGE_SIZE;
+        final long to = Math.min(end, current.limit) & -PAGE_SIZE;
+        if (to <= from || mapping != current)
         {
             return;
         }
         try
         {
-            if (!store.tryReserve(owner))
-            {
-                return;
-            }
-        }
-        catch (final RuntimeException released)
-        {
-            // Chronicle released the mapping since it was published: the appender moved on.
-            return;
-        }
-        try
-        {
-            if (posix.madvise(store.addressForWrite(from), to - from, MADV_POPULATE_WRITE) == 0)
+            if (posix.madvise(current.address + (from - current.start), to - from, MADV_POPULATE_WRITE) == 0)
             {
                 everWorked = true;
                 faultedTo = to;
@@ -140,10 +132,6 @@ final class PagePrefault
         {
             unsupported = true;
         }
-        finally
-        {
-            store.release(owner);
-        }
     }
 
     /**
@@ -154,8 +142,11 @@ final class PagePrefault
         return bytesFaulted;
     }
 
-    /** One mapping of one file, published as one. */
-    private record Mapping(File file, MappedBytesStore store)
+    /**
+     * One mapping of one file, published as one: the address of file offset {@code start}, and the
+     * end of the range the appender may write through it.
+     */
+    private record Mapping(File file, long address, long start, long limit)
     {
     }
 }
