@@ -124,7 +124,8 @@ final class PagePrefault
             }
             else if (!everWorked)
             {
-                // A kernel before 5.14 (EINVAL) fails every call: stop asking.
+                // A kernel before 5.14 (EINVAL) fails every call: stop asking. A first call that
+                // fails for another reason stops it too; the appender then faults its own pages.
                 unsupported = true;
             }
         }
