@@ -1,7 +1,6 @@
 package io.ringwatch.persistence;
 
 import java.nio.file.Path;
-import java.util.Locale;
 
 import net.openhft.posix.OpenFlag;
 import net.openhft.posix.PosixAPI;
@@ -17,7 +16,7 @@ import net.openhft.posix.PosixAPI;
  */
 final class NativeAllocation
 {
-    private static final PosixAPI POSIX = nativePosix();
+    private static final PosixAPI POSIX = NativePosix.linux();
 
     private NativeAllocation()
     {
@@ -60,25 +59,6 @@ final class NativeAllocation
         catch (final RuntimeException ex)
         {
             return false;
-        }
-    }
-
-    /** Chronicle's native binding on Linux, or null (another OS, or only the no-op binding). */
-    private static PosixAPI nativePosix()
-    {
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux"))
-        {
-            return null;
-        }
-        try
-        {
-            final PosixAPI posix = PosixAPI.posix();
-            // The no-op binding answers 0 to everything: it would report blocks it never reserved.
-            return posix.getClass().getName().contains(".noop.") ? null : posix;
-        }
-        catch (final RuntimeException | LinkageError ex)
-        {
-            return null;
         }
     }
 }

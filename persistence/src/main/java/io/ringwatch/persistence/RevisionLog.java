@@ -482,6 +482,15 @@ public final class RevisionLog implements AutoCloseable
     }
 
     /**
+     * @return the bytes of the mapped log faulted in ahead of the appender by the space thread so far
+     * (0 without one, or where the kernel cannot). Any thread; for tests.
+     */
+    long bytesPrefaulted()
+    {
+        return space == null ? 0 : space.bytesPrefaulted();
+    }
+
+    /**
      * The effective cap on one revision's encoded size: the configured
      * {@link LogConfig#maxRevisionBytes()}, or less where the queue's block size allows less. A
      * writer checks the encoded length of a whole revision ({@link #encodedHeaderLength()} plus
@@ -782,6 +791,11 @@ public final class RevisionLog implements AutoCloseable
         closed = true;
         try
         {
+            if (space != null)
+            {
+                // First: its thread faults in pages of the appender's mapping, which closing unmaps.
+                space.close();
+            }
             maintenance.close();
             if (appender != null)
             {
@@ -792,10 +806,6 @@ public final class RevisionLog implements AutoCloseable
         finally
         {
             // The directory is released even if Chronicle failed to close cleanly.
-            if (space != null)
-            {
-                space.close();
-            }
             if (lock != null)
             {
                 lock.close();

@@ -67,6 +67,8 @@ final class SpaceGuard implements AutoCloseable
     /** Guards the claim state below (file, channel, claimedTo, the estimate) and the DiskSpace. */
     private final Object claimLock = new Object();
     private final Thread claimer;
+    /** Faults the appender's pages in ahead of it, on the background thread; null without it. */
+    private final PagePrefault prefault;
     private long usableEstimate = Long.MIN_VALUE / 2;
     private int claimsSinceQuery;
     private File file;
@@ -101,10 +103,12 @@ final class SpaceGuard implements AutoCloseable
         {
             claimer = new Thread(this::claimAheadLoop, threadName);
             claimer.setDaemon(true);
+            prefault = new PagePrefault(NativePosix.linux());
         }
         else
         {
             claimer = null;
+            prefault = null;
         }
     }
 
@@ -131,8 +135,7 @@ final class SpaceGuard implements AutoCloseable
         final long end = claimedEnd;
         if (claimer != null)
         {
-            appendFile = current;
-            appendPosition = position;
+            publish(current, position, wire);
         }
         if (claimed != null && isSame(claimed, current) && needed <= end)
         {
@@ -167,8 +170,7 @@ final class SpaceGuard implements AutoCloseable
         final long position = wire.bytes().writePosition();
         if (claimer != null)
         {
-            appendFile = current;
-            appendPosition = position;
+            publish(current, position, wire);
         }
         try
         {
@@ -273,9 +275,34 @@ final class SpaceGuard implements AutoCloseable
     }
 
     /**
+     * @return the bytes of the appender's mapping faulted in ahead of it so far; 0 without a
+     * background thread or where the kernel cannot. Any thread.
+     */
+    long bytesPrefaulted()
+    {
+        return prefault == null ? 0 : prefault.bytesFaulted();
+    }
+
+    /**
+     * Publishes the appending thread's write position for the background thread, and wakes it when
+     * the appender's mapping changed, so the new mapping's pages are faulted in before it reaches
+     * them. Appending thread; allocates only when the mapping changed (once per mapped chunk).
+     */
+    private void publish(final File current, final long position, final Wire wire)
+    {
+        appendFile = current;
+        appendPosition = position;
+        if (prefault.noteMapping(current, wire.bytes().bytesStore()))
+        {
+            LockSupport.unpark(claimer);
+        }
+    }
+
+    /**
      * The background thread: whenever the claim is less than half the distance ahead of the last
      * published write position, claims up to the full distance, in the same cycle file only (the
-     * appending thread moves the claim to a new file). Stops near the reserve.
+     * appending thread moves the claim to a new file). Stops near the reserve. Then it faults in the
+     * appender's pages up to the claim ({@link PagePrefault}), never past it.
      */
     private void claimAheadLoop()
     {
@@ -289,18 +316,27 @@ final class SpaceGuard implements AutoCloseable
                 continue;
             }
             boolean stalled;
+            long claimedBound = -1;
             try
             {
                 synchronized (claimLock)
                 {
                     stalled = !closed && isCurrent(target) && claimedTo - position < claimAhead / 2 &&
                         !claim(target, position, position + claimAhead, true);
+                    if (isCurrent(target))
+                    {
+                        claimedBound = claimedTo;
+                    }
                 }
             }
             catch (final LogWriteException ex)
             {
                 // Changes nothing: the appending thread claims for itself and reports a full disk.
                 stalled = true;
+            }
+            if (!closed && claimedBound > position)
+            {
+                prefault.prefault(target, position, claimedBound);
             }
             // While this thread cannot claim (near the reserve, after a failure) the appending
             // thread's wakes stay muted, and it looks again after a back-off; a wake that came

@@ -3,6 +3,7 @@ package io.ringwatch.persistence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -57,6 +58,34 @@ class ClaimAheadTest
         }
         spaceThread.join(TimeUnit.SECONDS.toMillis(30));
         assertFalse(spaceThread.isAlive(), "close stops the space thread");
+    }
+
+    @Test
+    void appendsWithinThePrefaultedDistanceTakeNoPageFaultPerPageOnTheAppendingThread() throws Exception
+    {
+        assumeTrue(ThreadPageFaults.available(), "needs Linux 5.14 or later (MADV_POPULATE_WRITE) and /proc/thread-self");
+        try (RevisionLog log = RevisionLog.open(
+            LogConfig.builder(dir).diskSpace(space).claimAheadBytes(AHEAD).build()))
+        {
+            revisions.write(log, 1);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (log.bytesPrefaulted() < AHEAD / 2)
+            {
+                assertTrue(System.nanoTime() < deadline, "the space thread never faulted pages in ahead");
+                Thread.sleep(5);
+            }
+            final long faultsBefore = ThreadPageFaults.minor();
+
+            // 1 MiB of revisions (256 pages of the log) within the distance faulted in ahead.
+            for (long revision = 2; revision <= 65; revision++)
+            {
+                revisions.write(log, revision);
+            }
+
+            final long faults = ThreadPageFaults.minor() - faultsBefore;
+            assertTrue(faults < 64, "minor page faults on the appending thread for 256 new pages: " + faults);
+            revisions.readAll(log, 65);
+        }
     }
 
     @Test

@@ -41,7 +41,7 @@ import java.util.function.ToDoubleFunction;
  * <tr><td>{@code ringwatch.watchers.lag.max}</td><td>gauge</td><td>the largest lag of a live watcher, in revisions</td></tr>
  * <tr><td>{@code ringwatch.watchers.cancelled}</td><td>counter, {@code reason=lapped|overflowed|slow_listener|compacted|...}</td><td>watchers ended, by reason</td></tr>
  * <tr><td>{@code ringwatch.pending.entries}, {@code ringwatch.pending.budget}</td><td>gauges</td><td>entries queued for watchers, and the most allowed</td></tr>
- * <tr><td>{@code ringwatch.journal.append}, {@code ringwatch.journal.flush}</td><td>function timers (+ {@code .max} time gauges)</td><td>time in the revision log's append (per revision) and force (per group commit); persistent engines only</td></tr>
+ * <tr><td>{@code ringwatch.journal.append}, {@code ringwatch.journal.flush}</td><td>function timers (+ {@code .max} time gauges)</td><td>time in the revision log's append (per revision, timed per batch of appends; the max is a batch's) and force (per group commit); persistent engines only</td></tr>
  * <tr><td>{@code ringwatch.snapshot}</td><td>function timer (+ {@code .last} time gauge)</td><td>index snapshot duration; persistent engines only</td></tr>
  * <tr><td>{@code ringwatch.delivery.threads}</td><td>gauge</td><td>delivery threads alive</td></tr>
  * <tr><td>{@code ringwatch.delivery.threads.replaced}</td><td>counter</td><td>delivery threads started in place of ones blocked in listeners</td></tr>

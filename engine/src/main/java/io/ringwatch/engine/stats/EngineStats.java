@@ -73,8 +73,9 @@ public interface EngineStats
     long pendingBudget();
 
     /**
-     * @return the journal's append timings, one operation per revision appended; null for an
-     * in-memory engine.
+     * @return the journal's append timings, one operation per revision appended, timed per batch
+     * (a recording, and the longest, is a batch's appends; in ASYNC mode with their
+     * acknowledgements); null for an in-memory engine.
      */
     TimingCounter journalAppends();
 
