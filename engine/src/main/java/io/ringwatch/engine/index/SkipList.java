@@ -2,6 +2,8 @@ package io.ringwatch.engine.index;
 
 import static io.ringwatch.engine.index.Nodes.MAX_LEVEL;
 
+import java.util.Arrays;
+
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -21,6 +23,8 @@ final class SkipList
     private final BlockArena arena;
     private final int head;
     private final int[] predecessors = new int[MAX_LEVEL];
+    /** The last node at each level (the head where a level is empty): keys in ascending order append here. */
+    private final int[] tails = new int[MAX_LEVEL];
     private long random = 0x2545_F491_4F6C_DD1DL;
 
     /**
@@ -37,6 +41,7 @@ final class SkipList
         SeqLock.beginWrite(buffer, offset);
         Nodes.write(buffer, offset, MAX_LEVEL, null, 0, 0, null, 0, 0, 0, 0, 0);
         SeqLock.endWrite(buffer, offset);
+        Arrays.fill(tails, head);
     }
 
     /**
@@ -54,9 +59,17 @@ final class SkipList
 
     /**
      * Records, at every level, the last node whose key sorts before {@code key}; the writer only.
+     * A key after every key present needs one comparison (with the last node), so keys inserted in
+     * ascending order, as a snapshot loads them, cost no descent.
      */
     void findPredecessors(final DirectBuffer key, final int keyOffset, final int keyLength)
     {
+        final int last = tails[0];
+        if (last != head && Nodes.compareKey(arena.buffer(last), arena.offset(last), key, keyOffset, keyLength) < 0)
+        {
+            System.arraycopy(tails, 0, predecessors, 0, MAX_LEVEL);
+            return;
+        }
         int node = head;
         for (int level = MAX_LEVEL - 1; level >= 0; level--)
         {
@@ -82,7 +95,12 @@ final class SkipList
     {
         for (int i = 0; i < level; i++)
         {
-            setNext(node, i, next(predecessors[i], i));
+            final int next = next(predecessors[i], i);
+            setNext(node, i, next);
+            if (next == 0)
+            {
+                tails[i] = node;
+            }
         }
         pointPredecessorsAt(node, level);
     }
@@ -96,6 +114,10 @@ final class SkipList
         for (int i = 0; i < level; i++)
         {
             setNext(fresh, i, next(old, i));
+            if (tails[i] == old)
+            {
+                tails[i] = fresh;
+            }
         }
         pointPredecessorsAt(fresh, level);
     }
@@ -114,6 +136,10 @@ final class SkipList
             SeqLock.beginWrite(buffer, offset);
             buffer.putInt(offset + Nodes.nextOffset(i), next(node, i));
             SeqLock.endWrite(buffer, offset);
+            if (tails[i] == node)
+            {
+                tails[i] = predecessor;
+            }
         }
     }
 
