@@ -110,7 +110,7 @@ final class BlockArena implements AutoCloseable
     {
         final int units = (int)(length >>> UNIT_SHIFT);
         final int wanted = classOf(units);
-        final int reuseLimit = classOf((int)blockLengthFor(length + (length >>> 3)) >>> UNIT_SHIFT);
+        final int reuseLimit = classOf((int)(blockLengthFor(Math.min(MAX_BLOCK, length + (length >>> 3))) >>> UNIT_SHIFT));
         for (int c = wanted; c <= reuseLimit; c++)
         {
             final int head = freeHeads[c];

@@ -79,21 +79,7 @@ final class NodeHashIndex
     {
         if ((live + tombstones + 1) * 4L > table.capacity() * 3L)
         {
-            rebuild(live + 1);
-        }
-    }
-
-    /**
-     * Rebuilds the table now if it is too small for {@code keys} keys, so that inserting up to
-     * that many rebuilds it no more: how a bulk load sizes it once. The writer thread only.
-     *
-     * @param keys keys the table should hold.
-     */
-    void ensureCapacity(final int keys)
-    {
-        if (keys * 4L > table.capacity() * 3L)
-        {
-            rebuild(keys);
+            rebuild();
         }
     }
 
@@ -205,11 +191,11 @@ final class NodeHashIndex
         table.free();
     }
 
-    /** Copies every live slot into a table sized for {@code keys}; slots carry their home, so no node is read. */
-    private void rebuild(final int keys)
+    /** Copies every live slot into a table of twice the live keys; slots carry their home, so no node is read. */
+    private void rebuild()
     {
         final SlotTable old = table;
-        final SlotTable fresh = new SlotTable(capacityFor(Math.max(keys, live + 1)));
+        final SlotTable fresh = new SlotTable(capacityFor(live + 1));
         for (int i = 0; i < old.capacity(); i++)
         {
             final long content = old.get(i);
