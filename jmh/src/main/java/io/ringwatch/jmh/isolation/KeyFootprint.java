@@ -87,13 +87,10 @@ public final class KeyFootprint
             final long directBefore = MemoryUse.directBytes();
             final DirectWriter writer = engine.newDirectWriter();
             final AckWindow acks = new AckWindow();
-            final byte[] key = new byte[KEY_BYTES];
-            final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);
-            final UnsafeBuffer valueBuffer = new UnsafeBuffer(new byte[VALUE_BYTES]);
+            final Payload payload = new Payload();
             for (int i = 0; i < keys; i++)
             {
-                writeKey(i, key);
-                writer.putAsync(keyBuffer, 0, KEY_BYTES, valueBuffer, 0, VALUE_BYTES, acks);
+                writer.putAsync(payload.key(i), 0, KEY_BYTES, payload.value, 0, VALUE_BYTES, acks);
                 acks.sent();
             }
             acks.awaitAll();
@@ -114,13 +111,10 @@ public final class KeyFootprint
         try (OffHeapIndex index = new OffHeapIndex(RingWatchConfig.defaults().indexInitialCapacity()))
         {
             final IndexEntry previous = new IndexEntry();
-            final byte[] key = new byte[KEY_BYTES];
-            final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);
-            final UnsafeBuffer valueBuffer = new UnsafeBuffer(new byte[VALUE_BYTES]);
+            final Payload payload = new Payload();
             for (int i = 0; i < keys; i++)
             {
-                writeKey(i, key);
-                index.put(keyBuffer, 0, KEY_BYTES, valueBuffer, 0, VALUE_BYTES, i + 1L, previous);
+                index.put(payload.key(i), 0, KEY_BYTES, payload.value, 0, VALUE_BYTES, i + 1L, previous);
             }
             if (index.size() != keys)
             {
@@ -158,6 +152,21 @@ public final class KeyFootprint
         {
             key[at] = (byte)('0' + rest % 10);
             rest /= 10;
+        }
+    }
+
+    /** One key buffer and one value buffer, reused for every key of a fill; allocates nothing per key. */
+    private static final class Payload
+    {
+        private final byte[] key = new byte[KEY_BYTES];
+        private final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);
+        private final UnsafeBuffer value = new UnsafeBuffer(new byte[VALUE_BYTES]);
+
+        /** @return the key buffer, holding key {@code i}. */
+        UnsafeBuffer key(final int i)
+        {
+            writeKey(i, key);
+            return keyBuffer;
         }
     }
 
