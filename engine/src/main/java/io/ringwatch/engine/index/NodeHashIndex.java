@@ -1,7 +1,6 @@
 package io.ringwatch.engine.index;
 
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Point lookup from key to node: a {@link SlotTable} with tombstones (readers never see entries
@@ -16,6 +15,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class NodeHashIndex
 {
     private static final int MIN_CAPACITY = 16;
+    /** Largest table: its bytes must fit one direct buffer. */
+    private static final int MAX_CAPACITY = 1 << 28;
 
     private final BlockArena arena;
     private volatile SlotTable table;
@@ -33,14 +34,16 @@ final class NodeHashIndex
     }
 
     /**
-     * Finds the slot naming the node for a key; the writer thread only.
+     * Finds the slot naming the node for a key; the writer thread only. A slot whose tag differs
+     * is passed over without loading its node.
      *
      * @return the slot, or -1 when the key is absent.
      */
     int findSlot(final long hash, final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         final SlotTable t = table;
-        int slot = t.home(hash);
+        final int tag = SlotTable.tag(hash);
+        int slot = t.home(tag);
         while (true)
         {
             final long content = t.get(slot);
@@ -48,12 +51,10 @@ final class NodeHashIndex
             {
                 return -1;
             }
-            if (SlotTable.mayHold(content, hash))
+            if (SlotTable.mayHold(content, tag))
             {
-                final long node = SlotTable.node(content);
-                final UnsafeBuffer buffer = arena.buffer(node);
-                final int offset = BlockArena.offset(node);
-                if (Nodes.hash(buffer, offset) == hash && Nodes.compareKey(buffer, offset, key, keyOffset, keyLength) == 0)
+                final int node = SlotTable.node(content);
+                if (Nodes.holdsKey(arena.buffer(node), arena.offset(node), key, keyOffset, keyLength))
                 {
                     return slot;
                 }
@@ -65,7 +66,7 @@ final class NodeHashIndex
     /**
      * @return the node a slot from {@link #findSlot} names; the writer thread only.
      */
-    long nodeAt(final int slot)
+    int nodeAt(final int slot)
     {
         return SlotTable.node(table.get(slot));
     }
@@ -86,10 +87,11 @@ final class NodeHashIndex
      * Adds a node for a key known to be absent, after {@link #ensureRoomForInsert}; the writer
      * thread only.
      */
-    void insert(final long hash, final long node)
+    void insert(final long hash, final int node)
     {
         final SlotTable t = table;
-        int slot = t.home(hash);
+        final int tag = SlotTable.tag(hash);
+        int slot = t.home(tag);
         long content;
         while ((content = t.get(slot)) != SlotTable.EMPTY && content != SlotTable.TOMBSTONE)
         {
@@ -99,7 +101,7 @@ final class NodeHashIndex
         {
             tombstones--;
         }
-        t.set(slot, SlotTable.slotFor(hash, node));
+        t.set(slot, SlotTable.slotFor(tag, node));
         live++;
     }
 
@@ -107,9 +109,10 @@ final class NodeHashIndex
      * Points a slot from {@link #findSlot} at a node that replaces its key's old node; the
      * writer thread only.
      */
-    void replace(final int slot, final long hash, final long node)
+    void replace(final int slot, final int node)
     {
-        table.set(slot, SlotTable.slotFor(hash, node));
+        final SlotTable t = table;
+        t.set(slot, SlotTable.slotFor(SlotTable.tagOf(t.get(slot)), node));
     }
 
     /**
@@ -131,10 +134,11 @@ final class NodeHashIndex
     boolean get(
         final long hash, final DirectBuffer key, final int keyOffset, final int keyLength, final IndexEntry into)
     {
+        final int tag = SlotTable.tag(hash);
         while (true)
         {
             final SlotTable t = table;
-            int slot = t.home(hash);
+            int slot = t.home(tag);
             for (int probes = 0; probes < t.capacity(); probes++)
             {
                 long content = t.get(slot);
@@ -142,11 +146,11 @@ final class NodeHashIndex
                 {
                     break;
                 }
-                while (SlotTable.mayHold(content, hash))
+                while (SlotTable.mayHold(content, tag))
                 {
-                    final long node = SlotTable.node(content);
+                    final int node = SlotTable.node(content);
                     final int outcome = Nodes.readIfKey(
-                        arena.buffer(node), BlockArena.offset(node), hash, key, keyOffset, keyLength, into);
+                        arena.buffer(node), arena.offset(node), key, keyOffset, keyLength, into);
                     if (outcome == Nodes.MATCH)
                     {
                         return true;
@@ -187,6 +191,7 @@ final class NodeHashIndex
         table.free();
     }
 
+    /** Copies every live slot into a table of twice the live keys; slots carry their home, so no node is read. */
     private void rebuild()
     {
         final SlotTable old = table;
@@ -194,10 +199,9 @@ final class NodeHashIndex
         for (int i = 0; i < old.capacity(); i++)
         {
             final long content = old.get(i);
-            if (content != SlotTable.EMPTY && content != SlotTable.TOMBSTONE)
+            if (SlotTable.holdsNode(content))
             {
-                final long node = SlotTable.node(content);
-                int slot = fresh.home(Nodes.hash(arena.buffer(node), BlockArena.offset(node)));
+                int slot = fresh.home(SlotTable.tagOf(content));
                 while (fresh.get(slot) != SlotTable.EMPTY)
                 {
                     slot = fresh.next(slot);
@@ -212,7 +216,7 @@ final class NodeHashIndex
     private static int capacityFor(final int keys)
     {
         final long wanted = Math.max(MIN_CAPACITY, 2L * keys);
-        if (wanted > 1 << 30)
+        if (wanted > MAX_CAPACITY)
         {
             throw new IllegalStateException("too many keys for the hash index: " + keys);
         }

@@ -6,29 +6,33 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Layout of an index node: one arena block per key holding its metadata, its skip-list forward
- * pointers, its key and its value. The block's {@link SeqLock} version guards all of it,
- * forward pointers included, so a reader validating a node also validates where it leads.
+ * references, its key and its value. The block's {@link SeqLock} version guards all of it,
+ * forward references included, so a reader validating a node also validates where it leads.
  * <pre>
- *   0 version      8 size shift   12 state       16 hash
- *  24 createRev   32 modRev      40 version     48 key length  52 value length  56 level
- *  64 next[level] (8 bytes each), then the key bytes, then the value bytes
+ *   0 version (int)  4 block units (int, the arena's)  8 shape: key length &lt;&lt; 5 | level (0 when free)
+ *  12 value length  16 createRev  24 modRev  32 version (etcd's)
+ *  40 next[level] (4-byte block references), then the key bytes, then the value bytes
  * </pre>
- * Writer methods: the writer thread only. Read methods: any thread. Nothing allocates unless an
+ * The key's hash is not stored: the hash table keeps 32 bits of it in the slot. Writer methods:
+ * the writer thread only. Read methods: any thread. Nothing allocates unless an
  * {@link IndexEntry} buffer has to grow.
  */
 final class Nodes
 {
-    /** Most forward pointers a node has; 4^16 keys before the top level thins out. */
+    /** Most forward references a node has; 4^16 keys before the top level thins out. */
     static final int MAX_LEVEL = 16;
+    /** Longest key a node holds. */
+    static final int MAX_KEY_LENGTH = (1 << 26) - 1;
 
-    static final int HASH_OFFSET = 16;
-    static final int CREATE_REVISION_OFFSET = 24;
-    static final int MOD_REVISION_OFFSET = 32;
-    static final int ENTRY_VERSION_OFFSET = 40;
-    static final int KEY_LENGTH_OFFSET = 48;
-    static final int VALUE_LENGTH_OFFSET = 52;
-    static final int LEVEL_OFFSET = 56;
-    static final int NEXT_OFFSET = 64;
+    static final int SHAPE_OFFSET = BlockArena.STATE_OFFSET;
+    static final int VALUE_LENGTH_OFFSET = 12;
+    static final int CREATE_REVISION_OFFSET = 16;
+    static final int MOD_REVISION_OFFSET = 24;
+    static final int ENTRY_VERSION_OFFSET = 32;
+    static final int NEXT_OFFSET = 40;
+
+    private static final int LEVEL_BITS = 5;
+    private static final int LEVEL_MASK = (1 << LEVEL_BITS) - 1;
 
     /** Outcome of {@link #readIfKey}: the node holds the key and was copied. */
     static final int MATCH = 0;
@@ -44,42 +48,41 @@ final class Nodes
      */
     static long nodeLength(final int level, final int keyLength, final int valueLength)
     {
-        return NEXT_OFFSET + (long)Long.BYTES * level + keyLength + valueLength;
+        return NEXT_OFFSET + (long)Integer.BYTES * level + keyLength + valueLength;
     }
 
     /**
-     * @return offset, within the node, of the forward pointer at {@code level}.
+     * @return offset, within the node, of the forward reference at {@code level}.
      */
     static int nextOffset(final int level)
     {
-        return NEXT_OFFSET + Long.BYTES * level;
+        return NEXT_OFFSET + Integer.BYTES * level;
     }
 
     /**
-     * @return the node's level (number of forward pointers).
+     * @return the node's level (number of forward references); 0 for a free block.
      */
     static int level(final UnsafeBuffer buffer, final int offset)
     {
-        return buffer.getInt(offset + LEVEL_OFFSET);
+        return buffer.getInt(offset + SHAPE_OFFSET) & LEVEL_MASK;
     }
 
     /**
-     * @return the stored hash of the node's key.
+     * @return the node's key length.
      */
-    static long hash(final UnsafeBuffer buffer, final int offset)
+    static int keyLength(final UnsafeBuffer buffer, final int offset)
     {
-        return buffer.getLong(offset + HASH_OFFSET);
+        return buffer.getInt(offset + SHAPE_OFFSET) >>> LEVEL_BITS;
     }
 
     /**
-     * Writes a whole node, forward pointers cleared; the writer thread only, inside
+     * Writes a whole node, forward references cleared; the writer thread only, inside
      * {@link SeqLock#beginWrite} on the node, kept open until the node is linked so no reader
      * sees a key before every structure holds it.
      */
     static void write(
         final UnsafeBuffer buffer,
         final int offset,
-        final long hash,
         final int level,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
@@ -87,15 +90,12 @@ final class Nodes
         final long modRevision,
         final long version)
     {
-        buffer.putInt(offset + BlockArena.STATE_OFFSET, BlockArena.LIVE);
-        buffer.putLong(offset + HASH_OFFSET, hash);
+        buffer.putInt(offset + SHAPE_OFFSET, keyLength << LEVEL_BITS | level);
+        buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueLength);
         buffer.putLong(offset + CREATE_REVISION_OFFSET, createRevision);
         buffer.putLong(offset + MOD_REVISION_OFFSET, modRevision);
         buffer.putLong(offset + ENTRY_VERSION_OFFSET, version);
-        buffer.putInt(offset + KEY_LENGTH_OFFSET, keyLength);
-        buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueLength);
-        buffer.putInt(offset + LEVEL_OFFSET, level);
-        buffer.setMemory(offset + NEXT_OFFSET, Long.BYTES * level, (byte)0);
+        buffer.setMemory(offset + NEXT_OFFSET, Integer.BYTES * level, (byte)0);
         final int keyAt = offset + nextOffset(level);
         if (keyLength > 0)
         {
@@ -112,8 +112,8 @@ final class Nodes
      */
     static boolean valueFits(final UnsafeBuffer buffer, final int offset, final int valueLength)
     {
-        final long needed = nodeLength(level(buffer, offset), buffer.getInt(offset + KEY_LENGTH_OFFSET), valueLength);
-        return needed <= BlockArena.blockSize(buffer, offset);
+        final long needed = nodeLength(level(buffer, offset), keyLength(buffer, offset), valueLength);
+        return needed <= BlockArena.blockLength(buffer, offset);
     }
 
     /**
@@ -127,7 +127,7 @@ final class Nodes
         final long modRevision,
         final long version)
     {
-        final int valueAt = offset + nextOffset(level(buffer, offset)) + buffer.getInt(offset + KEY_LENGTH_OFFSET);
+        final int valueAt = offset + nextOffset(level(buffer, offset)) + keyLength(buffer, offset);
         SeqLock.beginWrite(buffer, offset);
         buffer.putLong(offset + MOD_REVISION_OFFSET, modRevision);
         buffer.putLong(offset + ENTRY_VERSION_OFFSET, version);
@@ -145,9 +145,10 @@ final class Nodes
      */
     static void copyEntry(final UnsafeBuffer buffer, final int offset, final IndexEntry into)
     {
-        final int keyLength = buffer.getInt(offset + KEY_LENGTH_OFFSET);
+        final int shape = buffer.getInt(offset + SHAPE_OFFSET);
+        final int keyLength = shape >>> LEVEL_BITS;
         final int valueLength = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
-        final int keyAt = offset + nextOffset(level(buffer, offset));
+        final int keyAt = offset + nextOffset(shape & LEVEL_MASK);
         final ExpandableArrayBuffer key = into.keyBuffer();
         key.checkLimit(keyLength);
         buffer.getBytes(keyAt, key, 0, keyLength);
@@ -163,16 +164,17 @@ final class Nodes
     }
 
     /**
-     * Whether the lengths read from a node describe bytes inside its block. A reader racing the
-     * writer checks this before following them, so a torn read never reads out of bounds.
+     * Whether the block holds a live node whose lengths describe bytes inside the block. A reader
+     * racing the writer checks this before following them, so a torn read never reads out of
+     * bounds.
      */
     static boolean wellFormed(final UnsafeBuffer buffer, final int offset)
     {
-        final int level = level(buffer, offset);
-        final int keyLength = buffer.getInt(offset + KEY_LENGTH_OFFSET);
+        final int shape = buffer.getInt(offset + SHAPE_OFFSET);
+        final int level = shape & LEVEL_MASK;
         final int valueLength = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
-        return level >= 1 && level <= MAX_LEVEL && keyLength >= 0 && valueLength >= 0 &&
-            nodeLength(level, keyLength, valueLength) <= BlockArena.blockSize(buffer, offset);
+        return level >= 1 && level <= MAX_LEVEL && valueLength >= 0 &&
+            nodeLength(level, shape >>> LEVEL_BITS, valueLength) <= BlockArena.blockLength(buffer, offset);
     }
 
     /**
@@ -183,9 +185,20 @@ final class Nodes
     static int compareKey(
         final UnsafeBuffer buffer, final int offset, final DirectBuffer key, final int keyOffset, final int keyLength)
     {
+        final int shape = buffer.getInt(offset + SHAPE_OFFSET);
         return Keys.compare(
-            buffer, offset + nextOffset(level(buffer, offset)), buffer.getInt(offset + KEY_LENGTH_OFFSET),
-            key, keyOffset, keyLength);
+            buffer, offset + nextOffset(shape & LEVEL_MASK), shape >>> LEVEL_BITS, key, keyOffset, keyLength);
+    }
+
+    /**
+     * Whether the node's key equals the given key; the caller checked {@link #wellFormed}.
+     */
+    static boolean holdsKey(
+        final UnsafeBuffer buffer, final int offset, final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        final int shape = buffer.getInt(offset + SHAPE_OFFSET);
+        return shape >>> LEVEL_BITS == keyLength &&
+            Keys.compare(buffer, offset + nextOffset(shape & LEVEL_MASK), keyLength, key, keyOffset, keyLength) == 0;
     }
 
     /**
@@ -194,9 +207,9 @@ final class Nodes
      * @param version from {@link SeqLock#readBegin} on this node.
      * @return true when the node was live and the copy is consistent with {@code version}.
      */
-    static boolean readLive(final UnsafeBuffer buffer, final int offset, final long version, final IndexEntry into)
+    static boolean readLive(final UnsafeBuffer buffer, final int offset, final int version, final IndexEntry into)
     {
-        if (buffer.getInt(offset + BlockArena.STATE_OFFSET) != BlockArena.LIVE || !wellFormed(buffer, offset))
+        if (!wellFormed(buffer, offset))
         {
             return false;
         }
@@ -213,17 +226,13 @@ final class Nodes
     static int readIfKey(
         final UnsafeBuffer buffer,
         final int offset,
-        final long hash,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final IndexEntry into)
     {
         while (true)
         {
-            final long version = SeqLock.readBegin(buffer, offset);
-            final boolean holdsKey = buffer.getInt(offset + BlockArena.STATE_OFFSET) == BlockArena.LIVE &&
-                buffer.getLong(offset + HASH_OFFSET) == hash &&
-                wellFormed(buffer, offset) &&
-                compareKey(buffer, offset, key, keyOffset, keyLength) == 0;
+            final int version = SeqLock.readBegin(buffer, offset);
+            final boolean holdsKey = wellFormed(buffer, offset) && holdsKey(buffer, offset, key, keyOffset, keyLength);
             if (holdsKey)
             {
                 copyEntry(buffer, offset, into);

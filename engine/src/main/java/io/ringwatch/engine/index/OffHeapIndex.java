@@ -15,9 +15,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * lock-free. A reader never sees a torn value, nor a value of one version with the metadata of
  * another; a slow reader never slows the writer (it retries instead).
  * <p>
- * Structure: each key is one node in a chunked off-heap arena, found by a hash table of node
- * addresses ({@link #get}, O(1)) and ordered by a skip list through the same nodes ({@link #scan}).
- * Every node carries a seqlock version that only increases, also across free and reuse.
+ * Structure: each key is one node in a chunked off-heap arena (blocks sized to the node in 8-byte
+ * units), found by a hash table of 32-bit node references tagged with 32 bits of the key's hash
+ * ({@link #get}, O(1)) and ordered by a skip list through the same nodes ({@link #scan}). Every
+ * node carries a seqlock version that only counts up, also across free and reuse. Limits: 32 GiB
+ * of direct memory, keys up to 2^26 - 1 bytes, nodes up to 1 GiB.
  * <p>
  * Allocation: none per operation in steady state. Heap and direct memory are allocated when the
  * arena adds a chunk or the hash table is rebuilt, both amortised over many writes; freed nodes
@@ -33,7 +35,7 @@ public final class OffHeapIndex implements AutoCloseable
     private static final int MAX_CHUNK_SHIFT = 20;
     private static final int MAX_INITIAL_KEYS = 1 << 28;
     /** Bytes a node may need at its tallest; key plus value must leave room for it. */
-    private static final long MAX_NODE_LENGTH = 1L << BlockArena.MAX_SHIFT;
+    private static final long MAX_NODE_LENGTH = BlockArena.MAX_BLOCK;
 
     static
     {
@@ -138,7 +140,7 @@ public final class OffHeapIndex implements AutoCloseable
     {
         checkKey(key, keyOffset, keyLength);
         checkRange("value", value, valueOffset, valueLength);
-        if (Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength) > MAX_NODE_LENGTH)
+        if (keyLength > Nodes.MAX_KEY_LENGTH || Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength) > MAX_NODE_LENGTH)
         {
             throw new IndexArgumentException("key and value too large: " + keyLength + " + " + valueLength);
         }
@@ -158,9 +160,9 @@ public final class OffHeapIndex implements AutoCloseable
                 givenVersion == DERIVED ? 1 : givenVersion);
             return;
         }
-        final long node = hashIndex.nodeAt(slot);
+        final int node = hashIndex.nodeAt(slot);
         final UnsafeBuffer buffer = arena.buffer(node);
-        final int offset = BlockArena.offset(node);
+        final int offset = arena.offset(node);
         Nodes.copyEntry(buffer, offset, prevOut);
         final long version = givenVersion == DERIVED ? prevOut.version() + 1 : givenVersion;
         final long createRevision = givenCreateRevision == DERIVED ? prevOut.createRevision() : givenCreateRevision;
@@ -170,7 +172,7 @@ public final class OffHeapIndex implements AutoCloseable
         }
         else
         {
-            relocate(slot, node, hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
+            relocate(slot, node, key, keyOffset, keyLength, value, valueOffset, valueLength,
                 createRevision, modRevision, version);
         }
     }
@@ -198,9 +200,9 @@ public final class OffHeapIndex implements AutoCloseable
             prevOut.clear();
             return false;
         }
-        final long node = hashIndex.nodeAt(slot);
+        final int node = hashIndex.nodeAt(slot);
         final UnsafeBuffer buffer = arena.buffer(node);
-        final int offset = BlockArena.offset(node);
+        final int offset = arena.offset(node);
         Nodes.copyEntry(buffer, offset, prevOut);
         // odd from here on: no reader completes a read of the node while it is being unlinked
         arena.beginFree(node);
@@ -344,12 +346,12 @@ public final class OffHeapIndex implements AutoCloseable
         // everything that can fail (allocation) happens before the first visible change
         hashIndex.ensureRoomForInsert();
         final int level = skipList.randomLevel();
-        final long node = arena.allocate(BlockArena.shiftFor(Nodes.nodeLength(level, keyLength, valueLength)));
+        final int node = arena.allocate(BlockArena.blockLengthFor(Nodes.nodeLength(level, keyLength, valueLength)));
         final UnsafeBuffer buffer = arena.buffer(node);
-        final int offset = BlockArena.offset(node);
+        final int offset = arena.offset(node);
         // odd until linked everywhere, so no reader sees the key in one structure but not the other
         SeqLock.beginWrite(buffer, offset);
-        Nodes.write(buffer, offset, hash, level, key, keyOffset, keyLength, value, valueOffset, valueLength,
+        Nodes.write(buffer, offset, level, key, keyOffset, keyLength, value, valueOffset, valueLength,
             createRevision, modRevision, version);
         skipList.findPredecessors(key, keyOffset, keyLength);
         skipList.link(node, level);
@@ -358,11 +360,14 @@ public final class OffHeapIndex implements AutoCloseable
         SIZE.setRelease(this, size + 1);
     }
 
-    /** Moves a key whose new value outgrew its block to a larger node in the same places. */
+    /**
+     * Moves a key whose new value outgrew its block to a larger node in the same places. The new
+     * block has an eighth more room than the node needs, so a value that keeps growing a little
+     * moves once per eighth rather than at every change.
+     */
     private void relocate(
         final int slot,
-        final long old,
-        final long hash,
+        final int old,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final long createRevision,
@@ -370,18 +375,19 @@ public final class OffHeapIndex implements AutoCloseable
         final long version)
     {
         final UnsafeBuffer oldBuffer = arena.buffer(old);
-        final int level = Nodes.level(oldBuffer, BlockArena.offset(old));
-        final long fresh = arena.allocate(BlockArena.shiftFor(Nodes.nodeLength(level, keyLength, valueLength)));
+        final int level = Nodes.level(oldBuffer, arena.offset(old));
+        final long needed = Nodes.nodeLength(level, keyLength, valueLength);
+        final int fresh = arena.allocate(BlockArena.blockLengthFor(Math.min(MAX_NODE_LENGTH, needed + (needed >>> 3))));
         final UnsafeBuffer buffer = arena.buffer(fresh);
-        final int offset = BlockArena.offset(fresh);
+        final int offset = arena.offset(fresh);
         // both odd while the pointers move: readers see neither until the old one is gone
         arena.beginFree(old);
         SeqLock.beginWrite(buffer, offset);
-        Nodes.write(buffer, offset, hash, level, key, keyOffset, keyLength, value, valueOffset, valueLength,
+        Nodes.write(buffer, offset, level, key, keyOffset, keyLength, value, valueOffset, valueLength,
             createRevision, modRevision, version);
         skipList.findPredecessors(key, keyOffset, keyLength);
         skipList.replace(old, fresh, level);
-        hashIndex.replace(slot, hash, fresh);
+        hashIndex.replace(slot, fresh);
         SeqLock.endWrite(buffer, offset);
         arena.completeFree(old);
     }

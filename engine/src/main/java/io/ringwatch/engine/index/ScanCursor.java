@@ -12,7 +12,7 @@ final class ScanCursor
 {
     final ExpandableArrayBuffer lastKey = new ExpandableArrayBuffer(64);
     int lastKeyLength = -1;
-    long node;
-    long version;
+    int node;
+    int version;
     boolean busy;
 }

@@ -6,8 +6,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Seqlock over a version word: the single writer makes it odd, writes, then makes it even again;
- * a reader copies between two even reads of the same value. The word only ever increases, so a
- * reader can never mistake a rewritten block for the one it started to read.
+ * a reader copies between two even reads of the same value. The word is 32 bits and only ever
+ * incremented, so a reader can mistake a rewritten block for the one it started to read only if
+ * the writer changed that block 2^31 times while the reader was between its two reads.
  * <p>
  * Writer methods: the index's writer thread only. Reader methods: any thread. Nothing allocates.
  */
@@ -25,7 +26,7 @@ final class SeqLock
      */
     static void beginWrite(final UnsafeBuffer buffer, final int offset)
     {
-        buffer.putLong(offset, buffer.getLong(offset) + 1);
+        buffer.putInt(offset, buffer.getInt(offset) + 1);
         // the odd version must be visible before any of the writes it guards
         VarHandle.storeStoreFence();
     }
@@ -38,7 +39,7 @@ final class SeqLock
      */
     static void endWrite(final UnsafeBuffer buffer, final int offset)
     {
-        buffer.putLongRelease(offset, buffer.getLong(offset) + 1);
+        buffer.putIntRelease(offset, buffer.getInt(offset) + 1);
     }
 
     /**
@@ -49,10 +50,10 @@ final class SeqLock
      * @param offset of the version word.
      * @return the even version seen.
      */
-    static long readBegin(final UnsafeBuffer buffer, final int offset)
+    static int readBegin(final UnsafeBuffer buffer, final int offset)
     {
-        long version;
-        while (((version = buffer.getLongAcquire(offset)) & 1) != 0)
+        int version;
+        while (((version = buffer.getIntAcquire(offset)) & 1) != 0)
         {
             Thread.onSpinWait();
         }
@@ -68,10 +69,10 @@ final class SeqLock
      * @param version returned by {@link #readBegin}.
      * @return true when the reads in between saw one consistent state.
      */
-    static boolean unchanged(final UnsafeBuffer buffer, final int offset, final long version)
+    static boolean unchanged(final UnsafeBuffer buffer, final int offset, final int version)
     {
         // keeps the guarded reads before the re-read of the version
         VarHandle.acquireFence();
-        return buffer.getLongVolatile(offset) == version;
+        return buffer.getIntVolatile(offset) == version;
     }
 }

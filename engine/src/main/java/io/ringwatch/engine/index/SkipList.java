@@ -2,13 +2,15 @@ package io.ringwatch.engine.index;
 
 import static io.ringwatch.engine.index.Nodes.MAX_LEVEL;
 
+import java.util.Arrays;
+
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Key order: a skip list of arena nodes with one writer and lock-free readers.
  * <p>
- * The writer changes a node's forward pointers only inside that node's seqlock, so readers use
+ * The writer changes a node's forward references only inside that node's seqlock, so readers use
  * optimistic lock coupling: they read a node's pointer, read the next node's version, then check
  * the first node is unchanged, which proves the next node was its successor at that moment. A
  * reader that finds a node changed restarts the descent from the last key it visited. Nodes
@@ -19,8 +21,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class SkipList
 {
     private final BlockArena arena;
-    private final long head;
-    private final long[] predecessors = new long[MAX_LEVEL];
+    private final int head;
+    private final int[] predecessors = new int[MAX_LEVEL];
+    /** The last node at each level (the head where a level is empty): keys in ascending order append here. */
+    private final int[] tails = new int[MAX_LEVEL];
     private long random = 0x2545_F491_4F6C_DD1DL;
 
     /**
@@ -31,12 +35,13 @@ final class SkipList
     SkipList(final BlockArena arena)
     {
         this.arena = arena;
-        head = arena.allocate(BlockArena.shiftFor(Nodes.nodeLength(MAX_LEVEL, 0, 0)));
+        head = arena.allocate(BlockArena.blockLengthFor(Nodes.nodeLength(MAX_LEVEL, 0, 0)));
         final UnsafeBuffer buffer = arena.buffer(head);
-        final int offset = BlockArena.offset(head);
+        final int offset = arena.offset(head);
         SeqLock.beginWrite(buffer, offset);
-        Nodes.write(buffer, offset, 0, MAX_LEVEL, null, 0, 0, null, 0, 0, 0, 0, 0);
+        Nodes.write(buffer, offset, MAX_LEVEL, null, 0, 0, null, 0, 0, 0, 0, 0);
         SeqLock.endWrite(buffer, offset);
+        Arrays.fill(tails, head);
     }
 
     /**
@@ -54,17 +59,25 @@ final class SkipList
 
     /**
      * Records, at every level, the last node whose key sorts before {@code key}; the writer only.
+     * A key after every key present needs one comparison (with the last node), so keys inserted in
+     * ascending order, as a snapshot loads them, cost no descent.
      */
     void findPredecessors(final DirectBuffer key, final int keyOffset, final int keyLength)
     {
-        long node = head;
+        final int last = tails[0];
+        if (last != head && Nodes.compareKey(arena.buffer(last), arena.offset(last), key, keyOffset, keyLength) < 0)
+        {
+            System.arraycopy(tails, 0, predecessors, 0, MAX_LEVEL);
+            return;
+        }
+        int node = head;
         for (int level = MAX_LEVEL - 1; level >= 0; level--)
         {
             while (true)
             {
-                final long next = next(node, level);
+                final int next = next(node, level);
                 if (next == 0 ||
-                    Nodes.compareKey(arena.buffer(next), BlockArena.offset(next), key, keyOffset, keyLength) >= 0)
+                    Nodes.compareKey(arena.buffer(next), arena.offset(next), key, keyOffset, keyLength) >= 0)
                 {
                     break;
                 }
@@ -78,11 +91,16 @@ final class SkipList
      * Links a new node after the predecessors found for its key; the writer only, while it holds
      * the node's seqlock.
      */
-    void link(final long node, final int level)
+    void link(final int node, final int level)
     {
         for (int i = 0; i < level; i++)
         {
-            setNext(node, i, next(predecessors[i], i));
+            final int next = next(predecessors[i], i);
+            setNext(node, i, next);
+            if (next == 0)
+            {
+                tails[i] = node;
+            }
         }
         pointPredecessorsAt(node, level);
     }
@@ -91,11 +109,15 @@ final class SkipList
      * Puts {@code fresh} where {@code old} stands; the writer only, holding both seqlocks, after
      * {@link #findPredecessors} for their key.
      */
-    void replace(final long old, final long fresh, final int level)
+    void replace(final int old, final int fresh, final int level)
     {
         for (int i = 0; i < level; i++)
         {
             setNext(fresh, i, next(old, i));
+            if (tails[i] == old)
+            {
+                tails[i] = fresh;
+            }
         }
         pointPredecessorsAt(fresh, level);
     }
@@ -104,16 +126,20 @@ final class SkipList
      * Unlinks a node; the writer only, holding the node's seqlock, after
      * {@link #findPredecessors} for its key.
      */
-    void unlink(final long node, final int level)
+    void unlink(final int node, final int level)
     {
         for (int i = level - 1; i >= 0; i--)
         {
-            final long predecessor = predecessors[i];
+            final int predecessor = predecessors[i];
             final UnsafeBuffer buffer = arena.buffer(predecessor);
-            final int offset = BlockArena.offset(predecessor);
+            final int offset = arena.offset(predecessor);
             SeqLock.beginWrite(buffer, offset);
-            buffer.putLong(offset + Nodes.nextOffset(i), next(node, i));
+            buffer.putInt(offset + Nodes.nextOffset(i), next(node, i));
             SeqLock.endWrite(buffer, offset);
+            if (tails[i] == node)
+            {
+                tails[i] = predecessor;
+            }
         }
     }
 
@@ -140,13 +166,13 @@ final class SkipList
         while (true)
         {
             seek(cursor, from, fromOffset, fromLength);
-            long node = cursor.node;
-            long version = cursor.version;
+            int node = cursor.node;
+            int version = cursor.version;
             while (true)
             {
                 final UnsafeBuffer buffer = arena.buffer(node);
-                final int offset = BlockArena.offset(node);
-                final long next = buffer.getLong(offset + Nodes.NEXT_OFFSET);
+                final int offset = arena.offset(node);
+                final int next = buffer.getInt(offset + Nodes.NEXT_OFFSET);
                 if (!SeqLock.unchanged(buffer, offset, version))
                 {
                     continue restart;
@@ -157,8 +183,8 @@ final class SkipList
                     return visited;
                 }
                 final UnsafeBuffer nextBuffer = arena.buffer(next);
-                final int nextOffset = BlockArena.offset(next);
-                final long nextVersion = SeqLock.readBegin(nextBuffer, nextOffset);
+                final int nextOffset = arena.offset(next);
+                final int nextVersion = SeqLock.readBegin(nextBuffer, nextOffset);
                 if (!SeqLock.unchanged(buffer, offset, version) ||
                     !Nodes.readLive(nextBuffer, nextOffset, nextVersion, entry))
                 {
@@ -200,16 +226,16 @@ final class SkipList
         restart:
         while (true)
         {
-            long node = head;
-            long version = SeqLock.readBegin(arena.buffer(head), BlockArena.offset(head));
+            int node = head;
+            int version = SeqLock.readBegin(arena.buffer(head), arena.offset(head));
             final int top = bound == null ? -1 : MAX_LEVEL - 1;
             for (int level = top; level >= 0; level--)
             {
                 while (true)
                 {
                     final UnsafeBuffer buffer = arena.buffer(node);
-                    final int offset = BlockArena.offset(node);
-                    final long next = buffer.getLong(offset + Nodes.nextOffset(level));
+                    final int offset = arena.offset(node);
+                    final int next = buffer.getInt(offset + Nodes.nextOffset(level));
                     if (!SeqLock.unchanged(buffer, offset, version))
                     {
                         continue restart;
@@ -219,10 +245,9 @@ final class SkipList
                         break;
                     }
                     final UnsafeBuffer nextBuffer = arena.buffer(next);
-                    final int nextOffset = BlockArena.offset(next);
-                    final long nextVersion = SeqLock.readBegin(nextBuffer, nextOffset);
+                    final int nextOffset = arena.offset(next);
+                    final int nextVersion = SeqLock.readBegin(nextBuffer, nextOffset);
                     if (!SeqLock.unchanged(buffer, offset, version) ||
-                        nextBuffer.getInt(nextOffset + BlockArena.STATE_OFFSET) != BlockArena.LIVE ||
                         !Nodes.wellFormed(nextBuffer, nextOffset))
                     {
                         continue restart;
@@ -257,19 +282,19 @@ final class SkipList
         return from != null && Keys.compare(entry.key(), 0, entry.keyLength(), from, fromOffset, fromLength) < 0;
     }
 
-    private void pointPredecessorsAt(final long node, final int level)
+    private void pointPredecessorsAt(final int node, final int level)
     {
         int i = 0;
         while (i < level)
         {
             // one seqlock section per predecessor, however many levels it spans
-            final long predecessor = predecessors[i];
+            final int predecessor = predecessors[i];
             final UnsafeBuffer buffer = arena.buffer(predecessor);
-            final int offset = BlockArena.offset(predecessor);
+            final int offset = arena.offset(predecessor);
             SeqLock.beginWrite(buffer, offset);
             do
             {
-                buffer.putLong(offset + Nodes.nextOffset(i), node);
+                buffer.putInt(offset + Nodes.nextOffset(i), node);
                 i++;
             }
             while (i < level && predecessors[i] == predecessor);
@@ -277,13 +302,13 @@ final class SkipList
         }
     }
 
-    private long next(final long node, final int level)
+    private int next(final int node, final int level)
     {
-        return arena.buffer(node).getLong(BlockArena.offset(node) + Nodes.nextOffset(level));
+        return arena.buffer(node).getInt(arena.offset(node) + Nodes.nextOffset(level));
     }
 
-    private void setNext(final long node, final int level, final long next)
+    private void setNext(final int node, final int level, final int next)
     {
-        arena.buffer(node).putLong(BlockArena.offset(node) + Nodes.nextOffset(level), next);
+        arena.buffer(node).putInt(arena.offset(node) + Nodes.nextOffset(level), next);
     }
 }

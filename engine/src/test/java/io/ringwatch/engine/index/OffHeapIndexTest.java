@@ -178,6 +178,34 @@ class OffHeapIndexTest
     }
 
     @Test
+    void keysAppendedInOrderStayOrderedWhenTheLastIsRemovedOrMovedAndOthersGoBeforeIt()
+    {
+        final List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++)
+        {
+            final String key = String.format("k%05d", i * 2);
+            put(key, "v", 1 + i);
+            expected.add(key);
+        }
+        final String last = expected.remove(expected.size() - 1);
+        assertTrue(index.remove(utf8(last), 0, last.length(), prev));
+        // the new last key outgrows its block: the appends below must follow its new node
+        final String newLast = expected.get(expected.size() - 1);
+        put(newLast, "a value long enough to move the node to a larger block", 3_000);
+        put("k00001", "v", 3_001);
+        expected.add(1, "k00001");
+        for (int i = 0; i < 500; i++)
+        {
+            final String key = String.format("k%05d", 4_000 + i);
+            put(key, "v", 3_002 + i);
+            expected.add(key);
+        }
+
+        assertEquals(expected, scanKeys(null, null, 0));
+        assertEquals(expected.size(), index.size());
+    }
+
+    @Test
     void scanHonoursInclusiveFromExclusiveToAndLimit()
     {
         for (final String key : List.of("a", "b", "ba", "bb", "c", "d"))

@@ -1,6 +1,9 @@
 package io.ringwatch.jmh.isolation;
 
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.index.IndexEntry;
+import io.ringwatch.engine.index.OffHeapIndex;
 import io.ringwatch.engine.write.DirectWriter;
 import io.ringwatch.jmh.engine.AckWindow;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -16,8 +19,11 @@ import java.util.Map;
  * off-heap structure of the engine is a direct buffer; {@code RingWatch.stats()} has no byte
  * figures) in use after full GCs, beyond what the open, empty engine already held (its write ring,
  * watch window and first index tables: the fixed baseline), divided by N; for the map, its heap
- * beyond the heap before it was built. Both as bytes and as a multiple of the payload. Not a JMH
- * benchmark: a standalone program, run once per size; 10,000,000 keys fit in {@code -Xmx8g}.
+ * beyond the heap before it was built. Both as bytes and as a multiple of the payload. Beside them, an
+ * {@link OffHeapIndex} alone, filled with the same keys on this thread: the direct memory it holds, which
+ * leaves out what the engine's other parts grow by (the watch window grows to its upper bound while a fill
+ * runs: a fixed amount, which weighs more per key at fewer keys). Not a JMH benchmark: a standalone program,
+ * run once per size; 10,000,000 keys fit in {@code -Xmx8g}.
  *
  * <pre>
  * java -Xmx8g --add-exports=... -cp jmh/target/benchmarks.jar io.ringwatch.jmh.isolation.KeyFootprint 1000000 10000000
@@ -68,8 +74,9 @@ public final class KeyFootprint
             throw new IllegalArgumentException("need at least one key: " + keys);
         }
         final long[] engine = measureEngine(keys);
+        final long index = measureIndex(keys);
         final long map = measureHashMap(keys);
-        return new Figures(keys, engine[0], engine[1], map);
+        return new Figures(keys, engine[0], engine[1], index, map);
     }
 
     private static long[] measureEngine(final int keys) throws InterruptedException
@@ -80,13 +87,10 @@ public final class KeyFootprint
             final long directBefore = MemoryUse.directBytes();
             final DirectWriter writer = engine.newDirectWriter();
             final AckWindow acks = new AckWindow();
-            final byte[] key = new byte[KEY_BYTES];
-            final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);
-            final UnsafeBuffer valueBuffer = new UnsafeBuffer(new byte[VALUE_BYTES]);
+            final Payload payload = new Payload();
             for (int i = 0; i < keys; i++)
             {
-                writeKey(i, key);
-                writer.putAsync(keyBuffer, 0, KEY_BYTES, valueBuffer, 0, VALUE_BYTES, acks);
+                writer.putAsync(payload.key(i), 0, KEY_BYTES, payload.value, 0, VALUE_BYTES, acks);
                 acks.sent();
             }
             acks.awaitAll();
@@ -97,6 +101,27 @@ public final class KeyFootprint
             }
             final long heap = MemoryUse.heapAfterGc() - heapBefore;
             return new long[] {heap, MemoryUse.directBytes() - directBefore};
+        }
+    }
+
+    private static long measureIndex(final int keys) throws InterruptedException
+    {
+        MemoryUse.heapAfterGc();
+        final long directBefore = MemoryUse.directBytes();
+        try (OffHeapIndex index = new OffHeapIndex(RingWatchConfig.defaults().indexInitialCapacity()))
+        {
+            final IndexEntry previous = new IndexEntry();
+            final Payload payload = new Payload();
+            for (int i = 0; i < keys; i++)
+            {
+                index.put(payload.key(i), 0, KEY_BYTES, payload.value, 0, VALUE_BYTES, i + 1L, previous);
+            }
+            if (index.size() != keys)
+            {
+                throw new IllegalStateException("the index holds " + index.size() + " of " + keys + " keys");
+            }
+            MemoryUse.heapAfterGc();
+            return MemoryUse.directBytes() - directBefore;
         }
     }
 
@@ -130,16 +155,38 @@ public final class KeyFootprint
         }
     }
 
+    /** One key buffer and one value buffer, reused for every key of a fill; allocates nothing per key. */
+    private static final class Payload
+    {
+        private final byte[] key = new byte[KEY_BYTES];
+        private final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);
+        private final UnsafeBuffer value = new UnsafeBuffer(new byte[VALUE_BYTES]);
+
+        /** @return the key buffer, holding key {@code i}. */
+        UnsafeBuffer key(final int i)
+        {
+            writeKey(i, key);
+            return keyBuffer;
+        }
+    }
+
     /**
      * What one size measured.
      *
      * @param keys         the key count.
      * @param engineHeap   heap the engine held beyond its empty state, in bytes.
      * @param engineDirect direct memory the engine held beyond its empty state, in bytes.
+     * @param indexDirect  direct memory an {@link OffHeapIndex} alone held for the same keys, in bytes.
      * @param hashMapHeap  heap the map held, in bytes.
      */
-    record Figures(int keys, long engineHeap, long engineDirect, long hashMapHeap)
+    record Figures(int keys, long engineHeap, long engineDirect, long indexDirect, long hashMapHeap)
     {
+        /** @return the index's bytes per key. */
+        double indexPerKey()
+        {
+            return indexDirect / (double)keys;
+        }
+
         /** @return the engine's bytes per key, heap and direct together. */
         double enginePerKey()
         {
@@ -156,9 +203,11 @@ public final class KeyFootprint
         public String toString()
         {
             return String.format("%,d keys of %d B with %d-B values: RingWatch %.1f B per key (heap %.1f + direct %.1f), " +
-                "%.2fx the %d-B payload; HashMap<String, byte[]> %.1f B per key, %.2fx",
+                "%.2fx the %d-B payload (its OffHeapIndex alone %.1f B per key, %.2fx); " +
+                "HashMap<String, byte[]> %.1f B per key, %.2fx",
                 keys, KEY_BYTES, VALUE_BYTES, enginePerKey(), engineHeap / (double)keys, engineDirect / (double)keys,
-                enginePerKey() / PAYLOAD_BYTES, PAYLOAD_BYTES, hashMapPerKey(), hashMapPerKey() / PAYLOAD_BYTES);
+                enginePerKey() / PAYLOAD_BYTES, PAYLOAD_BYTES, indexPerKey(), indexPerKey() / PAYLOAD_BYTES,
+                hashMapPerKey(), hashMapPerKey() / PAYLOAD_BYTES);
         }
     }
 }

@@ -9,13 +9,15 @@ import org.junit.jupiter.api.Test;
 class KeyFootprintTest
 {
     @Test
-    void aSmallRunFillsBothStoresAndReportsTheMapAtLeastItsPayloadPerKey() throws InterruptedException
+    void aSmallRunFillsEveryStoreAndReportsTheMapAndTheIndexAtLeastTheirPayloadPerKey() throws InterruptedException
     {
         final KeyFootprint.Figures figures = KeyFootprint.measure(20_000);
 
         assertEquals(20_000, figures.keys());
         assertTrue(figures.hashMapPerKey() >= KeyFootprint.PAYLOAD_BYTES,
             "a HashMap cannot hold 122 B of payload in less: " + figures);
+        assertTrue(figures.indexPerKey() >= KeyFootprint.PAYLOAD_BYTES,
+            "the index cannot hold 122 B of payload in less: " + figures);
         assertTrue(figures.toString().contains("20,000 keys of 22 B with 100-B values"), figures.toString());
     }
 
