@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What does the writer's index step cost per key, and a reader's point get? One thread updates or gets
- * the {@code keys} keys of a filled {@link OffHeapIndex} in a shuffled order (16-byte keys, 64-byte values,
+ * the {@code indexKeys} keys of a filled {@link OffHeapIndex} in a shuffled order (16-byte keys, 64-byte values,
  * as {@code WriteBenchmark} writes), so nearly every operation misses the caches once the index outgrows
  * them: the hash probe and the node it finds. Baseline in the same run: a {@code HashMap<String, byte[]>}
  * given the same keys in the same order ({@code hashMapPut}, {@code hashMapGet}). Expected: 0 B/op for the
@@ -46,7 +46,7 @@ public class OffHeapIndexBenchmark
     private static final int VALUE_BYTES = 64;
 
     @Param({"65536", "1048576"})
-    int keys;
+    int indexKeys;
 
     private final IndexEntry entry = new IndexEntry();
     private final UnsafeBuffer value = new UnsafeBuffer(ByteBuffer.allocateDirect(VALUE_BYTES));
@@ -66,12 +66,12 @@ public class OffHeapIndexBenchmark
     @Setup(Level.Trial)
     public void fill()
     {
-        index = new OffHeapIndex(keys);
-        map = new HashMap<>(keys * 2);
-        keyBytes = new UnsafeBuffer(ByteBuffer.allocateDirect(keys * KEY_BYTES));
-        keyStrings = new String[keys];
-        order = new int[keys];
-        for (int i = 0; i < keys; i++)
+        index = new OffHeapIndex(indexKeys);
+        map = new HashMap<>(indexKeys * 2);
+        keyBytes = new UnsafeBuffer(ByteBuffer.allocateDirect(indexKeys * KEY_BYTES));
+        keyStrings = new String[indexKeys];
+        order = new int[indexKeys];
+        for (int i = 0; i < indexKeys; i++)
         {
             final String key = String.format("key/%012d", i);
             keyBytes.putStringWithoutLengthAscii(i * KEY_BYTES, key);
@@ -81,16 +81,16 @@ public class OffHeapIndexBenchmark
             map.put(key, mapValue.clone());
         }
         final SplittableRandom random = new SplittableRandom(42);
-        for (int i = keys - 1; i > 0; i--)
+        for (int i = indexKeys - 1; i > 0; i--)
         {
             final int j = random.nextInt(i + 1);
             final int swap = order[i];
             order[i] = order[j];
             order[j] = swap;
         }
-        if (index.size() != keys)
+        if (index.size() != indexKeys)
         {
-            throw new IllegalStateException("the index holds " + index.size() + " of " + keys + " keys");
+            throw new IllegalStateException("the index holds " + index.size() + " of " + indexKeys + " keys");
         }
     }
 
@@ -154,7 +154,7 @@ public class OffHeapIndexBenchmark
     private int nextKey()
     {
         final int key = order[next];
-        next = next + 1 == keys ? 0 : next + 1;
+        next = next + 1 == indexKeys ? 0 : next + 1;
         return key;
     }
 }
