@@ -261,14 +261,12 @@ public final class WritePipeline implements AutoCloseable
     {
         requireKeyLength(keyLength);
         requireValueLength(valueLength);
-        final WriteCommand command = claim();
+        final WriteCommand command = claim(completion, callback);
         try
         {
             command.key(key, keyOffset, keyLength);
             command.value(value, valueOffset, valueLength);
             command.expectedModRevision = expectedModRevision;
-            command.completion = completion;
-            command.callback = callback;
             command.kind = WriteCommand.PUT;
         }
         finally
@@ -282,13 +280,11 @@ public final class WritePipeline implements AutoCloseable
         final WriteCompletion completion, final WriteCallback callback)
     {
         requireKeyLength(keyLength);
-        final WriteCommand command = claim();
+        final WriteCommand command = claim(completion, callback);
         try
         {
             command.key(key, keyOffset, keyLength);
             command.rangeMode = WriteCommand.SINGLE_KEY;
-            command.completion = completion;
-            command.callback = callback;
             command.kind = WriteCommand.DELETE;
         }
         finally
@@ -320,12 +316,11 @@ public final class WritePipeline implements AutoCloseable
             throw new InvalidRequestException("a nested transaction is an operation of a transaction's branch, not a write of its own");
         }
         validate(op);
-        final WriteCommand command = claim();
+        final WriteCommand command = claim(completion, null);
         try
         {
-            fill(command, op);
             command.expectedModRevision = expectedModRevision;
-            command.completion = completion;
+            fill(command, op);
         }
         finally
         {
@@ -335,23 +330,26 @@ public final class WritePipeline implements AutoCloseable
 
     private void publishTxn(final Txn txn, final WriteCompletion completion)
     {
-        final WriteCommand command = claim();
+        final WriteCommand command = claim(completion, null);
         command.txn = txn;
-        command.completion = completion;
         command.kind = WriteCommand.TXN;
         release(command);
     }
 
     /**
      * Admits a write and claims its ring slot, reset to a no-op so that a slot published after a
-     * failed fill does nothing. Every claim must be followed by {@link #release}.
+     * failed fill does nothing (a no-op completes no one). Every claim must be followed by
+     * {@link #release}.
+     *
+     * @param completion told the result once the command's kind is set, or null.
+     * @param callback   told the result once the command's kind is set, or null.
      */
-    private WriteCommand claim()
+    private WriteCommand claim(final WriteCompletion completion, final WriteCallback callback)
     {
         admit();
         final long sequence = ring.next();
         final WriteCommand command = ring.get(sequence);
-        command.reset(WriteCommand.NOOP);
+        command.reset(WriteCommand.NOOP, completion, callback);
         command.sequence = sequence;
         if (stampTime)
         {
