@@ -13,6 +13,7 @@ import io.ringwatch.engine.write.WriteCallback;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -212,5 +213,52 @@ class WritesTest
         done.get(10, TimeUnit.SECONDS);
         assertEquals(4, revision.get());
         assertEquals("ringwatch-writer", callbackThread.get().getName());
+    }
+
+    @Test
+    // A blocking write told through another write's callback would wait for ever: fail instead.
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aReusedRingSlotTellsOnlyItsOwnWriter() throws Exception
+    {
+        // Two slots: every write below reuses a slot that a write of another kind, told another way, held.
+        try (RingWatch small = RingWatch.open(RingWatchConfig.builder().writeRingSize(2).build()))
+        {
+            final DirectWriter writer = small.newDirectWriter();
+            final UnsafeBuffer buffer = new UnsafeBuffer(Keys.utf8("kv"));
+            final AtomicLong written = new AtomicLong();
+            final AtomicLong lastRevision = new AtomicLong();
+            final WriteCallback counting = new WriteCallback()
+            {
+                @Override
+                public void onWritten(final long revision, final boolean succeeded, final long deleted)
+                {
+                    lastRevision.set(revision);
+                    written.incrementAndGet();
+                }
+
+                @Override
+                public void onFailed(final RingWatchException error)
+                {
+                    written.incrementAndGet();
+                }
+            };
+            long revision = 0;
+            for (int round = 0; round < 20; round++)
+            {
+                writer.putAsync(buffer, 0, 1, buffer, 1, 1, counting);
+                writer.putAsync(buffer, 0, 1, buffer, 1, 1, counting);
+                revision += 2;
+                assertEquals(++revision, writer.put(buffer, 0, 1, buffer, 1, 1));
+                assertEquals(++revision, small.put("k", "v" + round).revision());
+                assertEquals(++revision, small.txn(Txn.of(List.of(), List.of(Op.put("t", "x")), List.of())).revision());
+                assertEquals(1, writer.delete(buffer, 0, 1));
+                assertEquals(++revision, writer.lastRevision());
+                assertEquals(++revision, small.writeAsync(Op.delete("t")).get(10, TimeUnit.SECONDS).revision());
+            }
+            // Each blocking write above waited for every async put before it: all 40 are counted, none twice.
+            assertEquals(40, written.get());
+            assertEquals(revision, small.currentRevision());
+            assertTrue(lastRevision.get() > 0);
+        }
     }
 }

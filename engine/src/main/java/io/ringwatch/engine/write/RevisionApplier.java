@@ -80,8 +80,6 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final Doorbell[] windowReaders;
     private long rungRevision;
     private long unhandedCommands;
-    /** The command being applied, whose slot receives the revision's change record. */
-    private WriteCommand current;
     private final CountDownLatch running = new CountDownLatch(1);
     private int doomedBytes;
     private long revision;
@@ -179,7 +177,6 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private void apply(final WriteCommand command)
     {
         mutating = false;
-        current = command;
         if (journal != null && command.kind != WriteCommand.NOOP)
         {
             final RingWatchException failure = journal.failure();
@@ -206,13 +203,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
                 default:
                     return;
             }
-            finishRevision();
+            finishRevision(command);
         }
         catch (final RuntimeException e)
         {
             // Only a broken invariant gets here after a mutation: publish what was applied, so the
             // window, the journal and the index still agree.
-            finishRevision();
+            finishRevision(command);
             command.resultError = e instanceof RingWatchException ?
                 (RingWatchException)e : new RingWatchException("write failed in the writer: " + e, e);
         }
@@ -240,7 +237,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             sizer.check();
         }
         secondary.checkPut(command.value, command.valueLength);
-        put(command.key, command.keyLength, command.value, command.valueLength);
+        put(command, command.key, command.keyLength, command.value, command.valueLength);
         command.resultRevision = revision + 1;
         command.resultSucceeded = true;
         if (command.prevKv && prev.found())
@@ -254,13 +251,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final long deleted;
         if (command.rangeMode == WriteCommand.SINGLE_KEY)
         {
-            deleted = deleteOne(command.key, command.keyLength, command.prevKv ? command : null);
+            deleted = deleteOne(command, command.key, command.keyLength, command.prevKv);
         }
         else
         {
-            deleted = deleteRange(command.key, command.keyLength,
+            deleted = deleteRange(command, command.key, command.keyLength,
                 command.rangeMode == WriteCommand.BOUNDED ? command.rangeEnd : null, command.rangeEndLength,
-                command.prevKv ? command : null);
+                command.prevKv);
         }
         command.resultRevision = deleted > 0 ? revision + 1 : revision;
         command.resultSucceeded = true;
@@ -287,7 +284,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             {
                 key.putBytes(0, op.key());
                 command.value.putBytes(0, op.value());
-                put(key, op.key().length, command.value, op.value().length);
+                put(command, key, op.key().length, command.value, op.value().length);
                 if (op.prevKv() && prev.found())
                 {
                     command.resultPrevKvs = List.of(copyOf(prev));
@@ -410,36 +407,42 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final KeyRange range = op.range();
         final byte[] from = range.fromKey();
         command.key.putBytes(0, from);
-        final WriteCommand prevSink = op.prevKv() ? command : null;
+        final boolean prevKv = op.prevKv();
         if (range.isSingleKey())
         {
-            return deleteOne(command.key, from.length, prevSink);
+            return deleteOne(command, command.key, from.length, prevKv);
         }
         final byte[] to = range.toKey();
         if (to == null)
         {
-            return deleteRange(command.key, from.length, null, 0, prevSink);
+            return deleteRange(command, command.key, from.length, null, 0, prevKv);
         }
         command.rangeEnd.putBytes(0, to);
-        return deleteRange(command.key, from.length, command.rangeEnd, to.length, prevSink);
+        return deleteRange(command, command.key, from.length, command.rangeEnd, to.length, prevKv);
     }
 
-    private void put(final DirectBuffer key, final int keyLength, final DirectBuffer value, final int valueLength)
+    /**
+     * Puts one key for {@code command}, whose slot receives the change. The command travels as a
+     * parameter, not in a field: a reference stored per put into this long-lived object would
+     * dirty a G1 card per put (see {@link WriteCommand#reset}).
+     */
+    private void put(
+        final WriteCommand command, final DirectBuffer key, final int keyLength, final DirectBuffer value, final int valueLength)
     {
-        final long next = beginMutation();
+        final long next = beginMutation(command);
         index.put(key, 0, keyLength, value, 0, valueLength, next, prev);
         secondary.onChange(next, key, keyLength, prev, value, valueLength);
         final boolean existed = prev.found();
         final long createRevision = existed ? prev.createRevision() : next;
         final long version = existed ? prev.version() + 1 : 1;
-        final ChangeRecord changes = current.changes;
+        final ChangeRecord changes = command.changes;
         changes.add(EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, next, version,
             existed ? prev.value() : null, 0, existed ? prev.valueLength() : 0,
             existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
         window.append(next, changes);
     }
 
-    private long deleteOne(final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
+    private long deleteOne(final WriteCommand command, final DirectBuffer key, final int keyLength, final boolean prevKv)
     {
         if (!index.get(key, 0, keyLength, probe))
         {
@@ -451,14 +454,15 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             sizer.add(keyLength, 0, probe.valueLength());
             sizer.check();
         }
-        final long next = beginMutation();
+        final long next = beginMutation(command);
         index.remove(key, 0, keyLength, prev);
-        appendDelete(next, key, keyLength, prevSink);
+        appendDelete(command, next, key, keyLength, prevKv);
         return 1;
     }
 
     private long deleteRange(
-        final DirectBuffer from, final int fromLength, final DirectBuffer to, final int toLength, final WriteCommand prevSink)
+        final WriteCommand command, final DirectBuffer from, final int fromLength, final DirectBuffer to, final int toLength,
+        final boolean prevKv)
     {
         doomedOffsets.clear();
         doomedBytes = 0;
@@ -474,14 +478,14 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             // Inside a transaction the whole branch was measured before its first change.
             sizer.check();
         }
-        final long next = beginMutation();
+        final long next = beginMutation(command);
         for (int i = 0; i < count; i++)
         {
             final int offset = doomedOffsets.getInt(i);
             final int end = i + 1 < count ? doomedOffsets.getInt(i + 1) : doomedBytes;
             doomedKey.wrap(doomedKeys, offset, end - offset);
             index.remove(doomedKey, 0, end - offset, prev);
-            appendDelete(next, doomedKey, end - offset, prevSink);
+            appendDelete(command, next, doomedKey, end - offset, prevKv);
         }
         return count;
     }
@@ -498,32 +502,33 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         return true;
     }
 
-    private void appendDelete(final long next, final DirectBuffer key, final int keyLength, final WriteCommand prevSink)
+    private void appendDelete(
+        final WriteCommand command, final long next, final DirectBuffer key, final int keyLength, final boolean prevKv)
     {
         secondary.onChange(next, key, keyLength, prev, null, 0);
-        final ChangeRecord changes = current.changes;
+        final ChangeRecord changes = command.changes;
         changes.add(EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0, 0,
             prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
         window.append(next, changes);
-        if (prevSink != null)
+        if (prevKv)
         {
-            if (prevSink.resultPrevKvs == null)
+            if (command.resultPrevKvs == null)
             {
-                prevSink.resultPrevKvs = new ArrayList<>();
+                command.resultPrevKvs = new ArrayList<>();
             }
-            prevSink.resultPrevKvs.add(copyOf(prev));
+            command.resultPrevKvs.add(copyOf(prev));
         }
     }
 
-    private long beginMutation()
+    private long beginMutation(final WriteCommand command)
     {
         final long next = revision + 1;
         if (!mutating)
         {
-            current.changes.clear();
+            command.changes.clear();
             if (journal != null)
             {
-                current.journalRevision = next;
+                command.journalRevision = next;
             }
             mutating = true;
             cursor.beginApplying(next);
@@ -531,14 +536,14 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         return next;
     }
 
-    private void finishRevision()
+    private void finishRevision(final WriteCommand command)
     {
         if (mutating)
         {
             revision++;
             mutating = false;
             // Pinned reads: the pre-images they need, before the next revision begins.
-            undo.onRevision(revision, current.changes);
+            undo.onRevision(revision, command.changes);
             if (publishes)
             {
                 window.publish();
@@ -546,7 +551,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             }
             else
             {
-                current.windowSequence = window.appendedSequence();
+                command.windowSequence = window.appendedSequence();
             }
         }
     }

@@ -154,7 +154,10 @@ public final class RevisionCursor
 
     void markApplied(final long revision)
     {
-        applied.setVolatile(revision);
+        // A release store: readers of applied poll it (no one parks on it and no doorbell pairs with
+        // it), so it needs only to publish the index and window stores before it, not the full fence
+        // a volatile store would cost the writer per revision.
+        applied.set(revision);
     }
 
     void markDurable(final long revision)

@@ -335,7 +335,7 @@ class PinnedReadModelTest
 
         static Read count(final KeyRange range, final long count, final long low, final long high)
         {
-            return new Read("count", range, 0, null, null, count, List.of(), Math.max(1, low), Math.max(1, high));
+            return new Read("count", range, 0, null, null, count, List.of(), low, high);
         }
 
         static Read byIndex(final String ns, final RangeResult result)
