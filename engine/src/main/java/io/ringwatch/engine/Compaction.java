@@ -1,7 +1,11 @@
 package io.ringwatch.engine;
 
-import io.ringwatch.engine.history.Journal;
-import io.ringwatch.engine.write.RevisionCursor;
+import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.EngineClosedException;
+import io.ringwatch.engine.errors.FutureRevisionException;
+import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.internal.write.RevisionCursor;
 
 /**
  * The engine's compaction point: watches and historical reads may not start before it. Set by

@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.errors.MissingJvmFlagsException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;

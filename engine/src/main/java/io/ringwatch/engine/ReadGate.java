@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.errors.EngineClosedException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

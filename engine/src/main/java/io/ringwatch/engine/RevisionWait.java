@@ -1,9 +1,10 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.errors.InvalidRequestException;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 
-import io.ringwatch.engine.write.RevisionCursor;
+import io.ringwatch.engine.internal.write.RevisionCursor;
 
 /**
  * Waits until the writer has applied a revision (read your writes; the Kubernetes watch cache's

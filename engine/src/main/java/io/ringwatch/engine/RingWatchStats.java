@@ -1,13 +1,13 @@
 package io.ringwatch.engine;
 
-import io.ringwatch.engine.dispatch.WatchHub;
-import io.ringwatch.engine.durable.Snapshotter;
-import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.internal.dispatch.WatchHub;
+import io.ringwatch.engine.internal.durable.Snapshotter;
+import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.write.WritePipeline;
 import io.ringwatch.engine.stats.EngineStats;
 import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.engine.watch.CancelReason;
-import io.ringwatch.engine.write.WritePipeline;
 import io.ringwatch.ringbuffer.WatchWindow;
 
 /**

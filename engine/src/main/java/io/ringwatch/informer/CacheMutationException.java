@@ -1,6 +1,6 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.errors.RingWatchException;
 
 /**
  * A cached object's bytes changed after the informer cached it: some handler wrote into a value

@@ -1,6 +1,6 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.errors.RingWatchException;
 
 /**
  * A handler threw while being notified. Reported to the {@link InformerErrorHandler}, never

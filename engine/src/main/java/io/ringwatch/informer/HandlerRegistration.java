@@ -25,7 +25,7 @@ public interface HandlerRegistration
      * @param timeout the longest to wait; zero or positive.
      * @return true when synced; false when the timeout passed or the handler was removed first.
      * @throws InterruptedException if the calling thread is interrupted while waiting.
-     * @throws io.ringwatch.engine.InvalidRequestException if the timeout is null or negative.
+     * @throws io.ringwatch.engine.errors.InvalidRequestException if the timeout is null or negative.
      */
     default boolean awaitSynced(final Duration timeout) throws InterruptedException
     {

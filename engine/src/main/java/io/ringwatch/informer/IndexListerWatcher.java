@@ -1,7 +1,7 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.InvalidRequestException;
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;

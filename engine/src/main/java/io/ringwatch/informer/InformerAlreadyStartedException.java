@@ -1,6 +1,6 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.errors.RingWatchException;
 
 /**
  * {@code start()} was called on an informer that is already running. Nothing was changed.

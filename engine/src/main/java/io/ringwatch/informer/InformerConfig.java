@@ -1,6 +1,6 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;

@@ -1,6 +1,6 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.errors.RingWatchException;
 
 /**
  * The informer has stopped (by {@code stop()}, or because its engine closed) and refuses the

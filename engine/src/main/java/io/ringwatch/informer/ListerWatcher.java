@@ -51,6 +51,6 @@ public interface ListerWatcher
      */
     default String engineName()
     {
-        return io.ringwatch.engine.RingWatchConfig.DEFAULT_NAME;
+        return io.ringwatch.engine.config.RingWatchConfig.DEFAULT_NAME;
     }
 }

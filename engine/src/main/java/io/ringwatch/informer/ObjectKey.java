@@ -1,6 +1,6 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.kv.Keys;
 
 import java.nio.ByteBuffer;

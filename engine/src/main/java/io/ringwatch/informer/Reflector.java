@@ -1,6 +1,6 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.EngineClosedException;
+import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.watch.CancelReason;

@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.WriteResult;

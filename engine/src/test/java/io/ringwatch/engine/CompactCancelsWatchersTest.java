@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.Event;

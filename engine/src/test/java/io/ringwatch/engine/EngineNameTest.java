@@ -1,5 +1,7 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;

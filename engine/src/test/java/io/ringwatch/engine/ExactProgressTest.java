@@ -1,9 +1,11 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
@@ -12,7 +14,6 @@ import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
 import io.ringwatch.persistence.LogConfig;
-import io.ringwatch.engine.watch.EventType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

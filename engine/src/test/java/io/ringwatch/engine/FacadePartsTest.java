@@ -1,5 +1,9 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.EngineClosedException;
+import io.ringwatch.engine.errors.FutureRevisionException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.ringwatch.engine.write.RevisionCursor;
+import io.ringwatch.engine.internal.write.RevisionCursor;
 import org.junit.jupiter.api.Test;
 
 /** The parts the facade delegates to: the read gate, compaction and the wait for a revision. */

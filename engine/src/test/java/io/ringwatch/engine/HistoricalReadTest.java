@@ -1,6 +1,10 @@
 package io.ringwatch.engine;
 
-import io.ringwatch.engine.history.InMemoryJournal;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.FutureRevisionException;
+import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;

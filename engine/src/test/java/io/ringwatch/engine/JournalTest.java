@@ -1,17 +1,19 @@
 package io.ringwatch.engine;
 
-import io.ringwatch.engine.history.InMemoryJournal;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.JournalFailedException;
+import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.engine.watch.EventType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

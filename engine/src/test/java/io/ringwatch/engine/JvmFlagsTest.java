@@ -1,5 +1,7 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.MissingJvmFlagsException;
 import io.ringwatch.persistence.LogConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

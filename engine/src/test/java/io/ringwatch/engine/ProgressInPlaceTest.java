@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,6 +1,9 @@
 package io.ringwatch.engine;
 
-import io.ringwatch.engine.index.IndexEntry;
+import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.FutureRevisionException;
+import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;

@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import io.ringwatch.engine.kv.KeyRange;

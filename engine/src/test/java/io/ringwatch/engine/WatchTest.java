@@ -1,5 +1,6 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.Op;
@@ -7,6 +8,7 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
@@ -14,7 +16,6 @@ import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.engine.watch.EventType;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,9 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.internal.write.WriteCallback;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -8,8 +12,6 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
-import io.ringwatch.engine.write.DirectWriter;
-import io.ringwatch.engine.write.WriteCallback;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

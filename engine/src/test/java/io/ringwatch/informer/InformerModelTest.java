@@ -1,8 +1,8 @@
 package io.ringwatch.informer;
 
-import io.ringwatch.engine.CompactedException;
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.CompactedException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;

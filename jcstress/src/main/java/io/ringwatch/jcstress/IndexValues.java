@@ -1,7 +1,7 @@
 package io.ringwatch.jcstress;
 
-import io.ringwatch.engine.index.IndexEntry;
-import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.internal.index.IndexEntry;
+import io.ringwatch.engine.internal.index.OffHeapIndex;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

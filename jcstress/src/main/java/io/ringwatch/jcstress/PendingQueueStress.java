@@ -1,6 +1,6 @@
 package io.ringwatch.jcstress;
 
-import io.ringwatch.engine.dispatch.PendingQueue;
+import io.ringwatch.engine.internal.dispatch.PendingQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;

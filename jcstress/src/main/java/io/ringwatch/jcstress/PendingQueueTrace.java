@@ -1,6 +1,6 @@
 package io.ringwatch.jcstress;
 
-import io.ringwatch.engine.dispatch.PendingQueue;
+import io.ringwatch.engine.internal.dispatch.PendingQueue;
 
 /**
  * The consumer's side of the {@link PendingQueue} stress tests: polls a queue and records what came out as a

@@ -1,11 +1,11 @@
 package io.ringwatch.jcstress;
 
-import io.ringwatch.engine.index.IndexEntry;
-import io.ringwatch.engine.index.IndexVisitor;
+import io.ringwatch.engine.internal.index.IndexEntry;
+import io.ringwatch.engine.internal.index.IndexVisitor;
 import org.agrona.DirectBuffer;
 
 /**
- * Records the keys an {@link io.ringwatch.engine.index.OffHeapIndex} scan visits as a {@link DigitTrace}: the
+ * Records the keys an {@link io.ringwatch.engine.internal.index.OffHeapIndex} scan visits as a {@link DigitTrace}: the
  * digit of each known key whose entry is consistent ({@link IndexValues#holds}), {@link IndexValues#WRONG}
  * for anything else, so "13" reads "a then c".
  * <p>

@@ -1,7 +1,7 @@
 package io.ringwatch.jcstress;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.persistence.LogConfig;
 
 import java.io.IOException;

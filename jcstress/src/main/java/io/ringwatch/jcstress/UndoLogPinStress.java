@@ -1,7 +1,7 @@
 package io.ringwatch.jcstress;
 
-import io.ringwatch.engine.ReadBudgetExceededException;
-import io.ringwatch.engine.undo.UndoLog;
+import io.ringwatch.engine.errors.ReadBudgetExceededException;
+import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventType;
 import org.agrona.ExpandableArrayBuffer;

@@ -1,15 +1,15 @@
 package io.ringwatch.jcstress;
 
-import io.ringwatch.engine.EngineClosedException;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.secondary.IndexMaintainer;
+import io.ringwatch.engine.internal.undo.UndoLog;
+import io.ringwatch.engine.internal.write.RevisionCursor;
+import io.ringwatch.engine.internal.write.WritePipeline;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
-import io.ringwatch.engine.secondary.IndexMaintainer;
-import io.ringwatch.engine.undo.UndoLog;
-import io.ringwatch.engine.write.RevisionCursor;
-import io.ringwatch.engine.write.WritePipeline;
 import io.ringwatch.ringbuffer.WatchWindow;
 import io.ringwatch.ringbuffer.WindowConfig;
 import org.agrona.concurrent.SystemNanoClock;

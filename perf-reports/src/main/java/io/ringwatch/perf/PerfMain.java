@@ -1,6 +1,6 @@
 package io.ringwatch.perf;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.perf.load.ProducerWait;
 import io.ringwatch.perf.peer.Persistence;
 import io.ringwatch.perf.peer.ThreadIdle;

@@ -11,8 +11,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.persistence.LogConfig;
 import io.ringwatch.persistence.RevisionLogException;
 import picocli.CommandLine.Command;

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;

@@ -3,7 +3,7 @@ package io.ringwatch.replay;
 import java.nio.file.Path;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.persistence.LogConfig;
 

@@ -8,7 +8,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;

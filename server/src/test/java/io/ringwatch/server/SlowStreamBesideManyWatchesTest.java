@@ -3,7 +3,7 @@ package io.ringwatch.server;
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;

@@ -1,6 +1,6 @@
 package io.ringwatch.server;
 
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;
 import org.junit.jupiter.api.AfterEach;

@@ -8,7 +8,7 @@ import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;

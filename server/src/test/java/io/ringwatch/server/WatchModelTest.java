@@ -8,7 +8,7 @@ import io.etcd.jetcd.op.CmpTarget;
 import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.PutOption;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;

@@ -1,6 +1,6 @@
 package io.ringwatch.engine.coalesce;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.Delta;

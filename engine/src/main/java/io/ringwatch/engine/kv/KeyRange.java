@@ -1,6 +1,6 @@
 package io.ringwatch.engine.kv;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;

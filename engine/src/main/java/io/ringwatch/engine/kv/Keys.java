@@ -16,13 +16,13 @@ public final class Keys
     /**
      * @param s a string key or value.
      * @return its UTF-8 bytes.
-     * @throws io.ringwatch.engine.InvalidRequestException if {@code s} is null.
+     * @throws io.ringwatch.engine.errors.InvalidRequestException if {@code s} is null.
      */
     public static byte[] utf8(final String s)
     {
         if (s == null)
         {
-            throw new io.ringwatch.engine.InvalidRequestException("key or value must not be null");
+            throw new io.ringwatch.engine.errors.InvalidRequestException("key or value must not be null");
         }
         return s.getBytes(StandardCharsets.UTF_8);
     }

@@ -1,6 +1,6 @@
 package io.ringwatch.engine.kv;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 
 /**
  * One write, used alone or inside a {@link Txn}: a put of one key, a delete of a

@@ -1,6 +1,7 @@
 package io.ringwatch.engine.secondary;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.IndexFunctionException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -10,14 +10,17 @@ import org.agrona.DirectBuffer;
 @FunctionalInterface
 public interface IndexValueSink
 {
+    /** The longest index value accepted, in bytes. */
+    int MAX_VALUE_BYTES = 4096;
+
     /**
      * Adds one index value; a value given twice for the same input counts once. Allocates only
      * while the collector's buffers grow to the largest set of values seen.
      *
      * @param buffer holds the index value.
      * @param offset where it starts.
-     * @param length its length in bytes, 0 to {@link IndexValues#MAX_VALUE_BYTES}.
-     * @throws IndexFunctionException if the value is longer than the limit or out of the buffer.
+     * @param length its length in bytes, 0 to {@link #MAX_VALUE_BYTES}.
+     * @throws io.ringwatch.engine.errors.IndexFunctionException if the value is longer than the limit or out of the buffer.
      */
     void accept(DirectBuffer buffer, int offset, int length);
 }

@@ -23,7 +23,7 @@ public interface DeltaWatcher extends Watcher
      * @param timeout the longest to wait.
      * @return the pending deltas; empty when the timeout passed first.
      * @throws InterruptedException if the calling thread is interrupted while waiting.
-     * @throws io.ringwatch.engine.InvalidRequestException if the timeout is null or negative.
+     * @throws io.ringwatch.engine.errors.InvalidRequestException if the timeout is null or negative.
      */
     DeltaBatch next(Duration timeout) throws InterruptedException;
 }

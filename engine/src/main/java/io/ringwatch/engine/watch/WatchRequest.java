@@ -1,6 +1,6 @@
 package io.ringwatch.engine.watch;
 
-import io.ringwatch.engine.InvalidRequestException;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.kv.KeyRange;
 
 import java.nio.charset.StandardCharsets;

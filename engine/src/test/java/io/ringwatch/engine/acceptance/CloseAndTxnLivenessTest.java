@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.ringwatch.engine.EngineClosedException;
+import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;

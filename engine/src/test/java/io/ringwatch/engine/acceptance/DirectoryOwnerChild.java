@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.persistence.LogConfig;
 
 /**

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;

@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.ringwatch.engine.JournalFailedException;
-import io.ringwatch.engine.RevisionTooLargeException;
+import io.ringwatch.engine.errors.JournalFailedException;
+import io.ringwatch.engine.errors.RevisionTooLargeException;
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;

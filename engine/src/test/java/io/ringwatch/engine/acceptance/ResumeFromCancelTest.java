@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.Event;

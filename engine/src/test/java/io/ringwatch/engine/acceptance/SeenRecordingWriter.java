@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchRequest;

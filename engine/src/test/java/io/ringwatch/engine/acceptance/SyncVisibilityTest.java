@@ -1,6 +1,6 @@
 package io.ringwatch.engine.acceptance;
 
-import io.ringwatch.engine.durable.ChildJvm;
+import io.ringwatch.engine.internal.durable.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,9 +21,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.engine.history.InMemoryJournal;
-import io.ringwatch.engine.history.Journal;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.history.InMemoryJournal;
+import io.ringwatch.engine.internal.history.Journal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.watch.WatchRequest;

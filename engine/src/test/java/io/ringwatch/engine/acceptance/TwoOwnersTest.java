@@ -1,6 +1,6 @@
 package io.ringwatch.engine.acceptance;
 
-import io.ringwatch.engine.durable.ChildJvm;
+import io.ringwatch.engine.internal.durable.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.persistence.LogConfig;
 

@@ -1,7 +1,7 @@
 package io.ringwatch.engine.coalesce;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
@@ -11,13 +11,13 @@ import io.ringwatch.engine.watch.DeltaBatch;
 import io.ringwatch.engine.watch.DeltaWatcher;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.engine.watch.EventType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;

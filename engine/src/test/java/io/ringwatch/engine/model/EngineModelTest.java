@@ -1,8 +1,8 @@
 package io.ringwatch.engine.model;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.engine.history.InMemoryJournal;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -14,13 +14,13 @@ import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.ListWatch;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.engine.watch.EventType;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

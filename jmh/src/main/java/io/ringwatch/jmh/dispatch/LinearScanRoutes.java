@@ -1,12 +1,12 @@
 package io.ringwatch.jmh.dispatch;
 
-import io.ringwatch.engine.dispatch.RouteVisitor;
+import io.ringwatch.engine.internal.dispatch.RouteVisitor;
 import org.agrona.DirectBuffer;
 
 import java.util.Arrays;
 
 /**
- * The naive router that {@link io.ringwatch.engine.dispatch.WatchRoutes} is measured against: a flat list of
+ * The naive router that {@link io.ringwatch.engine.internal.dispatch.WatchRoutes} is measured against: a flat list of
  * registrations, every one of which is tested against every routed key, so routing costs O(all watchers).
  * <p>
  * It matches keys exactly as WatchRoutes does (exact keys by content, ranges {@code [from, to)} compared as

@@ -1,6 +1,6 @@
 package io.ringwatch.jmh.dispatch;
 
-import io.ringwatch.engine.dispatch.PendingQueue;
+import io.ringwatch.engine.internal.dispatch.PendingQueue;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

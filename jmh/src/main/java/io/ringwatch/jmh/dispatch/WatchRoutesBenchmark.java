@@ -1,7 +1,7 @@
 package io.ringwatch.jmh.dispatch;
 
-import io.ringwatch.engine.dispatch.RouteVisitor;
-import io.ringwatch.engine.dispatch.WatchRoutes;
+import io.ringwatch.engine.internal.dispatch.RouteVisitor;
+import io.ringwatch.engine.internal.dispatch.WatchRoutes;
 import io.ringwatch.engine.kv.Keys;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -8,7 +8,7 @@ import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import com.lmax.disruptor.util.DaemonThreadFactory;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;

@@ -1,10 +1,10 @@
 package io.ringwatch.jmh.engine;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchRequest;
-import io.ringwatch.engine.write.DirectWriter;
 import io.ringwatch.jmh.persistence.ScratchDirectory;
 import io.ringwatch.persistence.LogConfig;
 import org.openjdk.jmh.annotations.Level;

@@ -1,7 +1,7 @@
 package io.ringwatch.jmh.engine;
 
+import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.kv.WriteResult;
-import io.ringwatch.engine.write.DirectWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,6 +1,6 @@
 package io.ringwatch.jmh.fanout;
 
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;

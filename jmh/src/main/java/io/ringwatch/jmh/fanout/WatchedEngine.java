@@ -1,10 +1,10 @@
 package io.ringwatch.jmh.fanout;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchRequest;
-import io.ringwatch.engine.write.DirectWriter;
 
 import java.util.concurrent.locks.LockSupport;
 

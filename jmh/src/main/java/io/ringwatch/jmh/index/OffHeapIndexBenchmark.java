@@ -1,7 +1,7 @@
 package io.ringwatch.jmh.index;
 
-import io.ringwatch.engine.index.IndexEntry;
-import io.ringwatch.engine.index.OffHeapIndex;
+import io.ringwatch.engine.internal.index.IndexEntry;
+import io.ringwatch.engine.internal.index.OffHeapIndex;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,10 +1,10 @@
 package io.ringwatch.jmh.isolation;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.engine.index.IndexEntry;
-import io.ringwatch.engine.index.OffHeapIndex;
-import io.ringwatch.engine.write.DirectWriter;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.index.IndexEntry;
+import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.jmh.engine.AckWindow;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,7 +1,7 @@
 package io.ringwatch.jmh.isolation;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.EventBatch;

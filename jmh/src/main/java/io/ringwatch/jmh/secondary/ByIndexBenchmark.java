@@ -1,10 +1,10 @@
 package io.ringwatch.jmh.secondary;
 
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
-import io.ringwatch.engine.write.DirectWriter;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,10 +1,10 @@
 package io.ringwatch.jmh.secondary;
 
+import io.ringwatch.engine.errors.IndexFunctionException;
+import io.ringwatch.engine.internal.secondary.IndexRouteVisitor;
+import io.ringwatch.engine.internal.secondary.IndexRoutes;
+import io.ringwatch.engine.internal.secondary.IndexValues;
 import io.ringwatch.engine.secondary.IndexFunction;
-import io.ringwatch.engine.secondary.IndexFunctionException;
-import io.ringwatch.engine.secondary.IndexRouteVisitor;
-import io.ringwatch.engine.secondary.IndexRoutes;
-import io.ringwatch.engine.secondary.IndexValues;
 import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;

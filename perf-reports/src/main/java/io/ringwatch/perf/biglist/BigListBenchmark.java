@@ -1,18 +1,18 @@
 package io.ringwatch.perf.biglist;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.internal.write.WriteCallback;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.RangeResult;
-import io.ringwatch.engine.write.DirectWriter;
-import io.ringwatch.engine.write.WriteCallback;
 import org.agrona.concurrent.UnsafeBuffer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

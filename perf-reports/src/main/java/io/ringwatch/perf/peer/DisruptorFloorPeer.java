@@ -3,7 +3,7 @@ package io.ringwatch.perf.peer;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.perf.load.CancellationTally;
 import io.ringwatch.perf.load.LatencyRecorder;
 import io.ringwatch.perf.load.Peer;

@@ -1,6 +1,6 @@
 package io.ringwatch.perf.peer;
 
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.persistence.LogConfig;
 
 import java.nio.file.Path;

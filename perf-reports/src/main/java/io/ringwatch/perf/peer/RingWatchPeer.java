@@ -1,14 +1,14 @@
 package io.ringwatch.perf.peer;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.engine.RingWatchException;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
-import io.ringwatch.engine.write.DirectWriter;
 import io.ringwatch.perf.load.CancellationTally;
 import io.ringwatch.perf.load.LatencyRecorder;
 import io.ringwatch.perf.load.Peer;
@@ -82,7 +82,7 @@ public final class RingWatchPeer implements Peer
      * @param workload the keys.
      * @return the configuration.
      * @throws IllegalArgumentException if persistence is asked for without a data directory.
-     * @throws io.ringwatch.engine.InvalidRequestException for settings the engine refuses.
+     * @throws io.ringwatch.engine.errors.InvalidRequestException for settings the engine refuses.
      */
     public static RingWatchConfig config(final EngineSettings settings, final Workload workload)
     {

@@ -1,11 +1,11 @@
 package io.ringwatch.perf.recovery;
 
-import io.ringwatch.engine.InvalidRequestException;
-import picocli.CommandLine;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;

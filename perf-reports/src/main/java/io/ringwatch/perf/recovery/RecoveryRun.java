@@ -1,9 +1,9 @@
 package io.ringwatch.perf.recovery;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.kv.KeyValue;
-import io.ringwatch.engine.write.DirectWriter;
 import io.ringwatch.persistence.LogConfig;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.ringwatch.perf.peer;
 
-import io.ringwatch.engine.RingWatchConfig;
-import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.perf.load.Workload;
+import io.ringwatch.persistence.LogConfig;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

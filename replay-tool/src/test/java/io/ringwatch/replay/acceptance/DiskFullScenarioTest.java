@@ -16,9 +16,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import io.ringwatch.engine.JournalFailedException;
+import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.watch.Event;

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.RingWatchConfig;
+import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.persistence.LogConfig;
 import io.ringwatch.replay.ExitCodes;
 

@@ -2,13 +2,13 @@ package io.ringwatch.server.rpc;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.ringwatch.engine.CompactedException;
-import io.ringwatch.engine.DuplicateKeyException;
-import io.ringwatch.engine.EngineClosedException;
-import io.ringwatch.engine.FutureRevisionException;
-import io.ringwatch.engine.InvalidRequestException;
-import io.ringwatch.engine.ReadBudgetExceededException;
-import io.ringwatch.engine.RevisionTooLargeException;
+import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.DuplicateKeyException;
+import io.ringwatch.engine.errors.EngineClosedException;
+import io.ringwatch.engine.errors.FutureRevisionException;
+import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.errors.ReadBudgetExceededException;
+import io.ringwatch.engine.errors.RevisionTooLargeException;
 
 /**
  * The gRPC errors an etcd server answers with, with etcd's exact codes and messages

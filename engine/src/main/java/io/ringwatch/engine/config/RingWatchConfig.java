@@ -1,0 +1,747 @@
+package io.ringwatch.engine.config;
+
+import com.lmax.disruptor.WaitStrategy;
+import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.engine.idle.WakeableWaitStrategy;
+import io.ringwatch.persistence.LogConfig;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * How an engine is sized and how its threads wait. Immutable; build one with {@link #builder()}.
+ * Defaults suit an embedded service on a small machine: the writer, dispatcher and delivery
+ * threads spin for about a microsecond, then park until the thread that hands them work wakes
+ * them ({@link WakeableWaitStrategy}, {@link WakeableIdleStrategy}), so an idle engine holds no
+ * core and a hand-off to a parked thread costs a wake-up, not a timed park. For the lowest
+ * latency on cores of their own choose busy-spin strategies instead.
+ *
+ * <p>Push listeners run on a pool of {@link #deliveryThreads()} threads, any of which takes the
+ * next push watcher with events. A listener that blocks costs one thread: after
+ * {@link #listenerBlockedAfter()} (2 ms; 50 ms for a call that keeps running) the pool starts
+ * another in its place, up to {@link #maxDeliveryThreads()} (64) in all, and such extra threads
+ * end after {@link #deliveryKeepAlive()} (10 s) without work; the
+ * {@link #slowListenerTimeout()} (5 s) is only when the blocked watcher itself is cancelled.
+ * Measured: 1,000 healthy push watchers beside a listener blocked for ever kept a
+ * write-to-listener p99 within 1.5 times the run without it in 9 of 11 back-to-back pairs on a
+ * loaded 2-core VM, at most 522 ms when the harness's own producer stalled 515 ms, where the
+ * blocked listener used to cost them the 5 s slow-listener timeout (perf-reports/README.md).
+ */
+public final class RingWatchConfig
+{
+    /** The cap on delivery threads by default, unless more delivery threads are configured. */
+    public static final int DEFAULT_MAX_DELIVERY_THREADS = 64;
+    /** The engine name by default: the prefix of every thread name and the {@code engine} tag of every meter. */
+    public static final String DEFAULT_NAME = "ringwatch";
+    /** The longest engine name accepted, so that thread names stay readable. */
+    public static final int MAX_NAME_LENGTH = 32;
+
+    private final String name;
+    private final boolean checkJvmFlags;
+
+    private final int writeRingSize;
+    private final int maxKeyBytes;
+    private final int maxValueBytes;
+    private final int windowMinCapacity;
+    private final int windowMaxCapacity;
+    private final Duration windowFreshness;
+    private final int windowBytesPerEvent;
+    private final int dispatcherThreads;
+    private final int deliveryThreads;
+    private final int deliveryBatchSize;
+    private final int watcherQueueDepth;
+    private final int pendingBudget;
+    private final Duration progressNotifyInterval;
+    private final Duration slowListenerTimeout;
+    private final int maxDeliveryThreads;
+    private final Duration listenerBlockedAfter;
+    private final Duration deliveryKeepAlive;
+    private final int indexInitialCapacity;
+    private final long consistentReadBudgetBytes;
+    private final Supplier<WaitStrategy> writerWaitStrategy;
+    private final Supplier<IdleStrategy> dispatcherIdleStrategy;
+    private final Supplier<IdleStrategy> deliveryIdleStrategy;
+    private final LogConfig persistence;
+    private final long snapshotEveryRevisions;
+
+    private RingWatchConfig(final Builder b)
+    {
+        name = b.name;
+        checkJvmFlags = b.checkJvmFlags;
+        persistence = b.persistence;
+        snapshotEveryRevisions = b.snapshotEveryRevisions;
+        writeRingSize = b.writeRingSize;
+        maxKeyBytes = b.maxKeyBytes;
+        maxValueBytes = b.maxValueBytes;
+        windowMinCapacity = b.windowMinCapacity;
+        windowMaxCapacity = b.windowMaxCapacity;
+        windowFreshness = b.windowFreshness;
+        windowBytesPerEvent = b.windowBytesPerEvent;
+        dispatcherThreads = b.dispatcherThreads;
+        deliveryThreads = b.deliveryThreads;
+        deliveryBatchSize = b.deliveryBatchSize;
+        watcherQueueDepth = b.watcherQueueDepth;
+        pendingBudget = b.pendingBudget;
+        progressNotifyInterval = b.progressNotifyInterval;
+        slowListenerTimeout = b.slowListenerTimeout;
+        maxDeliveryThreads = b.maxDeliveryThreads == 0 ? Math.max(DEFAULT_MAX_DELIVERY_THREADS, b.deliveryThreads) : b.maxDeliveryThreads;
+        listenerBlockedAfter = b.listenerBlockedAfter;
+        deliveryKeepAlive = b.deliveryKeepAlive;
+        indexInitialCapacity = b.indexInitialCapacity;
+        consistentReadBudgetBytes = b.consistentReadBudgetBytes;
+        writerWaitStrategy = b.writerWaitStrategy;
+        dispatcherIdleStrategy = b.dispatcherIdleStrategy;
+        deliveryIdleStrategy = b.deliveryIdleStrategy;
+    }
+
+    /**
+     * @return the engine's name: every thread the engine starts is named after it
+     * ({@code <name>-writer}, {@code <name>-dispatcher-0}, ...), and it tags the engine's meters
+     * and log lines, so two engines in one JVM can be told apart.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return whether {@link io.ringwatch.engine.RingWatch#open(RingWatchConfig)} checks the JVM flags the engine
+     * needs ({@link io.ringwatch.engine.JvmFlags}) and refuses to start without them (the default).
+     */
+    public boolean checkJvmFlags()
+    {
+        return checkJvmFlags;
+    }
+
+    /**
+     * @return the revision log's settings (directory, durability, roll cycle, retention), or null
+     * for a purely in-memory engine.
+     */
+    public LogConfig persistence()
+    {
+        return persistence;
+    }
+
+    /**
+     * @return how many revisions the engine lets pass between index snapshots of a persistent
+     * engine (which bound the log a restart replays); 0 for none, not even at close.
+     */
+    public long snapshotEveryRevisions()
+    {
+        return snapshotEveryRevisions;
+    }
+
+    /**
+     * @return a builder holding the defaults.
+     */
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    /**
+     * @return the configuration with every default.
+     */
+    public static RingWatchConfig defaults()
+    {
+        return builder().build();
+    }
+
+    /** @return slots in the write ring (a power of two). */
+    public int writeRingSize()
+    {
+        return writeRingSize;
+    }
+
+    /** @return the longest key accepted, in bytes. */
+    public int maxKeyBytes()
+    {
+        return maxKeyBytes;
+    }
+
+    /** @return the longest value accepted, in bytes. */
+    public int maxValueBytes()
+    {
+        return maxValueBytes;
+    }
+
+    /** @return the watch window's lower capacity bound, in events. */
+    public int windowMinCapacity()
+    {
+        return windowMinCapacity;
+    }
+
+    /** @return the watch window's upper capacity bound, in events. */
+    public int windowMaxCapacity()
+    {
+        return windowMaxCapacity;
+    }
+
+    /** @return how young the window's oldest event must be for the window to grow. */
+    public Duration windowFreshness()
+    {
+        return windowFreshness;
+    }
+
+    /** @return the bytes of window data ring reserved per event of capacity. */
+    public int windowBytesPerEvent()
+    {
+        return windowBytesPerEvent;
+    }
+
+    /** @return how many dispatcher threads share the watchers. */
+    public int dispatcherThreads()
+    {
+        return dispatcherThreads;
+    }
+
+    /**
+     * @return how many delivery threads call push listeners while none is blocked: any free one
+     * takes the next push watcher with events, one batch at a time.
+     */
+    public int deliveryThreads()
+    {
+        return deliveryThreads;
+    }
+
+    /**
+     * @return the cap on delivery threads, blocked ones included: while threads are blocked in
+     * listeners the pool starts others, so that {@link #deliveryThreads()} keep delivering, up to
+     * this many in all.
+     */
+    public int maxDeliveryThreads()
+    {
+        return maxDeliveryThreads;
+    }
+
+    /**
+     * @return how long a listener may wait (sleep, park, wait for a lock) in one call before its
+     * delivery thread counts as blocked and the pool starts another in its place (within 1.5
+     * times this); a call that keeps running (computing, native I/O) counts after 25 times this.
+     */
+    public Duration listenerBlockedAfter()
+    {
+        return listenerBlockedAfter;
+    }
+
+    /**
+     * @return how long a delivery thread beyond {@link #deliveryThreads()} (started while others
+     * were blocked) stays without work before it ends.
+     */
+    public Duration deliveryKeepAlive()
+    {
+        return deliveryKeepAlive;
+    }
+
+    /** @return the most events handed to a listener in one call. */
+    public int deliveryBatchSize()
+    {
+        return deliveryBatchSize;
+    }
+
+    /**
+     * The depth of a watcher's queue of routed events: a watcher with this many undelivered
+     * events leaves the routes and reads the watch window (then, in a persistent engine, the
+     * revision log) by its own cursor, filtering by its range, until it has caught up and rejoins
+     * with no gap and no duplicate. So a slow or never-drained watcher holds at most this many
+     * queue entries (8 bytes each: 8 KiB at the default 1,024; none while it reads by cursor, and
+     * no queue at all while it has no event) and is cancelled only when the window and the log no
+     * longer hold its next event ({@code REVISION_UNAVAILABLE}, naming a revision it can resume
+     * from), never for being slow. Measured: 10,000 never-polled prefix watchers at 5,000 writes/s
+     * held 3 MB of heap in all (jmh/README.md, "Isolation runs"). A deeper queue lets a watcher
+     * absorb longer bursts without reading by cursor (which costs its consumer a read of every
+     * window event); a shallower one bounds memory more tightly.
+     * Watches by secondary index, which cannot read by cursor yet, are cancelled
+     * {@code OVERFLOWED} at this depth.
+     *
+     * @return the depth of each watcher's queue.
+     */
+    public int watcherQueueDepth()
+    {
+        return watcherQueueDepth;
+    }
+
+    /**
+     * @return the depth of each watcher's queue.
+     * @deprecated named {@link #watcherQueueDepth()} now: beyond it a watcher reads by cursor
+     * instead of being cancelled.
+     */
+    @Deprecated
+    public int maxPendingEvents()
+    {
+        return watcherQueueDepth;
+    }
+
+    /**
+     * The engine's budget of queue entries pending in all watchers' queues together, shared
+     * equally by the dispatcher threads (each owns its share, so counting costs no atomic per
+     * event). A dispatcher whose share is spent sends the watcher it would queue for to read by
+     * cursor, as if its queue were full. So queued events cost at most about 8 bytes times this
+     * budget of heap (32 MiB at the default 2^22), however many watchers are slow.
+     *
+     * @return the most queue entries pending in the engine.
+     */
+    public int pendingBudget()
+    {
+        return pendingBudget;
+    }
+
+    /** @return the interval of progress notifications to watchers that asked for them. */
+    public Duration progressNotifyInterval()
+    {
+        return progressNotifyInterval;
+    }
+
+    /**
+     * @return how long a listener may stay in one call before its watcher is cancelled with
+     * {@code SLOW_LISTENER}: a policy for the watcher's own sake, which frees no thread (the
+     * pool has long since started another, see {@link #listenerBlockedAfter()}).
+     */
+    public Duration slowListenerTimeout()
+    {
+        return slowListenerTimeout;
+    }
+
+    /** @return the number of keys the index is sized for at start. */
+    public int indexInitialCapacity()
+    {
+        return indexInitialCapacity;
+    }
+
+    /**
+     * @return the most direct memory the writer holds for pinned consistent reads (pre-images of
+     * the keys it changes while they run); a read that would need more fails with
+     * {@link io.ringwatch.engine.errors.ReadBudgetExceededException}.
+     */
+    public long consistentReadBudgetBytes()
+    {
+        return consistentReadBudgetBytes;
+    }
+
+    /** @return makes the writer thread's wait strategy. */
+    public Supplier<WaitStrategy> writerWaitStrategy()
+    {
+        return writerWaitStrategy;
+    }
+
+    /** @return makes each dispatcher thread's idle strategy. */
+    public Supplier<IdleStrategy> dispatcherIdleStrategy()
+    {
+        return dispatcherIdleStrategy;
+    }
+
+    /** @return makes each delivery thread's idle strategy. */
+    public Supplier<IdleStrategy> deliveryIdleStrategy()
+    {
+        return deliveryIdleStrategy;
+    }
+
+    /**
+     * Builds a {@link RingWatchConfig}. Each setter validates its argument and throws
+     * {@link InvalidRequestException} for a bad one. Not thread-safe.
+     */
+    public static final class Builder
+    {
+        private String name = DEFAULT_NAME;
+        private boolean checkJvmFlags = true;
+        private int writeRingSize = 4096;
+        private int maxKeyBytes = 4096;
+        private int maxValueBytes = 1 << 20;
+        private int windowMinCapacity = 1024;
+        private int windowMaxCapacity = 128 * 1024;
+        private Duration windowFreshness = Duration.ofSeconds(75);
+        private int windowBytesPerEvent = 256;
+        private int dispatcherThreads = 1;
+        private int deliveryThreads = 1;
+        private int deliveryBatchSize = 256;
+        private int watcherQueueDepth = 1024;
+        private int pendingBudget = 1 << 22;
+        private Duration progressNotifyInterval = Duration.ofSeconds(10);
+        private Duration slowListenerTimeout = Duration.ofSeconds(5);
+        private int maxDeliveryThreads;
+        private Duration listenerBlockedAfter = Duration.ofMillis(2);
+        private Duration deliveryKeepAlive = Duration.ofSeconds(10);
+        private int indexInitialCapacity = 1024;
+        private long consistentReadBudgetBytes = 256L << 20;
+        private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
+        private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::new;
+        private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::new;
+        private LogConfig persistence;
+        private long snapshotEveryRevisions = 1_000_000;
+
+        private Builder()
+        {
+        }
+
+        /**
+         * @param check false to start without checking the JVM flags ({@link io.ringwatch.engine.JvmFlags}); for a
+         *              JVM whose access is granted in a way the check cannot see. True by default.
+         * @return this builder.
+         */
+        public Builder checkJvmFlags(final boolean check)
+        {
+            this.checkJvmFlags = check;
+            return this;
+        }
+
+        /**
+         * @param name the engine's name (default {@value RingWatchConfig#DEFAULT_NAME}): 1 to
+         *             {@value RingWatchConfig#MAX_NAME_LENGTH} characters among letters, digits,
+         *             {@code .}, {@code _} and {@code -}, so that it is safe in thread names, meter
+         *             tags and log lines.
+         * @return this builder.
+         * @throws InvalidRequestException for a null, empty, too long or otherwise invalid name.
+         */
+        public Builder name(final String name)
+        {
+            if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH || !name.matches("[A-Za-z0-9._-]+"))
+            {
+                throw new InvalidRequestException("engine name must be 1 to " + MAX_NAME_LENGTH +
+                    " letters, digits, '.', '_' or '-': " + name);
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Makes the engine durable: every revision is appended to a Chronicle Queue revision log in
+         * {@code log}'s directory (ASYNC durability acknowledges after the append, SYNC after it is
+         * forced to disk), a restart recovers from it, and watchers that fall out of the watch window
+         * catch up from it. Null (the default) keeps the engine in memory.
+         *
+         * @param log the revision log's settings, or null.
+         * @return this builder.
+         */
+        public Builder persistence(final LogConfig log)
+        {
+            this.persistence = log;
+            return this;
+        }
+
+        /**
+         * @param revisions revisions between index snapshots of a persistent engine, 0 for none.
+         * @return this builder.
+         */
+        public Builder snapshotEveryRevisions(final long revisions)
+        {
+            if (revisions < 0)
+            {
+                throw new InvalidRequestException("snapshot interval must not be negative: " + revisions);
+            }
+            this.snapshotEveryRevisions = revisions;
+            return this;
+        }
+
+        /**
+         * @param size slots in the write ring; a power of two, at least 2.
+         * @return this builder.
+         */
+        public Builder writeRingSize(final int size)
+        {
+            if (size < 2 || Integer.bitCount(size) != 1)
+            {
+                throw new InvalidRequestException("write ring size must be a power of two >= 2: " + size);
+            }
+            writeRingSize = size;
+            return this;
+        }
+
+        /**
+         * @param bytes the longest key accepted, 1 to 65536.
+         * @return this builder.
+         */
+        public Builder maxKeyBytes(final int bytes)
+        {
+            maxKeyBytes = inRange("max key bytes", bytes, 1, 65536);
+            return this;
+        }
+
+        /**
+         * @param bytes the longest value accepted, 0 to 64 MiB.
+         * @return this builder.
+         */
+        public Builder maxValueBytes(final int bytes)
+        {
+            maxValueBytes = inRange("max value bytes", bytes, 0, 64 << 20);
+            return this;
+        }
+
+        /**
+         * @param min lower bound in events (power of two, at least 16).
+         * @param max upper bound in events (power of two, at least {@code min}).
+         * @return this builder.
+         */
+        public Builder windowCapacity(final int min, final int max)
+        {
+            if (min < 16 || Integer.bitCount(min) != 1 || max < min || Integer.bitCount(max) != 1)
+            {
+                throw new InvalidRequestException("window capacity bounds must be powers of two, 16 <= min <= max: " + min + ", " + max);
+            }
+            windowMinCapacity = min;
+            windowMaxCapacity = max;
+            return this;
+        }
+
+        /**
+         * @param freshness how young the oldest event must be for the window to grow; positive.
+         * @return this builder.
+         */
+        public Builder windowFreshness(final Duration freshness)
+        {
+            windowFreshness = positive("window freshness", freshness);
+            return this;
+        }
+
+        /**
+         * @param bytes data ring bytes reserved per event of window capacity, 16 to 65536.
+         * @return this builder.
+         */
+        public Builder windowBytesPerEvent(final int bytes)
+        {
+            windowBytesPerEvent = inRange("window bytes per event", bytes, 16, 65536);
+            return this;
+        }
+
+        /**
+         * @param threads dispatcher threads, 1 to 256.
+         * @return this builder.
+         */
+        public Builder dispatcherThreads(final int threads)
+        {
+            dispatcherThreads = inRange("dispatcher threads", threads, 1, 256);
+            return this;
+        }
+
+        /**
+         * @param threads delivery threads for push listeners, 1 to 256.
+         * @return this builder.
+         */
+        public Builder deliveryThreads(final int threads)
+        {
+            deliveryThreads = inRange("delivery threads", threads, 1, 256);
+            return this;
+        }
+
+        /**
+         * @param threads the cap on delivery threads, blocked ones included, 1 to 4096 and at
+         *                least {@link #deliveryThreads(int)}; by default the larger of
+         *                {@value RingWatchConfig#DEFAULT_MAX_DELIVERY_THREADS} and the delivery
+         *                threads.
+         * @return this builder.
+         */
+        public Builder maxDeliveryThreads(final int threads)
+        {
+            maxDeliveryThreads = inRange("max delivery threads", threads, 1, 4096);
+            return this;
+        }
+
+        /**
+         * @param threshold how long a listener may wait in one call before the pool starts
+         *                  another delivery thread in place of its own (25 times this if the
+         *                  call keeps running); 100 µs to 1 minute, 2 ms by default.
+         * @return this builder.
+         */
+        public Builder listenerBlockedAfter(final Duration threshold)
+        {
+            listenerBlockedAfter = between("listener blocked after", threshold, Duration.ofNanos(100_000), Duration.ofMinutes(1));
+            return this;
+        }
+
+        /**
+         * @param keepAlive how long a delivery thread beyond {@link #deliveryThreads(int)} stays
+         *                  without work before it ends; positive, 10 s by default.
+         * @return this builder.
+         */
+        public Builder deliveryKeepAlive(final Duration keepAlive)
+        {
+            deliveryKeepAlive = positive("delivery keep-alive", keepAlive);
+            return this;
+        }
+
+        /**
+         * @param events most events per listener call, 1 to 65536.
+         * @return this builder.
+         */
+        public Builder deliveryBatchSize(final int events)
+        {
+            deliveryBatchSize = inRange("delivery batch size", events, 1, 65536);
+            return this;
+        }
+
+        /**
+         * @param events the depth of a watcher's queue of routed events (see
+         *               {@link RingWatchConfig#watcherQueueDepth()}), 4 to 2^24; 1024 by default.
+         * @return this builder.
+         */
+        public Builder watcherQueueDepth(final int events)
+        {
+            watcherQueueDepth = inRange("watcher queue depth", events, 4, 1 << 24);
+            return this;
+        }
+
+        /**
+         * @param events the depth of a watcher's queue, 4 to 2^24.
+         * @return this builder.
+         * @deprecated use {@link #watcherQueueDepth(int)}: beyond the depth a watcher reads by
+         * cursor instead of being cancelled.
+         */
+        @Deprecated
+        public Builder maxPendingEvents(final int events)
+        {
+            return watcherQueueDepth(events);
+        }
+
+        /**
+         * @param entries the most queue entries pending in all watchers' queues together (see
+         *                {@link RingWatchConfig#pendingBudget()}), 1024 to 2^30; 2^22 by default.
+         * @return this builder.
+         */
+        public Builder pendingBudget(final int entries)
+        {
+            pendingBudget = inRange("pending budget", entries, 1024, 1 << 30);
+            return this;
+        }
+
+        /**
+         * @param interval progress notification interval; positive.
+         * @return this builder.
+         */
+        public Builder progressNotifyInterval(final Duration interval)
+        {
+            progressNotifyInterval = positive("progress notify interval", interval);
+            return this;
+        }
+
+        /**
+         * @param timeout how long a listener may stay in one call; positive.
+         * @return this builder.
+         */
+        public Builder slowListenerTimeout(final Duration timeout)
+        {
+            slowListenerTimeout = positive("slow listener timeout", timeout);
+            return this;
+        }
+
+        /**
+         * @param keys keys the index is sized for at start, 16 to 2^28.
+         * @return this builder.
+         */
+        public Builder indexInitialCapacity(final int keys)
+        {
+            indexInitialCapacity = inRange("index initial capacity", keys, 16, 1 << 28);
+            return this;
+        }
+
+        /**
+         * The memory budget of consistent reads (range, count, byIndex, list-then-watch): while a
+         * read runs, the writer keeps the pre-image of each key it changes, at most once per key
+         * and read, in direct memory allocated in segments of 1 MiB or more (the largest key plus
+         * value, rounded up to a power of two; at least one segment). A read that would need more
+         * fails with {@link io.ringwatch.engine.errors.ReadBudgetExceededException}; the writer never waits. The default,
+         * 256 MiB, holds a pre-image of each of 1,000,000 keys with 100-byte values.
+         *
+         * @param bytes the budget, 1 MiB to 1 TiB.
+         * @return this builder.
+         */
+        public Builder consistentReadBudgetBytes(final long bytes)
+        {
+            if (bytes < (1L << 20) || bytes > (1L << 40))
+            {
+                throw new InvalidRequestException("consistent read budget must be 1 MiB to 1 TiB: " + bytes);
+            }
+            consistentReadBudgetBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @param factory makes the writer's Disruptor wait strategy: by default a
+         *                {@link WakeableWaitStrategy}, which every publish wakes; or busy-spin,
+         *                yielding, blocking... The writer is the ring's one consumer.
+         * @return this builder.
+         */
+        public Builder writerWaitStrategy(final Supplier<WaitStrategy> factory)
+        {
+            writerWaitStrategy = notNull("writer wait strategy", factory);
+            return this;
+        }
+
+        /**
+         * @param factory makes each dispatcher's Agrona idle strategy: by default a
+         *                {@link WakeableIdleStrategy}, which the writer's publishes and watch
+         *                commands wake; any other strategy is never woken, only polled.
+         * @return this builder.
+         */
+        public Builder dispatcherIdleStrategy(final Supplier<IdleStrategy> factory)
+        {
+            dispatcherIdleStrategy = notNull("dispatcher idle strategy", factory);
+            return this;
+        }
+
+        /**
+         * @param factory makes each delivery thread's Agrona idle strategy: by default a
+         *                {@link WakeableIdleStrategy}, which a dispatcher wakes once per batch
+         *                that scheduled watchers on the thread; any other strategy is never woken,
+         *                only polled.
+         * @return this builder.
+         */
+        public Builder deliveryIdleStrategy(final Supplier<IdleStrategy> factory)
+        {
+            deliveryIdleStrategy = notNull("delivery idle strategy", factory);
+            return this;
+        }
+
+        /**
+         * @return the configuration.
+         * @throws InvalidRequestException if the cap on delivery threads is below the delivery
+         *                                 threads.
+         */
+        public RingWatchConfig build()
+        {
+            if (maxDeliveryThreads != 0 && maxDeliveryThreads < deliveryThreads)
+            {
+                throw new InvalidRequestException("max delivery threads (" + maxDeliveryThreads +
+                    ") must be at least the delivery threads (" + deliveryThreads + ")");
+            }
+            return new RingWatchConfig(this);
+        }
+
+        private static int inRange(final String what, final int value, final int min, final int max)
+        {
+            if (value < min || value > max)
+            {
+                throw new InvalidRequestException(what + " must be in [" + min + ", " + max + "]: " + value);
+            }
+            return value;
+        }
+
+        private static Duration between(final String what, final Duration d, final Duration min, final Duration max)
+        {
+            notNull(what, d);
+            if (d.compareTo(min) < 0 || d.compareTo(max) > 0)
+            {
+                throw new InvalidRequestException(what + " must be in [" + min + ", " + max + "]: " + d);
+            }
+            return d;
+        }
+
+        private static Duration positive(final String what, final Duration d)
+        {
+            if (d == null || d.isNegative() || d.isZero())
+            {
+                throw new InvalidRequestException(what + " must be positive: " + d);
+            }
+            return d;
+        }
+
+        private static <T> T notNull(final String what, final T value)
+        {
+            if (value == null)
+            {
+                throw new InvalidRequestException(what + " must not be null");
+            }
+            return value;
+        }
+    }
+}

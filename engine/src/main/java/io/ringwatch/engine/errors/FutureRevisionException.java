@@ -1,0 +1,31 @@
+package io.ringwatch.engine.errors;
+
+/**
+ * The revision asked for is newer than the engine's current revision where only a past or
+ * present revision makes sense (etcd's ErrFutureRev), for example {@code compact(R)} with R
+ * beyond the current revision.
+ */
+public final class FutureRevisionException extends RingWatchException
+{
+    private static final long serialVersionUID = 1L;
+
+    private final long currentRevision;
+
+    /**
+     * @param requestedRevision the revision the caller asked for.
+     * @param currentRevision   the engine's current revision when it was refused.
+     */
+    public FutureRevisionException(final long requestedRevision, final long currentRevision)
+    {
+        super("revision " + requestedRevision + " is in the future; current revision is " + currentRevision);
+        this.currentRevision = currentRevision;
+    }
+
+    /**
+     * @return the engine's current revision when the request was refused.
+     */
+    public long currentRevision()
+    {
+        return currentRevision;
+    }
+}

@@ -1,0 +1,153 @@
+package io.ringwatch.engine.internal.dispatch;
+
+import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.watch.Event;
+import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.ProgressMark;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchCancellation;
+import io.ringwatch.engine.watch.WatchListener;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.engine.watch.WatchResponse;
+import io.ringwatch.ringbuffer.WatchWindow;
+
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A pull watcher: its owner drains it with {@link #poll} or {@link #next}. The dispatcher wakes
+ * an owner blocked in {@code next} by unparking it. Polling uses a batch held per polling
+ * thread, so a million idle pull watchers hold no batch memory.
+ */
+final class PullWatcherState extends WatcherState implements PullWatcher
+{
+    private volatile Thread waiter;
+
+    PullWatcherState(
+        final long id,
+        final WatchRequest request,
+        final long startRevision,
+        final ShardContext shard,
+        final IndexFunction indexFunction)
+    {
+        super(id, request, startRevision, shard, indexFunction);
+    }
+
+    @Override
+    boolean signal()
+    {
+        // The queue offer was a release store; without a full fence this read of the waiter could
+        // pass it, and a consumer that saw an empty queue and then parked would miss the wake-up.
+        VarHandle.fullFence();
+        final Thread parked = waiter;
+        if (parked != null)
+        {
+            LockSupport.unpark(parked);
+        }
+        return true;
+    }
+
+    @Override
+    public int poll(final WatchListener handler, final int maxEvents)
+    {
+        if (handler == null)
+        {
+            throw new InvalidRequestException("handler must not be null");
+        }
+        if (maxEvents <= 0)
+        {
+            throw new InvalidRequestException("max events must be positive: " + maxEvents);
+        }
+        return drain(handler, shard.pollBatches.get(), maxEvents);
+    }
+
+    @Override
+    public WatchResponse next(final Duration timeout) throws InterruptedException
+    {
+        if (timeout == null || timeout.isNegative())
+        {
+            throw new InvalidRequestException("timeout must be zero or positive: " + timeout);
+        }
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        final Collector collector = new Collector();
+        while (true)
+        {
+            poll(collector, Integer.MAX_VALUE);
+            if (collector.hasAny())
+            {
+                return collector.response();
+            }
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0)
+            {
+                return collector.response();
+            }
+            waiter = Thread.currentThread();
+            try
+            {
+                if (!hasSomethingToDeliver())
+                {
+                    LockSupport.parkNanos(this, remaining);
+                }
+            }
+            finally
+            {
+                waiter = null;
+            }
+            if (Thread.interrupted())
+            {
+                throw new InterruptedException("interrupted while waiting for watch events");
+            }
+        }
+    }
+
+    /**
+     * Copies what one {@code next} call drains, each progress notification marked where it fell
+     * among the events (a mark per notification, none per event).
+     */
+    private static final class Collector implements WatchListener
+    {
+        private final List<Event> events = new ArrayList<>();
+        private List<ProgressMark> marks = List.of();
+        private WatchCancellation cancellation;
+
+        @Override
+        public void onEvents(final EventBatch batch)
+        {
+            for (int i = 0; i < batch.size(); i++)
+            {
+                events.add(batch.get(i).toEvent());
+            }
+        }
+
+        @Override
+        public void onProgress(final long revision)
+        {
+            if (marks.isEmpty())
+            {
+                marks = new ArrayList<>(2);
+            }
+            marks.add(new ProgressMark(events.size(), revision));
+        }
+
+        @Override
+        public void onCancelled(final WatchCancellation cancellation)
+        {
+            this.cancellation = cancellation;
+        }
+
+        boolean hasAny()
+        {
+            return !events.isEmpty() || !marks.isEmpty() || cancellation != null;
+        }
+
+        WatchResponse response()
+        {
+            return new WatchResponse(events, marks, cancellation);
+        }
+    }
+}

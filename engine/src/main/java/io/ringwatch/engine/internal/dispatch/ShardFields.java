@@ -1,0 +1,42 @@
+package io.ringwatch.engine.internal.dispatch;
+
+/**
+ * What a {@link Dispatcher} shard keeps about one watcher once the watcher has had something from
+ * it: its queue of routed events, the progress marker in that queue, its place in the budget's and
+ * the progress lists, the revision the routes serve it from after a rejoin, and the last rejoin
+ * routed. An object of its own, allocated by the dispatcher with the watcher's first event, marker,
+ * rejoin or periodic-progress registration, so that an idle watcher holds one null reference instead
+ * of this 64-byte object, and no other thread's code can reach the dispatcher's plain
+ * fields by accident, as Aeron keeps a publication's conductor and sender fields apart.
+ *
+ * <p>Threads: written by the owning dispatcher thread only. The consumer reads {@link #pending}
+ * and {@link #joinedTicket}, both volatile; every other field is the dispatcher's alone.
+ * Allocation: none after construction (the queue is allocated by {@link PendingBudget}).
+ */
+final class ShardFields
+{
+    /** The routed events, null while none was routed since the watcher last joined the routes. */
+    volatile PendingQueue pending;
+    /** The last rejoin request the dispatcher has routed the watcher for; 0 before any. */
+    volatile int joinedTicket;
+    /** The dispatcher batch that last touched the watcher. */
+    long touchedInBatch = -1;
+    /** Position in the shard's list of progress watchers, -1 when not in it. */
+    int progressIndex = -1;
+    /** The first revision the routes offer the watcher; set each time it joins them. */
+    long routedFrom;
+    /** The queue index of the last progress marker offered, -1 when none is pending. */
+    long markerAt = -1;
+    /** The revision that marker carries. */
+    long markerRevision;
+    /** Position in the shard's list of queue holders, which its budget recounts; -1 when not in it. */
+    int holderIndex = -1;
+
+    /**
+     * @param routedFrom the first revision the routes offer the watcher so far: its start revision.
+     */
+    ShardFields(final long routedFrom)
+    {
+        this.routedFrom = routedFrom;
+    }
+}

@@ -1,0 +1,165 @@
+package io.ringwatch.engine.internal.durable;
+
+import io.ringwatch.engine.internal.history.HistoryReader;
+import io.ringwatch.persistence.ChangeType;
+import io.ringwatch.persistence.ChangeView;
+import io.ringwatch.persistence.LogReader;
+import io.ringwatch.persistence.RevisionLog;
+import io.ringwatch.persistence.RevisionRecord;
+import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.EventType;
+import org.agrona.DirectBuffer;
+
+import java.util.function.LongSupplier;
+
+/**
+ * Reads the revision log one change at a time for a catching-up watcher or recovery: a tailer
+ * over whole revision excerpts, handing out their changes in order. A seek past the log's end
+ * waits there until the log reaches it. One thread at a time; no allocation per change.
+ */
+final class ChronicleHistoryReader implements HistoryReader
+{
+    private final RevisionLog log;
+    private final LongSupplier visibleRevision;
+    private final LogReaderGate gate;
+    private final LogReader reader;
+    private final RevisionRecord record = new RevisionRecord();
+    private int nextChange;
+    private int changeCount;
+    private long pendingSeek;
+    private long lastRevision;
+
+    ChronicleHistoryReader(final RevisionLog log, final LongSupplier visibleRevision, final LogReaderGate gate)
+    {
+        this.log = log;
+        this.visibleRevision = visibleRevision;
+        this.gate = gate;
+        this.reader = log.reader();
+    }
+
+    @Override
+    public boolean seek(final long revision)
+    {
+        nextChange = 0;
+        changeCount = 0;
+        pendingSeek = 0;
+        if (!gate.enter())
+        {
+            // The log is closing: wait past its end, as for a revision not yet written, rather than
+            // report the revision gone (the engine's close ends the watcher with its own reason).
+            pendingSeek = revision;
+            return true;
+        }
+        try
+        {
+            return seekInside(revision);
+        }
+        finally
+        {
+            gate.leave();
+        }
+    }
+
+    private boolean seekInside(final long revision)
+    {
+        if (revision < log.firstRevision())
+        {
+            return false;
+        }
+        if (revision > readableRevision())
+        {
+            pendingSeek = revision;
+            return true;
+        }
+        return reader.seek(revision);
+    }
+
+    /**
+     * Copies the next change into {@code into}, inside the gate: nothing of the mapped log is
+     * referenced once it returns. False once the log is closing.
+     */
+    @Override
+    public boolean next(final EventRecord into)
+    {
+        if (!gate.enter())
+        {
+            return false;
+        }
+        try
+        {
+            return nextInside(into);
+        }
+        finally
+        {
+            gate.leave();
+        }
+    }
+
+    private boolean nextInside(final EventRecord into)
+    {
+        while (nextChange >= changeCount)
+        {
+            if (pendingSeek != 0)
+            {
+                if (pendingSeek > readableRevision() || !reader.seek(pendingSeek))
+                {
+                    return false;
+                }
+                pendingSeek = 0;
+            }
+            if (!reader.next(record))
+            {
+                return false;
+            }
+            if (record.revision() > visibleRevision.getAsLong())
+            {
+                // In the log but not durable yet (SYNC): come back to it once it is.
+                pendingSeek = record.revision();
+                return false;
+            }
+            nextChange = 0;
+            changeCount = record.changeCount();
+        }
+        final ChangeView change = record.change(nextChange++);
+        final DirectBuffer bytes = change.buffer();
+        final EventType type = change.type() == ChangeType.PUT ? EventType.PUT : EventType.DELETE;
+        into.set(record.revision(), type,
+            bytes, change.keyOffset(), change.keyLength(),
+            bytes, change.valueOffset(), change.valueLength(),
+            change.createRevision(), change.version(),
+            bytes, change.prevValueOffset(), change.prevValueLength(),
+            change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(),
+            record.timestampNanos());
+        lastRevision = record.revision();
+        return true;
+    }
+
+    private long readableRevision()
+    {
+        return Math.min(log.lastRevision(), visibleRevision.getAsLong());
+    }
+
+    @Override
+    public long lastRevision()
+    {
+        return lastRevision;
+    }
+
+    @Override
+    public void close()
+    {
+        // Once the log is closing, its close releases the tailer with the queue; closing it here
+        // too would race with that.
+        if (gate.enter())
+        {
+            try
+            {
+                reader.close();
+            }
+            finally
+            {
+                gate.leave();
+            }
+        }
+    }
+}

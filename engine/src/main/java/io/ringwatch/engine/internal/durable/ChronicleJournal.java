@@ -1,0 +1,154 @@
+package io.ringwatch.engine.internal.durable;
+
+import io.ringwatch.engine.internal.history.HistoryReader;
+import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.internal.history.SnapshotSink;
+import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.persistence.RevisionLog;
+import io.ringwatch.persistence.SnapshotEntry;
+import io.ringwatch.persistence.SnapshotReader;
+import io.ringwatch.ringbuffer.ChangeRecord;
+
+import java.util.function.LongSupplier;
+
+/**
+ * The engine's {@link Journal} on the persistence module's Chronicle Queue {@link RevisionLog}:
+ * one excerpt per revision, index snapshots beside it. Journal-thread methods allocate nothing per
+ * change; readers are {@link ChronicleHistoryReader}s, each with its own tailer.
+ */
+public final class ChronicleJournal implements Journal
+{
+
+    private final RevisionLog log;
+    private final boolean sync;
+    private final LogReaderGate readers = new LogReaderGate();
+    private LongSupplier visibleRevision = () -> Long.MAX_VALUE;
+
+    private ChronicleJournal(final RevisionLog log, final boolean sync)
+    {
+        this.log = log;
+        this.sync = sync;
+    }
+
+    /**
+     * Opens (or creates) the log in {@code config}'s directory, dropping a torn last excerpt.
+     *
+     * @param config       the log's directory, durability, roll cycle and retention.
+     * @param threadPrefix the start of the names of the threads the log starts (the engine's name).
+     * @return the journal, owning the log.
+     * @throws io.ringwatch.persistence.RevisionLogException with a typed subclass when the
+     * directory is unusable, foreign, corrupt or from a newer format.
+     */
+    public static ChronicleJournal open(final LogConfig config, final String threadPrefix)
+    {
+        return new ChronicleJournal(RevisionLog.open(config, threadPrefix), config.durability() == LogConfig.Durability.SYNC);
+    }
+
+    /**
+     * @return the log, for snapshots and retention. The writer thread owns its append side.
+     */
+    public RevisionLog log()
+    {
+        return log;
+    }
+
+    @Override
+    public long lastRevision()
+    {
+        return log.lastRevision();
+    }
+
+    @Override
+    public long firstRevision()
+    {
+        return Math.max(1, log.firstRevision());
+    }
+
+    @Override
+    public HistoryReader newReader()
+    {
+        return new ChronicleHistoryReader(log, visibleRevision, readers);
+    }
+
+    @Override
+    public void appendRevision(final long revision, final long timestampMillis, final ChangeRecord changes)
+    {
+        log.appendRevision(revision, timestampMillis * 1_000_000L, changes.buffer(), 0, changes.length(), changes.count());
+    }
+
+    @Override
+    public void flush()
+    {
+        log.flush();
+    }
+
+    @Override
+    public boolean isSync()
+    {
+        return sync;
+    }
+
+    @Override
+    public void limitReadersTo(final LongSupplier visibleRevision)
+    {
+        this.visibleRevision = visibleRevision;
+    }
+
+    @Override
+    public long maxRevisionBytes()
+    {
+        return log.maxRevisionBytes();
+    }
+
+    @Override
+    public long revisionHeaderBytes()
+    {
+        return RevisionLog.encodedHeaderLength();
+    }
+
+    @Override
+    public long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        return RevisionLog.encodedChangeLength(keyLength, valueLength, prevValueLength);
+    }
+
+    @Override
+    public long loadSnapshot(final SnapshotSink into)
+    {
+        try (SnapshotReader snapshot = log.openLatestSnapshot())
+        {
+            if (snapshot == null)
+            {
+                return 0;
+            }
+            final SnapshotEntry entry = new SnapshotEntry();
+            while (snapshot.next(entry))
+            {
+                into.entry(entry.buffer(), 0, entry.keyLength(), entry.buffer(), entry.valueOffset(), entry.valueLength(),
+                    entry.createRevision(), entry.modRevision(), entry.version());
+            }
+            return snapshot.snapshotRevision();
+        }
+    }
+
+    @Override
+    public void compact(final long revision)
+    {
+        log.compact(revision);
+    }
+
+    @Override
+    public long compactRevision()
+    {
+        return log.compactRevision();
+    }
+
+    @Override
+    public void close()
+    {
+        // Readers on threads the engine's close does not join may still be stepping through the
+        // mapped log: let them out before it is unmapped.
+        readers.shutAndAwaitEmpty();
+        log.close();
+    }
+}

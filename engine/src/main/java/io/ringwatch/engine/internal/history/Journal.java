@@ -1,0 +1,130 @@
+package io.ringwatch.engine.internal.history;
+
+import io.ringwatch.ringbuffer.ChangeRecord;
+
+import java.util.function.LongSupplier;
+
+/**
+ * Where the engine records every revision its writer applies, and the {@link History} that
+ * watchers catch up from and recovery replays: the revision log. The engine's journal stage (its
+ * own thread, {@code ringwatch-journal}, behind the writer) is its only writer.
+ *
+ * <p>The journal stage calls {@link #appendRevision} once per revision; before it acknowledges writes of a
+ * SYNC journal it calls {@link #flush}, once per batch of revisions (group commit).
+ * Journal-thread methods must not allocate per change in steady state. A method that throws
+ * leaves the engine unable to write: it fails that write and every later one, and rolls memory
+ * back to what the journal holds, rather than diverge from its log. Throw promptly: a method that
+ * blocks stalls acknowledgements (and, once the write ring is full, producers), not the writer.
+ */
+public interface Journal extends History, AutoCloseable
+{
+    /**
+     * @return the newest revision recorded, 0 for an empty journal. Any thread.
+     */
+    long lastRevision();
+
+    /**
+     * Records one revision whole, from its changes as the writer built them once, in the order it
+     * applied them, each with the key's state after it and before it. From here readers can see
+     * it. A journal that keeps bytes copies {@link ChangeRecord#buffer()} as it is (the record
+     * holds the revision log's per-change layout); no journal re-encodes a change. Journal thread;
+     * no allocation per change in steady state.
+     *
+     * @param revision        the revision, one more than the last recorded.
+     * @param timestampMillis when its write entered the engine, in milliseconds since the epoch.
+     * @param changes         the revision's changes, at least one; valid only during the call. The
+     *                        journal may move its reading position ({@code rewind}, {@code next})
+     *                        but never changes it.
+     */
+    void appendRevision(long revision, long timestampMillis, ChangeRecord changes);
+
+    /**
+     * Makes every revision recorded so far durable as the journal's mode promises (forced to disk
+     * in a sync mode; nothing to do in an async one). Journal thread.
+     */
+    void flush();
+
+    /**
+     * The most bytes one revision may take in this journal, counted as
+     * {@link #revisionHeaderBytes()} plus {@link #changeBytes} of each change. The writer measures
+     * a revision against it before it changes anything, so a revision the journal would refuse is
+     * refused whole and nothing changes. Any thread.
+     *
+     * @return the cap; {@code Long.MAX_VALUE} (the default) for a journal without one.
+     */
+    default long maxRevisionBytes()
+    {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * @return the bytes a revision takes before its first change, as {@link #maxRevisionBytes()}
+     * counts them; 0 by default. Any thread.
+     */
+    default long revisionHeaderBytes()
+    {
+        return 0;
+    }
+
+    /**
+     * The bytes one change adds to its revision, as {@link #maxRevisionBytes()} counts them. Any
+     * thread; no allocation.
+     *
+     * @param keyLength       the key's length.
+     * @param valueLength     the new value's length, 0 for a delete.
+     * @param prevValueLength the previous value's length, 0 when there was none.
+     * @return the bytes; by default the three lengths summed.
+     */
+    default long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        return (long)keyLength + valueLength + prevValueLength;
+    }
+
+    /**
+     * Keeps this journal's {@link #newReader() readers} from returning a revision above
+     * {@code visibleRevision}: in a SYNC engine a revision may be in the log before its batch is
+     * durable, and no watcher catching up may see it before that. Called once, before the writer
+     * starts; by default readers are not limited.
+     *
+     * @param visibleRevision the newest revision readers may return; any thread reads it.
+     */
+    default void limitReadersTo(final LongSupplier visibleRevision)
+    {
+    }
+
+    /**
+     * Hands recovery the newest index snapshot, one key-value at a time, so that it need not
+     * replay the whole history. Recovery thread, before the writer starts.
+     *
+     * @param into receives each key-value with its metadata.
+     * @return the revision to replay the log from, exclusive: every change after it must be
+     * replayed over the snapshot (replaying a change the snapshot already holds is harmless, since
+     * each change carries the key's whole state); 0 with no snapshot.
+     */
+    long loadSnapshot(SnapshotSink into);
+
+    /**
+     * @return true when {@link #flush} forces revisions to disk, so the journal stage acknowledges
+     * a batch of writes, and shows it to readers and watchers, only after flushing it; false when an
+     * append alone is the acknowledgement.
+     * Any thread.
+     */
+    boolean isSync();
+
+    /**
+     * Records the compaction point: watches and reads before it are refused from now on, and the
+     * journal may drop what lies before it. Any thread.
+     *
+     * @param revision the new compaction point.
+     */
+    void compact(long revision);
+
+    /**
+     * @return the compaction point recorded, 0 if none. Any thread.
+     */
+    long compactRevision();
+
+    /** Closes the journal once the writer has stopped. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,428 @@
+package io.ringwatch.engine.internal.index;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The current state of every key, off-heap: key bytes to value bytes plus etcd's createRevision,
+ * modRevision and version. A million keys add no per-key heap objects and no GC work.
+ * <p>
+ * Threads: ONE writer thread calls {@link #put} and {@link #remove}; any number of reader threads
+ * call {@link #get}, {@link #scan}, {@link #size} and {@link #offHeapBytes} concurrently with it,
+ * lock-free. A reader never sees a torn value, nor a value of one version with the metadata of
+ * another; a slow reader never slows the writer (it retries instead).
+ * <p>
+ * Structure: each key is one node in a chunked off-heap arena (blocks sized to the node in 8-byte
+ * units), found by a hash table of 32-bit node references tagged with 32 bits of the key's hash
+ * ({@link #get}, O(1)) and ordered by a skip list through the same nodes ({@link #scan}). Every
+ * node carries a seqlock version that only counts up, also across free and reuse. Limits: 32 GiB
+ * of direct memory, keys up to 2^26 - 1 bytes, nodes up to 1 GiB.
+ * <p>
+ * Allocation: none per operation in steady state. Heap and direct memory are allocated when the
+ * arena adds a chunk or the hash table is rebuilt, both amortised over many writes; freed nodes
+ * are reused, so repeated writes of the same keys stop growing memory. {@link #close} frees it.
+ */
+public final class OffHeapIndex implements AutoCloseable
+{
+    private static final VarHandle SIZE;
+    private static final ThreadLocal<IndexEntry> SCAN_ENTRY = ThreadLocal.withInitial(IndexEntry::new);
+    private static final int MIN_CHUNK_SHIFT = 16;
+    /** Marks metadata that {@code store} derives from the previous entry rather than takes. */
+    private static final long DERIVED = 0;
+    private static final int MAX_CHUNK_SHIFT = 20;
+    private static final int MAX_INITIAL_KEYS = 1 << 28;
+    /** Bytes a node may need at its tallest; key plus value must leave room for it. */
+    private static final long MAX_NODE_LENGTH = BlockArena.MAX_BLOCK;
+
+    static
+    {
+        try
+        {
+            SIZE = MethodHandles.lookup().findVarHandle(OffHeapIndex.class, "size", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final BlockArena arena;
+    private final NodeHashIndex hashIndex;
+    private final SkipList skipList;
+    private volatile long size;
+    private boolean closed;
+
+    /**
+     * Creates an empty index sized for {@code initialCapacityKeys}; it grows as needed. Allocates
+     * the hash table and the first arena chunk. Any thread; hand it to the writer safely.
+     *
+     * @param initialCapacityKeys keys expected; a hint, 0 or more.
+     * @throws IndexArgumentException if negative or absurdly large.
+     */
+    public OffHeapIndex(final int initialCapacityKeys)
+    {
+        if (initialCapacityKeys < 0 || initialCapacityKeys > MAX_INITIAL_KEYS)
+        {
+            throw new IndexArgumentException("initialCapacityKeys out of range: " + initialCapacityKeys);
+        }
+        // about 128 bytes per small key: small indexes take small chunks, large ones 1 MiB chunks
+        final int wantedShift = 64 - Long.numberOfLeadingZeros(Math.max(1L, initialCapacityKeys * 128L) - 1);
+        arena = new BlockArena(Math.max(MIN_CHUNK_SHIFT, Math.min(MAX_CHUNK_SHIFT, wantedShift)));
+        hashIndex = new NodeHashIndex(arena, initialCapacityKeys);
+        skipList = new SkipList(arena);
+    }
+
+    /**
+     * Inserts or replaces a key. If the key existed, fills {@code prevOut} with the old entry and
+     * keeps its createRevision, incrementing its version; otherwise {@code prevOut.found()} is
+     * false and the new entry has createRevision = modRevision and version 1.
+     * Writer thread only. Allocates only when the arena or hash table grows.
+     *
+     * @param key         buffer holding the key.
+     * @param keyOffset   offset of the key in {@code key}.
+     * @param keyLength   key length, at least 1.
+     * @param value       buffer holding the value.
+     * @param valueOffset offset of the value in {@code value}.
+     * @param valueLength value length, 0 or more.
+     * @param modRevision revision of this change, at least 1.
+     * @param prevOut     receives the previous entry, if any.
+     * @throws IndexArgumentException if an argument is invalid; nothing changes.
+     */
+    public void put(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long modRevision,
+        final IndexEntry prevOut)
+    {
+        store(key, keyOffset, keyLength, value, valueOffset, valueLength, DERIVED, modRevision, DERIVED, prevOut);
+    }
+
+    /**
+     * Inserts or replaces a key with the metadata given rather than derived: how recovery rebuilds
+     * the index from a snapshot or the revision log, whose records carry each key's full state.
+     * Otherwise exactly like {@link #put}. Writer thread only. Allocates only when the arena or
+     * hash table grows.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key in {@code key}.
+     * @param keyLength      key length, at least 1.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value in {@code value}.
+     * @param valueLength    value length, 0 or more.
+     * @param createRevision the key's createRevision, at least 1 and at most {@code modRevision}.
+     * @param modRevision    the key's modRevision, at least 1.
+     * @param version        the key's version, at least 1.
+     * @param prevOut        receives the previous entry, if any.
+     * @throws IndexArgumentException if an argument is invalid; nothing changes.
+     */
+    public void restore(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version,
+        final IndexEntry prevOut)
+    {
+        if (createRevision < 1 || createRevision > modRevision || version < 1)
+        {
+            throw new IndexArgumentException("invalid key metadata: createRevision " + createRevision +
+                ", modRevision " + modRevision + ", version " + version);
+        }
+        store(key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, prevOut);
+    }
+
+    private void store(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long givenCreateRevision, final long modRevision, final long givenVersion,
+        final IndexEntry prevOut)
+    {
+        checkKey(key, keyOffset, keyLength);
+        checkRange("value", value, valueOffset, valueLength);
+        if (keyLength > Nodes.MAX_KEY_LENGTH || Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength) > MAX_NODE_LENGTH)
+        {
+            throw new IndexArgumentException("key and value too large: " + keyLength + " + " + valueLength);
+        }
+        if (modRevision < 1)
+        {
+            throw new IndexArgumentException("modRevision must be positive: " + modRevision);
+        }
+        checkEntry("prevOut", prevOut);
+
+        final long hash = Keys.hash(key, keyOffset, keyLength);
+        final int slot = hashIndex.findSlot(hash, key, keyOffset, keyLength);
+        if (slot < 0)
+        {
+            prevOut.clear();
+            insert(hash, key, keyOffset, keyLength, value, valueOffset, valueLength,
+                givenCreateRevision == DERIVED ? modRevision : givenCreateRevision, modRevision,
+                givenVersion == DERIVED ? 1 : givenVersion);
+            return;
+        }
+        final int node = hashIndex.nodeAt(slot);
+        final UnsafeBuffer buffer = arena.buffer(node);
+        final int offset = arena.offset(node);
+        Nodes.copyEntry(buffer, offset, prevOut);
+        final long version = givenVersion == DERIVED ? prevOut.version() + 1 : givenVersion;
+        final long createRevision = givenCreateRevision == DERIVED ? prevOut.createRevision() : givenCreateRevision;
+        if (createRevision == prevOut.createRevision() && Nodes.valueFits(buffer, offset, valueLength))
+        {
+            Nodes.updateValue(buffer, offset, value, valueOffset, valueLength, modRevision, version);
+        }
+        else
+        {
+            relocate(slot, node, key, keyOffset, keyLength, value, valueOffset, valueLength,
+                createRevision, modRevision, version);
+        }
+    }
+
+    /**
+     * Removes a key, filling {@code prevOut} with the removed entry. Writer thread only;
+     * allocates nothing.
+     *
+     * @param key       buffer holding the key.
+     * @param keyOffset offset of the key in {@code key}.
+     * @param keyLength key length, at least 1.
+     * @param prevOut   receives the removed entry; {@code found()} false if there was none.
+     * @return true if the key was present; false, and nothing changed, if it was absent.
+     * @throws IndexArgumentException if an argument is invalid; nothing changes.
+     */
+    public boolean remove(final DirectBuffer key, final int keyOffset, final int keyLength, final IndexEntry prevOut)
+    {
+        checkKey(key, keyOffset, keyLength);
+        checkEntry("prevOut", prevOut);
+
+        final long hash = Keys.hash(key, keyOffset, keyLength);
+        final int slot = hashIndex.findSlot(hash, key, keyOffset, keyLength);
+        if (slot < 0)
+        {
+            prevOut.clear();
+            return false;
+        }
+        final int node = hashIndex.nodeAt(slot);
+        final UnsafeBuffer buffer = arena.buffer(node);
+        final int offset = arena.offset(node);
+        Nodes.copyEntry(buffer, offset, prevOut);
+        // odd from here on: no reader completes a read of the node while it is being unlinked
+        arena.beginFree(node);
+        skipList.findPredecessors(key, keyOffset, keyLength);
+        skipList.unlink(node, Nodes.level(buffer, offset));
+        hashIndex.remove(slot);
+        arena.completeFree(node);
+        SIZE.setRelease(this, size - 1);
+        return true;
+    }
+
+    /**
+     * Copies the current entry for a key into {@code into}. Any thread, concurrent with the
+     * writer; the copy is one consistent version that was current during the call.
+     * Allocates nothing unless {@code into}'s buffers must grow.
+     *
+     * @param key       buffer holding the key.
+     * @param keyOffset offset of the key in {@code key}.
+     * @param keyLength key length, at least 1.
+     * @param into      receives the entry; {@code found()} false if absent.
+     * @return whether the key was present.
+     * @throws IndexArgumentException if an argument is invalid.
+     */
+    public boolean get(final DirectBuffer key, final int keyOffset, final int keyLength, final IndexEntry into)
+    {
+        checkKey(key, keyOffset, keyLength);
+        checkEntry("into", into);
+        return hashIndex.get(Keys.hash(key, keyOffset, keyLength), key, keyOffset, keyLength, into);
+    }
+
+    /**
+     * Visits entries with {@code from <= key < to} in ascending unsigned-byte order, using a
+     * holder cached per thread (a nested scan from inside a visitor gets a fresh one).
+     * See {@link #scan(DirectBuffer, int, int, DirectBuffer, int, int, int, IndexVisitor, IndexEntry)}.
+     *
+     * @return number of entries visited.
+     * @throws IndexArgumentException if an argument is invalid.
+     */
+    public int scan(
+        final DirectBuffer from, final int fromOffset, final int fromLength,
+        final DirectBuffer to, final int toOffset, final int toLength,
+        final int limit,
+        final IndexVisitor visitor)
+    {
+        final IndexEntry cached = SCAN_ENTRY.get();
+        final IndexEntry entry = cached.cursor().busy ? new IndexEntry() : cached;
+        return scan(from, fromOffset, fromLength, to, toOffset, toLength, limit, visitor, entry);
+    }
+
+    /**
+     * Visits entries with {@code from <= key < to} in ascending unsigned-byte (lexicographic)
+     * order. Any thread, concurrent with the writer. Not a point-in-time snapshot: each visited
+     * entry is one consistent version that was current at some moment during the scan, keys come
+     * strictly ascending with none twice, and a key present and unchanged for the whole scan is
+     * visited. Allocates nothing unless {@code entry}'s buffers must grow.
+     *
+     * @param from       lower bound, inclusive; null for the first key.
+     * @param fromOffset offset of the lower bound.
+     * @param fromLength length of the lower bound, 0 or more.
+     * @param to         upper bound, exclusive; null for no upper bound.
+     * @param toOffset   offset of the upper bound.
+     * @param toLength   length of the upper bound, 0 or more.
+     * @param limit      most entries to visit; 0 or less for no limit.
+     * @param visitor    receives each entry; returns false to stop.
+     * @param entry      holder passed to the visitor; not in use by another scan.
+     * @return number of entries visited.
+     * @throws IndexArgumentException if an argument is invalid.
+     */
+    public int scan(
+        final DirectBuffer from, final int fromOffset, final int fromLength,
+        final DirectBuffer to, final int toOffset, final int toLength,
+        final int limit,
+        final IndexVisitor visitor,
+        final IndexEntry entry)
+    {
+        if (from != null)
+        {
+            checkRange("from", from, fromOffset, fromLength);
+        }
+        if (to != null)
+        {
+            checkRange("to", to, toOffset, toLength);
+        }
+        if (visitor == null)
+        {
+            throw new IndexArgumentException("visitor is null");
+        }
+        checkEntry("entry", entry);
+        final ScanCursor cursor = entry.cursor();
+        if (cursor.busy)
+        {
+            throw new IndexArgumentException("entry is in use by another scan");
+        }
+        cursor.busy = true;
+        try
+        {
+            return skipList.scan(from, fromOffset, fromLength, to, toOffset, toLength, limit, visitor, entry);
+        }
+        finally
+        {
+            cursor.busy = false;
+        }
+    }
+
+    /**
+     * @return number of keys; any thread.
+     */
+    public long size()
+    {
+        return size;
+    }
+
+    /**
+     * @return bytes of direct memory the index holds (arena chunks and hash table); any thread.
+     */
+    public long offHeapBytes()
+    {
+        return arena.reservedBytes() + hashIndex.bytes();
+    }
+
+    /**
+     * Frees the index's direct memory. Call it once no thread uses the index; use afterwards is
+     * an error the caller must prevent. Repeated calls do nothing.
+     */
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            hashIndex.close();
+            arena.close();
+        }
+    }
+
+    private void insert(
+        final long hash,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version)
+    {
+        // everything that can fail (allocation) happens before the first visible change
+        hashIndex.ensureRoomForInsert();
+        final int level = skipList.randomLevel();
+        final int node = arena.allocate(BlockArena.blockLengthFor(Nodes.nodeLength(level, keyLength, valueLength)));
+        final UnsafeBuffer buffer = arena.buffer(node);
+        final int offset = arena.offset(node);
+        // odd until linked everywhere, so no reader sees the key in one structure but not the other
+        SeqLock.beginWrite(buffer, offset);
+        Nodes.write(buffer, offset, level, key, keyOffset, keyLength, value, valueOffset, valueLength,
+            createRevision, modRevision, version);
+        skipList.findPredecessors(key, keyOffset, keyLength);
+        skipList.link(node, level);
+        hashIndex.insert(hash, node);
+        SeqLock.endWrite(buffer, offset);
+        SIZE.setRelease(this, size + 1);
+    }
+
+    /**
+     * Moves a key whose new value outgrew its block to a larger node in the same places. The new
+     * block has an eighth more room than the node needs, so a value that keeps growing a little
+     * moves once per eighth rather than at every change.
+     */
+    private void relocate(
+        final int slot,
+        final int old,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision,
+        final long modRevision,
+        final long version)
+    {
+        final UnsafeBuffer oldBuffer = arena.buffer(old);
+        final int level = Nodes.level(oldBuffer, arena.offset(old));
+        final long needed = Nodes.nodeLength(level, keyLength, valueLength);
+        final int fresh = arena.allocate(BlockArena.blockLengthFor(Math.min(MAX_NODE_LENGTH, needed + (needed >>> 3))));
+        final UnsafeBuffer buffer = arena.buffer(fresh);
+        final int offset = arena.offset(fresh);
+        // both odd while the pointers move: readers see neither until the old one is gone
+        arena.beginFree(old);
+        SeqLock.beginWrite(buffer, offset);
+        Nodes.write(buffer, offset, level, key, keyOffset, keyLength, value, valueOffset, valueLength,
+            createRevision, modRevision, version);
+        skipList.findPredecessors(key, keyOffset, keyLength);
+        skipList.replace(old, fresh, level);
+        hashIndex.replace(slot, fresh);
+        SeqLock.endWrite(buffer, offset);
+        arena.completeFree(old);
+    }
+
+    private static void checkKey(final DirectBuffer key, final int offset, final int length)
+    {
+        if (key == null)
+        {
+            throw new IndexArgumentException("key is null");
+        }
+        if (length < 1)
+        {
+            throw new IndexArgumentException("key is empty");
+        }
+        checkRange("key", key, offset, length);
+    }
+
+    private static void checkRange(final String name, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (buffer == null)
+        {
+            throw new IndexArgumentException(name + " is null");
+        }
+        if (offset < 0 || length < 0 || offset > buffer.capacity() - length)
+        {
+            throw new IndexArgumentException(
+                name + " range [" + offset + ", +" + length + ") outside buffer of " + buffer.capacity());
+        }
+    }
+
+    private static void checkEntry(final String name, final IndexEntry entry)
+    {
+        if (entry == null)
+        {
+            throw new IndexArgumentException(name + " is null");
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.ringwatch.engine.internal.revision;
+
+/**
+ * The writer's progress as a reader sees it: the revisions it has applied, is applying and holds
+ * durably, and a stamp that tells a reader whether a roll-back overlapped its read. The writer's
+ * side ({@code internal.write.RevisionCursor}) implements it; the read side (range reads, reads by
+ * secondary index) depends only on this interface, so the write path may depend on the read side
+ * without a cycle.
+ *
+ * <p>Any thread may call every method; none allocates.
+ */
+public interface PublishedRevisions
+{
+    /**
+     * @return the newest revision whose changes are in the index and visible in the window.
+     */
+    long applied();
+
+    /**
+     * @return the newest revision the writer has started to apply (at least {@link #applied()}
+     * except after a roll-back).
+     */
+    long applying();
+
+    /**
+     * @return the newest revision the journal holds as its mode promises.
+     */
+    long durable();
+
+    /**
+     * @return a stamp to note before a read of the index; waits while a roll-back runs.
+     */
+    long readStamp();
+
+    /**
+     * @param stamp what {@link #readStamp()} returned before the read.
+     * @return true when no roll-back ran since, so what the read saw stands.
+     */
+    boolean isStable(long stamp);
+
+    /**
+     * Waits until every revision the writer had begun when called is visible (spins, yields, then
+     * parks briefly); a roll-back during the wait ends it early.
+     *
+     * @return that revision, or after a roll-back the revision rolled back to.
+     * @throws io.ringwatch.engine.errors.RingWatchException on the thread that would have to
+     *                                                       open the gate itself.
+     */
+    long awaitApplying();
+}

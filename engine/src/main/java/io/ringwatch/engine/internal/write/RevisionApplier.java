@@ -1,0 +1,563 @@
+package io.ringwatch.engine.internal.write;
+
+import com.lmax.disruptor.EventHandler;
+import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.internal.index.IndexEntry;
+import io.ringwatch.engine.internal.index.IndexVisitor;
+import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.secondary.IndexMaintainer;
+import io.ringwatch.engine.internal.undo.UndoLog;
+import io.ringwatch.engine.kv.Compare;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.ringbuffer.ChangeRecord;
+import io.ringwatch.ringbuffer.EventType;
+import io.ringwatch.ringbuffer.WatchWindow;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.collections.IntArrayList;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Predicate;
+
+/**
+ * The single writer: consumes the write ring and, for each command, checks its conditions, the
+ * secondary-index functions and the revision's size in the journal ({@link RevisionSizer}) before
+ * anything changes, assigns the next revision if it changes anything, applies it to the off-heap
+ * index (which yields the previous key-value), appends its events to the watch window, publishes
+ * them, and (in memory) completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
+ * and the window, and keeps the secondary indexes current through {@link IndexMaintainer}
+ * (whose functions check every new value before the first mutation). Puts and deletes allocate
+ * nothing in steady state; transactions and {@code prevKv} results allocate their result objects.
+ *
+ * <p>The writer builds each revision's {@link ChangeRecord} once, in the command's ring slot, as it
+ * applies it: the window appends each change from it. With a journal, the writer hands the slots over to the {@link Journaller} (at the end of each
+ * batch, and every few dozen commands within a long one), which appends them and completes the
+ * writes: the writer never waits for the disk. With a SYNC journal the writer publishes nothing:
+ * the journal stage opens the window and the applied revision once a batch is durable. After a
+ * journal failure the writer refuses every command ({@link io.ringwatch.engine.errors.JournalFailedException})
+ * and changes nothing more. The writer reads no clock: a command carries the time it entered.
+ */
+final class RevisionApplier implements EventHandler<WriteCommand>
+{
+    /**
+     * Revisions applied between rings of the window readers' doorbells within one long batch: a
+     * reader parked at the start of a batch is woken before its end, yet a saturated writer pays
+     * the ring's fence once per this many revisions, not per revision.
+     */
+    private static final int RING_EVERY_REVISIONS = 64;
+
+    private final OffHeapIndex index;
+    private final WatchWindow window;
+    private final RevisionCursor cursor;
+    private final IndexMaintainer secondary;
+    private final UndoLog undo;
+    private final IndexEntry prev = new IndexEntry();
+    private final IndexEntry probe = new IndexEntry();
+    private final ExpandableArrayBuffer doomedKeys = new ExpandableArrayBuffer(1024);
+    private final IntArrayList doomedOffsets = new IntArrayList();
+    private final UnsafeBuffer compareKey = new UnsafeBuffer(new byte[0]);
+    private final UnsafeBuffer compareEnd = new UnsafeBuffer(new byte[0]);
+    private final IndexVisitor testInRange = this::testInRange;
+    /** The range compare being evaluated, and whether every key so far passed it. */
+    private Compare rangeCompare;
+    private boolean rangeHolds;
+    /** A transaction's (and each nested one's) conditions, evaluated before any of its writes. */
+    private final Predicate<List<Compare>> conditions = this::holds;
+    private final UnsafeBuffer doomedKey = new UnsafeBuffer(new byte[0]);
+    private final IndexVisitor collectDoomed = this::collectDoomed;
+    private final IndexVisitor measureDoomed = this::measureDoomed;
+    private final RevisionSizer sizer;
+    private final Journaller journal;
+    private final boolean publishes;
+    private final Doorbell[] windowReaders;
+    private long rungRevision;
+    private long unhandedCommands;
+    private final CountDownLatch running = new CountDownLatch(1);
+    private int doomedBytes;
+    private long revision;
+    private boolean mutating;
+
+    RevisionApplier(
+        final OffHeapIndex index,
+        final WatchWindow window,
+        final RevisionCursor cursor,
+        final IndexMaintainer secondary,
+        final UndoLog undo,
+        final Journal journalSizes,
+        final Journaller journal,
+        final Doorbell[] windowReaders,
+        final int maxKeyBytes,
+        final int maxValueBytes)
+    {
+        this.sizer = new RevisionSizer(journalSizes, maxKeyBytes, maxValueBytes);
+        this.index = index;
+        this.windowReaders = windowReaders.clone();
+        this.window = window;
+        this.cursor = cursor;
+        this.secondary = secondary;
+        this.undo = undo;
+        this.revision = cursor.applied();
+        this.rungRevision = revision;
+        this.journal = journal;
+        this.publishes = journal == null || !journal.gatesVisibility();
+    }
+
+    /**
+     * Called by the Disruptor on the writer thread once its processor is running, before the
+     * first event.
+     */
+    @Override
+    public void onStart()
+    {
+        running.countDown();
+    }
+
+    /**
+     * Waits until the writer thread runs. Until then the Disruptor counts no consumer, so a
+     * shutdown would see no backlog, halt the processor before it starts, and strand every write
+     * already published. Any thread; allocates nothing.
+     */
+    void awaitRunning()
+    {
+        boolean interrupted = false;
+        while (running.getCount() != 0)
+        {
+            try
+            {
+                running.await();
+            }
+            catch (final InterruptedException e)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
+    {
+        apply(command);
+        if (publishes && revision != rungRevision && (endOfBatch || revision - rungRevision >= RING_EVERY_REVISIONS))
+        {
+            wakeWindowReaders();
+        }
+        if (journal == null)
+        {
+            command.complete();
+        }
+        else if (endOfBatch || ++unhandedCommands >= RING_EVERY_REVISIONS)
+        {
+            unhandedCommands = 0;
+            journal.hand(sequence);
+        }
+    }
+
+    /** Rings the doorbells of the dispatchers, which follow the window this writer just published. */
+    private void wakeWindowReaders()
+    {
+        rungRevision = revision;
+        for (final Doorbell reader : windowReaders)
+        {
+            reader.ring();
+        }
+    }
+
+    private void apply(final WriteCommand command)
+    {
+        mutating = false;
+        if (journal != null && command.kind != WriteCommand.NOOP)
+        {
+            final RingWatchException failure = journal.failure();
+            if (failure != null)
+            {
+                command.resultError = failure;
+                return;
+            }
+        }
+        try
+        {
+            secondary.beginCommand(revision);
+            switch (command.kind)
+            {
+                case WriteCommand.PUT:
+                    applyPut(command);
+                    break;
+                case WriteCommand.DELETE:
+                    applyDelete(command);
+                    break;
+                case WriteCommand.TXN:
+                    applyTxn(command);
+                    break;
+                default:
+                    return;
+            }
+            finishRevision(command);
+        }
+        catch (final RuntimeException e)
+        {
+            // Only a broken invariant gets here after a mutation: publish what was applied, so the
+            // window, the journal and the index still agree.
+            finishRevision(command);
+            command.resultError = e instanceof RingWatchException ?
+                (RingWatchException)e : new RingWatchException("write failed in the writer: " + e, e);
+        }
+    }
+
+    private void applyPut(final WriteCommand command)
+    {
+        final long expected = command.expectedModRevision;
+        if (expected != WriteCommand.ANY_REVISION)
+        {
+            final boolean present = index.get(command.key, 0, command.keyLength, probe);
+            final long modRevision = present ? probe.modRevision() : 0;
+            if (modRevision != expected)
+            {
+                command.resultRevision = revision;
+                command.resultSucceeded = false;
+                return;
+            }
+        }
+        if (sizer.mustMeasureSingleChanges())
+        {
+            sizer.begin();
+            sizer.add(command.keyLength, command.valueLength,
+                index.get(command.key, 0, command.keyLength, probe) ? probe.valueLength() : 0);
+            sizer.check();
+        }
+        secondary.checkPut(command.value, command.valueLength);
+        put(command, command.key, command.keyLength, command.value, command.valueLength);
+        command.resultRevision = revision + 1;
+        command.resultSucceeded = true;
+        if (command.prevKv && prev.found())
+        {
+            command.resultPrevKvs = List.of(copyOf(prev));
+        }
+    }
+
+    private void applyDelete(final WriteCommand command)
+    {
+        final long deleted;
+        if (command.rangeMode == WriteCommand.SINGLE_KEY)
+        {
+            deleted = deleteOne(command, command.key, command.keyLength, command.prevKv);
+        }
+        else
+        {
+            deleted = deleteRange(command, command.key, command.keyLength,
+                command.rangeMode == WriteCommand.BOUNDED ? command.rangeEnd : null, command.rangeEndLength,
+                command.prevKv);
+        }
+        command.resultRevision = deleted > 0 ? revision + 1 : revision;
+        command.resultSucceeded = true;
+        command.resultDeleted = deleted;
+    }
+
+    private void applyTxn(final WriteCommand command)
+    {
+        final TxnPlan plan = TxnPlan.choose(command.txn, conditions);
+        final List<Op> ops = plan.writes();
+        secondary.checkTxn(ops);
+        if (sizer.isBounded())
+        {
+            measure(ops, command);
+        }
+        final long[] deleted = new long[ops.size()];
+        final List<List<KeyValue>> prevKvs = new ArrayList<>(ops.size());
+        final ExpandableArrayBuffer key = command.key;
+        for (int i = 0; i < ops.size(); i++)
+        {
+            final Op op = ops.get(i);
+            command.resultPrevKvs = null;
+            if (op.kind() == Op.Kind.PUT)
+            {
+                key.putBytes(0, op.key());
+                command.value.putBytes(0, op.value());
+                put(command, key, op.key().length, command.value, op.value().length);
+                if (op.prevKv() && prev.found())
+                {
+                    command.resultPrevKvs = List.of(copyOf(prev));
+                }
+            }
+            else
+            {
+                deleted[i] = deleteTxnRange(command, op);
+            }
+            prevKvs.add(command.resultPrevKvs == null ? List.of() : command.resultPrevKvs);
+        }
+        final long txnRevision = mutating ? revision + 1 : revision;
+        final List<WriteResult> results = new ArrayList<>(ops.size());
+        for (int i = 0; i < ops.size(); i++)
+        {
+            results.add(new WriteResult(txnRevision, true, deleted[i], prevKvs.get(i)));
+        }
+        command.resultPrevKvs = null;
+        command.resultTxn = plan.result(txnRevision, results);
+        command.resultRevision = txnRevision;
+        command.resultSucceeded = plan.succeeded();
+    }
+
+    /** @return true when every compare holds in the index as it is now. */
+    private boolean holds(final List<Compare> compares)
+    {
+        for (final Compare compare : compares)
+        {
+            if (!(compare.range() == null ? holdsForKey(compare) : holdsForRange(compare)))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean holdsForKey(final Compare compare)
+    {
+        final byte[] key = compare.key();
+        compareKey.wrap(key);
+        final boolean present = index.get(compareKey, 0, key.length, probe);
+        return compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(),
+            present ? probe.valueBytes() : null);
+    }
+
+    /** Every key of the range must pass; an empty range compares as one absent key (etcd). */
+    private boolean holdsForRange(final Compare compare)
+    {
+        final KeyRange range = compare.range();
+        final byte[] from = range.fromKey();
+        final byte[] to = range.toKey();
+        compareKey.wrap(from);
+        if (to != null)
+        {
+            compareEnd.wrap(to);
+        }
+        rangeCompare = compare;
+        rangeHolds = true;
+        final int visited = index.scan(compareKey, 0, from.length, to == null ? null : compareEnd, 0,
+            to == null ? 0 : to.length, 0, testInRange);
+        rangeCompare = null;
+        return visited == 0 ? compare.test(false, 0, 0, 0, null) : rangeHolds;
+    }
+
+    private boolean testInRange(final IndexEntry entry)
+    {
+        rangeHolds = rangeCompare.test(true, entry.version(), entry.createRevision(), entry.modRevision(),
+            rangeCompare.target() == Compare.Target.VALUE ? entry.valueBytes() : null);
+        return rangeHolds;
+    }
+
+    /**
+     * Measures what the chosen branch will take in the journal, before anything changes: each
+     * put with the value it replaces, each delete with every key-value it removes.
+     */
+    private void measure(final List<Op> ops, final WriteCommand command)
+    {
+        sizer.begin();
+        for (int i = 0; i < ops.size(); i++)
+        {
+            final Op op = ops.get(i);
+            final KeyRange range = op.range();
+            final byte[] from = range.fromKey();
+            command.key.putBytes(0, from);
+            if (op.kind() == Op.Kind.PUT)
+            {
+                sizer.add(from.length, op.value().length,
+                    index.get(command.key, 0, from.length, probe) ? probe.valueLength() : 0);
+            }
+            else if (range.isSingleKey())
+            {
+                if (index.get(command.key, 0, from.length, probe))
+                {
+                    sizer.add(from.length, 0, probe.valueLength());
+                }
+            }
+            else
+            {
+                final byte[] to = range.toKey();
+                if (to != null)
+                {
+                    command.rangeEnd.putBytes(0, to);
+                }
+                // Overlapping deletes are counted once each: an overestimate that errs on refusing.
+                index.scan(command.key, 0, from.length, to == null ? null : command.rangeEnd, 0,
+                    to == null ? 0 : to.length, 0, measureDoomed);
+            }
+        }
+        sizer.check();
+    }
+
+    private boolean measureDoomed(final IndexEntry entry)
+    {
+        sizer.add(entry.keyLength(), 0, entry.valueLength());
+        return true;
+    }
+
+    private long deleteTxnRange(final WriteCommand command, final Op op)
+    {
+        final KeyRange range = op.range();
+        final byte[] from = range.fromKey();
+        command.key.putBytes(0, from);
+        final boolean prevKv = op.prevKv();
+        if (range.isSingleKey())
+        {
+            return deleteOne(command, command.key, from.length, prevKv);
+        }
+        final byte[] to = range.toKey();
+        if (to == null)
+        {
+            return deleteRange(command, command.key, from.length, null, 0, prevKv);
+        }
+        command.rangeEnd.putBytes(0, to);
+        return deleteRange(command, command.key, from.length, command.rangeEnd, to.length, prevKv);
+    }
+
+    /**
+     * Puts one key for {@code command}, whose slot receives the change. The command travels as a
+     * parameter, not in a field: a reference stored per put into this long-lived object would
+     * dirty a G1 card per put (see {@link WriteCommand#reset}).
+     */
+    private void put(
+        final WriteCommand command, final DirectBuffer key, final int keyLength, final DirectBuffer value, final int valueLength)
+    {
+        final long next = beginMutation(command);
+        index.put(key, 0, keyLength, value, 0, valueLength, next, prev);
+        secondary.onChange(next, key, keyLength, prev, value, valueLength);
+        final boolean existed = prev.found();
+        final long createRevision = existed ? prev.createRevision() : next;
+        final long version = existed ? prev.version() + 1 : 1;
+        final ChangeRecord changes = command.changes;
+        changes.add(EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, next, version,
+            existed ? prev.value() : null, 0, existed ? prev.valueLength() : 0,
+            existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
+        window.append(next, changes);
+    }
+
+    private long deleteOne(final WriteCommand command, final DirectBuffer key, final int keyLength, final boolean prevKv)
+    {
+        if (!index.get(key, 0, keyLength, probe))
+        {
+            return 0;
+        }
+        if (!mutating && sizer.mustMeasureSingleChanges())
+        {
+            sizer.begin();
+            sizer.add(keyLength, 0, probe.valueLength());
+            sizer.check();
+        }
+        final long next = beginMutation(command);
+        index.remove(key, 0, keyLength, prev);
+        appendDelete(command, next, key, keyLength, prevKv);
+        return 1;
+    }
+
+    private long deleteRange(
+        final WriteCommand command, final DirectBuffer from, final int fromLength, final DirectBuffer to, final int toLength,
+        final boolean prevKv)
+    {
+        doomedOffsets.clear();
+        doomedBytes = 0;
+        sizer.begin();
+        index.scan(from, 0, fromLength, to, 0, toLength, 0, collectDoomed);
+        final int count = doomedOffsets.size();
+        if (count == 0)
+        {
+            return 0;
+        }
+        if (!mutating)
+        {
+            // Inside a transaction the whole branch was measured before its first change.
+            sizer.check();
+        }
+        final long next = beginMutation(command);
+        for (int i = 0; i < count; i++)
+        {
+            final int offset = doomedOffsets.getInt(i);
+            final int end = i + 1 < count ? doomedOffsets.getInt(i + 1) : doomedBytes;
+            doomedKey.wrap(doomedKeys, offset, end - offset);
+            index.remove(doomedKey, 0, end - offset, prev);
+            appendDelete(command, next, doomedKey, end - offset, prevKv);
+        }
+        return count;
+    }
+
+    private boolean collectDoomed(final IndexEntry entry)
+    {
+        doomedOffsets.addInt(doomedBytes);
+        doomedKeys.putBytes(doomedBytes, entry.key(), 0, entry.keyLength());
+        doomedBytes += entry.keyLength();
+        if (sizer.isBounded())
+        {
+            sizer.add(entry.keyLength(), 0, entry.valueLength());
+        }
+        return true;
+    }
+
+    private void appendDelete(
+        final WriteCommand command, final long next, final DirectBuffer key, final int keyLength, final boolean prevKv)
+    {
+        secondary.onChange(next, key, keyLength, prev, null, 0);
+        final ChangeRecord changes = command.changes;
+        changes.add(EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0, 0,
+            prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
+        window.append(next, changes);
+        if (prevKv)
+        {
+            if (command.resultPrevKvs == null)
+            {
+                command.resultPrevKvs = new ArrayList<>();
+            }
+            command.resultPrevKvs.add(copyOf(prev));
+        }
+    }
+
+    private long beginMutation(final WriteCommand command)
+    {
+        final long next = revision + 1;
+        if (!mutating)
+        {
+            command.changes.clear();
+            if (journal != null)
+            {
+                command.journalRevision = next;
+            }
+            mutating = true;
+            cursor.beginApplying(next);
+        }
+        return next;
+    }
+
+    private void finishRevision(final WriteCommand command)
+    {
+        if (mutating)
+        {
+            revision++;
+            mutating = false;
+            // Pinned reads: the pre-images they need, before the next revision begins.
+            undo.onRevision(revision, command.changes);
+            if (publishes)
+            {
+                window.publish();
+                cursor.markApplied(revision);
+            }
+            else
+            {
+                command.windowSequence = window.appendedSequence();
+            }
+        }
+    }
+
+    private static KeyValue copyOf(final IndexEntry entry)
+    {
+        return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version());
+    }
+}

@@ -1,0 +1,170 @@
+package io.ringwatch.engine.internal.write;
+
+import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.kv.TxnResult;
+import io.ringwatch.ringbuffer.ChangeRecord;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+
+import java.util.List;
+
+/**
+ * One slot of the write ring: a producer fills the request half, the writer fills the result
+ * half and completes it. Pre-allocated by the Disruptor and reused: its buffers grow to the
+ * largest key and value seen and then stop allocating. Owned by one producer while claimed,
+ * then by the writer thread.
+ */
+final class WriteCommand
+{
+    static final int NOOP = 0;
+    static final int PUT = 1;
+    static final int DELETE = 2;
+    static final int TXN = 3;
+
+    /** Range end modes of a delete. */
+    static final int SINGLE_KEY = 0;
+    static final int BOUNDED = 1;
+    static final int UNBOUNDED = 2;
+
+    /** A put with no expectation on the key's mod revision. */
+    static final long ANY_REVISION = -1;
+
+    /** The ring sequence this slot was claimed at, so the producer can publish it. */
+    long sequence;
+    int kind;
+    final ExpandableArrayBuffer key = new ExpandableArrayBuffer(64);
+    int keyLength;
+    final ExpandableArrayBuffer rangeEnd = new ExpandableArrayBuffer(64);
+    int rangeEndLength;
+    int rangeMode;
+    final ExpandableArrayBuffer value = new ExpandableArrayBuffer(128);
+    int valueLength;
+    long expectedModRevision;
+    boolean prevKv;
+    Txn txn;
+    WriteCompletion completion;
+    WriteCallback callback;
+    /** When the command entered (wall clock, ms), stamped by its producer: the writer reads no clock. */
+    long timestampMillis;
+
+    /** The revision the writer gave this command's changes, 0 when it changed nothing. */
+    long journalRevision;
+    /** The window sequence of the revision's last event: what the durability gate publishes up to. */
+    long windowSequence;
+    /** The revision's changes, for the journal stage and a roll-back. */
+    final ChangeRecord changes = new ChangeRecord();
+
+    long resultRevision;
+    boolean resultSucceeded;
+    long resultDeleted;
+    List<KeyValue> resultPrevKvs;
+    TxnResult resultTxn;
+    RingWatchException resultError;
+
+    /**
+     * Resets the slot for a new command of {@code kind} that {@code completion} or
+     * {@code callback} hears of (either may be null). The two references are stored only when they
+     * differ from the slot's last ones: the slots live in the old generation, and with G1 every
+     * store of a reference into an old object across regions dirties a card that a refinement
+     * thread must then scan, about half a core at a million puts a second on two cores (async-profiler,
+     * {@code G1 Refine}), while a producer that writes with the same callback or blocking completion
+     * again and again would store the same reference each time. The other references are cleared
+     * (a null store costs no card).
+     */
+    void reset(final int kind, final WriteCompletion completion, final WriteCallback callback)
+    {
+        this.kind = kind;
+        if (this.completion != completion)
+        {
+            this.completion = completion;
+        }
+        if (this.callback != callback)
+        {
+            this.callback = callback;
+        }
+        keyLength = 0;
+        rangeEndLength = 0;
+        rangeMode = SINGLE_KEY;
+        valueLength = 0;
+        expectedModRevision = ANY_REVISION;
+        prevKv = false;
+        txn = null;
+        timestampMillis = 0;
+        journalRevision = 0;
+        resultRevision = 0;
+        resultSucceeded = false;
+        resultDeleted = 0;
+        resultPrevKvs = null;
+        resultTxn = null;
+        resultError = null;
+    }
+
+    /**
+     * Hands the result to whoever waits for it: the blocking producer, its future, or its
+     * callback (whose failure is swallowed: the write itself stands). The thread that completes
+     * the write ring's commands: the writer in memory, the journal stage in a durable engine. A
+     * {@link #NOOP} (a slot whose producer failed while filling it) has no one to tell.
+     */
+    void complete()
+    {
+        if (kind == NOOP)
+        {
+            return;
+        }
+        if (callback == null)
+        {
+            if (completion != null)
+            {
+                completion.complete(this);
+            }
+            return;
+        }
+        try
+        {
+            if (resultError != null)
+            {
+                callback.onFailed(resultError);
+            }
+            else
+            {
+                callback.onWritten(resultRevision, resultSucceeded, resultDeleted);
+            }
+        }
+        catch (final RuntimeException ignore)
+        {
+            // A user callback's failure must not stop the thread that completes writes.
+        }
+    }
+
+    void key(final DirectBuffer src, final int offset, final int length)
+    {
+        key.putBytes(0, src, offset, length);
+        keyLength = length;
+    }
+
+    void key(final byte[] src)
+    {
+        key.putBytes(0, src);
+        keyLength = src.length;
+    }
+
+    void value(final DirectBuffer src, final int offset, final int length)
+    {
+        value.putBytes(0, src, offset, length);
+        valueLength = length;
+    }
+
+    void value(final byte[] src)
+    {
+        value.putBytes(0, src);
+        valueLength = src.length;
+    }
+
+    void rangeEnd(final byte[] src)
+    {
+        rangeEnd.putBytes(0, src);
+        rangeEndLength = src.length;
+    }
+}

@@ -1,0 +1,304 @@
+package io.ringwatch.engine.internal.history;
+
+import io.ringwatch.ringbuffer.ChangeRecord;
+import io.ringwatch.ringbuffer.EventRecord;
+import io.ringwatch.ringbuffer.EventType;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * A journal in memory for tests: a fixed array of changes, published to readers revision by
+ * revision. Counts flushes and remembers the revision a sync journal last made "durable", and can
+ * be told to fail, so tests can see what the writer does with a journal. Can be reopened by a new
+ * engine (what a restart would read back from disk).
+ */
+public final class InMemoryJournal implements Journal
+{
+    private final Change[] changes;
+    private final boolean sync;
+    private final AtomicInteger flushes = new AtomicInteger();
+    private volatile int published;
+    private volatile long lastRevision;
+    private volatile long durableRevision;
+    private volatile long compactRevision;
+    private volatile long firstRevision = 1;
+    private volatile boolean failAppends;
+    private volatile boolean failFlushes;
+    private volatile CountDownLatch flushGate;
+    private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
+
+    /**
+     * @param capacity the most changes it holds.
+     * @param sync     whether flush is what makes revisions durable.
+     */
+    public InMemoryJournal(final int capacity, final boolean sync)
+    {
+        changes = new Change[capacity];
+        this.sync = sync;
+    }
+
+    /** From now on every append throws, as a full disk would. */
+    public void failAppends()
+    {
+        failAppends = true;
+    }
+
+    /** From now on every flush throws, as an I/O error while forcing pages would. */
+    public void failFlushes()
+    {
+        failFlushes = true;
+    }
+
+    /** Works again, as after space was freed: a new engine may reopen it. */
+    public void heal()
+    {
+        failAppends = false;
+        failFlushes = false;
+        visibleRevision = () -> Long.MAX_VALUE;
+    }
+
+    /** From now on a flush waits until {@link #releaseFlushes()}: a slow disk. */
+    public void holdFlushes()
+    {
+        flushGate = new CountDownLatch(1);
+    }
+
+    /** Lets held and later flushes go. */
+    public void releaseFlushes()
+    {
+        final CountDownLatch gate = flushGate;
+        flushGate = null;
+        if (gate != null)
+        {
+            gate.countDown();
+        }
+    }
+
+    /**
+     * @return how many times the writer flushed.
+     */
+    public int flushes()
+    {
+        return flushes.get();
+    }
+
+    /**
+     * @return the last revision a flush covered.
+     */
+    public long durableRevision()
+    {
+        return durableRevision;
+    }
+
+    /**
+     * Pretends retention dropped every revision before {@code revision}.
+     *
+     * @param revision the new first revision.
+     */
+    public void dropBefore(final long revision)
+    {
+        firstRevision = revision;
+    }
+
+    @Override
+    public long lastRevision()
+    {
+        return lastRevision;
+    }
+
+    @Override
+    public long firstRevision()
+    {
+        return firstRevision;
+    }
+
+    @Override
+    public void appendRevision(final long revision, final long timestampMillis, final ChangeRecord record)
+    {
+        if (revision != lastRevision + 1)
+        {
+            throw new IllegalStateException("revision " + revision + " after " + lastRevision);
+        }
+        if (failAppends)
+        {
+            throw new IllegalStateException("no space left on device (simulated)");
+        }
+        int appended = published;
+        record.rewind();
+        while (record.next())
+        {
+            final boolean put = record.type() == EventType.PUT;
+            changes[appended++] = new Change(revision, timestampMillis, record.type(),
+                copy(record.key(), 0, record.keyLength()),
+                put ? copy(record.value(), 0, record.valueLength()) : new byte[0],
+                record.createRevision(), record.version(),
+                copy(record.prevValue(), 0, record.prevValueLength()),
+                record.prevCreateRevision(), record.prevModRevision(), record.prevVersion());
+        }
+        lastRevision = revision;
+        published = appended;
+    }
+
+    @Override
+    public void flush()
+    {
+        final CountDownLatch gate = flushGate;
+        if (gate != null)
+        {
+            try
+            {
+                gate.await(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (failFlushes)
+        {
+            throw new IllegalStateException("I/O error while forcing the log (simulated)");
+        }
+        flushes.incrementAndGet();
+        durableRevision = lastRevision;
+    }
+
+    @Override
+    public boolean isSync()
+    {
+        return sync;
+    }
+
+    @Override
+    public void limitReadersTo(final LongSupplier visibleRevision)
+    {
+        this.visibleRevision = visibleRevision;
+    }
+
+    @Override
+    public long loadSnapshot(final SnapshotSink into)
+    {
+        return 0;
+    }
+
+    @Override
+    public void compact(final long revision)
+    {
+        compactRevision = revision;
+    }
+
+    @Override
+    public long compactRevision()
+    {
+        return compactRevision;
+    }
+
+    @Override
+    public HistoryReader newReader()
+    {
+        return new Reader();
+    }
+
+    @Override
+    public void close()
+    {
+    }
+
+    private static byte[] copy(final DirectBuffer buffer, final int offset, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        return bytes;
+    }
+
+    private final class Reader implements HistoryReader
+    {
+        private final UnsafeBuffer key = new UnsafeBuffer(new byte[0]);
+        private final UnsafeBuffer value = new UnsafeBuffer(new byte[0]);
+        private final UnsafeBuffer prevValue = new UnsafeBuffer(new byte[0]);
+        private int position;
+        private long last;
+
+        @Override
+        public boolean seek(final long revision)
+        {
+            if (revision < firstRevision)
+            {
+                return false;
+            }
+            final int end = published;
+            position = 0;
+            while (position < end && changes[position].revision < revision)
+            {
+                position++;
+            }
+            return true;
+        }
+
+        @Override
+        public boolean next(final EventRecord into)
+        {
+            if (position >= published || changes[position].revision > visibleRevision.getAsLong())
+            {
+                return false;
+            }
+            final Change change = changes[position++];
+            key.wrap(change.key);
+            value.wrap(change.value);
+            prevValue.wrap(change.prevValue);
+            into.set(change.revision, change.type, key, 0, change.key.length, value, 0, change.value.length,
+                change.createRevision, change.version, prevValue, 0, change.prevValue.length,
+                change.prevCreateRevision, change.prevModRevision, change.prevVersion, change.timestampMillis);
+            last = change.revision;
+            return true;
+        }
+
+        @Override
+        public long lastRevision()
+        {
+            return last;
+        }
+
+        @Override
+        public void close()
+        {
+        }
+    }
+
+    private static final class Change
+    {
+        final long revision;
+        final long timestampMillis;
+        final EventType type;
+        final byte[] key;
+        final byte[] value;
+        final long createRevision;
+        final long version;
+        final byte[] prevValue;
+        final long prevCreateRevision;
+        final long prevModRevision;
+        final long prevVersion;
+
+        Change(
+            final long revision, final long timestampMillis, final EventType type, final byte[] key, final byte[] value,
+            final long createRevision, final long version, final byte[] prevValue,
+            final long prevCreateRevision, final long prevModRevision, final long prevVersion)
+        {
+            this.revision = revision;
+            this.timestampMillis = timestampMillis;
+            this.type = type;
+            this.key = key;
+            this.value = value;
+            this.createRevision = createRevision;
+            this.version = version;
+            this.prevValue = prevValue;
+            this.prevCreateRevision = prevCreateRevision;
+            this.prevModRevision = prevModRevision;
+            this.prevVersion = prevVersion;
+        }
+    }
+}

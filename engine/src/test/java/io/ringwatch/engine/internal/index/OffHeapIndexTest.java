@@ -1,0 +1,349 @@
+package io.ringwatch.engine.internal.index;
+
+import static io.ringwatch.engine.internal.index.TestBytes.bytes;
+import static io.ringwatch.engine.internal.index.TestBytes.text;
+import static io.ringwatch.engine.internal.index.TestBytes.utf8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class OffHeapIndexTest
+{
+    private final OffHeapIndex index = new OffHeapIndex(16);
+    private final IndexEntry prev = new IndexEntry();
+    private final IndexEntry entry = new IndexEntry();
+
+    @AfterEach
+    void close()
+    {
+        index.close();
+    }
+
+    @Test
+    void newKeyStartsAtVersionOneWithCreateRevisionEqualToModRevision()
+    {
+        put("a", "one", 5);
+
+        assertFalse(prev.found());
+        assertTrue(get("a"));
+        assertEquals("a", text(entry.keyBytes()));
+        assertEquals("one", text(entry.valueBytes()));
+        assertEquals(5, entry.createRevision());
+        assertEquals(5, entry.modRevision());
+        assertEquals(1, entry.version());
+        assertEquals(1, index.size());
+    }
+
+    @Test
+    void updateKeepsCreateRevisionIncrementsVersionAndReturnsThePreviousEntry()
+    {
+        put("a", "one", 5);
+        put("a", "two", 7);
+
+        assertTrue(prev.found());
+        assertEquals("one", text(prev.valueBytes()));
+        assertEquals(5, prev.modRevision());
+        assertEquals(1, prev.version());
+        assertTrue(get("a"));
+        assertEquals("two", text(entry.valueBytes()));
+        assertEquals(5, entry.createRevision());
+        assertEquals(7, entry.modRevision());
+        assertEquals(2, entry.version());
+        assertEquals(1, index.size());
+    }
+
+    @Test
+    void restoreTakesTheGivenMetadataForNewAndExistingKeys()
+    {
+        restore("a", "one", 3, 9, 4);
+        assertTrue(get("a"));
+        assertEquals(3, entry.createRevision());
+        assertEquals(9, entry.modRevision());
+        assertEquals(4, entry.version());
+
+        restore("a", "two", 3, 12, 5);
+        assertEquals("one", text(prev.valueBytes()));
+        restore("a", "three-and-longer-than-before", 11, 14, 1);
+        assertTrue(get("a"));
+        assertEquals("three-and-longer-than-before", text(entry.valueBytes()));
+        assertEquals(11, entry.createRevision());
+        assertEquals(14, entry.modRevision());
+        assertEquals(1, entry.version());
+        assertEquals(1, index.size());
+
+        restore("b", "x", 20, 20, 1);
+        assertEquals(List.of("a", "b"), scanKeys(null, null, 0));
+    }
+
+    @Test
+    void restoreRefusesImpossibleMetadataAndChangesNothing()
+    {
+        restore("a", "one", 3, 9, 4);
+        final UnsafeBuffer v = utf8("x");
+        assertThrows(IndexArgumentException.class, () -> index.restore(utf8("a"), 0, 1, v, 0, 1, 10, 9, 1, prev));
+        assertThrows(IndexArgumentException.class, () -> index.restore(utf8("a"), 0, 1, v, 0, 1, 0, 9, 1, prev));
+        assertThrows(IndexArgumentException.class, () -> index.restore(utf8("a"), 0, 1, v, 0, 1, 3, 9, 0, prev));
+        assertTrue(get("a"));
+        assertEquals("one", text(entry.valueBytes()));
+        assertEquals(9, entry.modRevision());
+    }
+
+    @Test
+    void updateThatOutgrowsItsBlockKeepsMetadataAndOrder()
+    {
+        put("a", "x", 1);
+        put("b", "x", 2);
+        put("c", "x", 3);
+        final String big = "v".repeat(5000);
+
+        put("b", big, 4);
+        put("b", "small", 5);
+
+        assertTrue(get("b"));
+        assertEquals("small", text(entry.valueBytes()));
+        assertEquals(2, entry.createRevision());
+        assertEquals(3, entry.version());
+        assertEquals(List.of("a", "b", "c"), scanKeys(null, null, 0));
+        assertEquals(big, text(prev.valueBytes()));
+    }
+
+    @Test
+    void removeReturnsTheRemovedEntryAndRecreateStartsOver()
+    {
+        put("a", "one", 3);
+        put("a", "two", 4);
+
+        assertTrue(index.remove(utf8("a"), 0, 1, prev));
+        assertEquals("two", text(prev.valueBytes()));
+        assertEquals(2, prev.version());
+        assertFalse(get("a"));
+        assertFalse(entry.found());
+        assertEquals(0, index.size());
+
+        put("a", "three", 9);
+        assertFalse(prev.found());
+        assertTrue(get("a"));
+        assertEquals(9, entry.createRevision());
+        assertEquals(1, entry.version());
+    }
+
+    @Test
+    void removeOfAnAbsentKeyChangesNothing()
+    {
+        put("a", "one", 1);
+
+        assertFalse(index.remove(utf8("b"), 0, 1, prev));
+
+        assertFalse(prev.found());
+        assertEquals(1, index.size());
+        assertEquals(List.of("a"), scanKeys(null, null, 0));
+    }
+
+    @Test
+    void keysAreReadFromTheirOffsetAndEmptyValuesAreKept()
+    {
+        final UnsafeBuffer keys = utf8("xxkeyxx");
+        index.put(keys, 2, 3, utf8(""), 0, 0, 1, prev);
+
+        assertTrue(index.get(utf8("key"), 0, 3, entry));
+        assertEquals(0, entry.valueLength());
+        assertFalse(index.get(keys, 0, 3, entry));
+    }
+
+    @Test
+    void scanVisitsKeysInUnsignedByteOrder()
+    {
+        index.put(bytes(0xFF), 0, 1, utf8("v"), 0, 1, 1, prev);
+        index.put(bytes(0x01), 0, 1, utf8("v"), 0, 1, 2, prev);
+        index.put(bytes(0x80, 0x00), 0, 2, utf8("v"), 0, 1, 3, prev);
+        index.put(bytes(0x01, 0x00), 0, 2, utf8("v"), 0, 1, 4, prev);
+
+        final List<String> seen = new ArrayList<>();
+        index.scan(null, 0, 0, null, 0, 0, 0, e ->
+        {
+            seen.add(hex(e.keyBytes()));
+            return true;
+        });
+
+        assertEquals(List.of("01", "0100", "8000", "ff"), seen);
+    }
+
+    @Test
+    void keysAppendedInOrderStayOrderedWhenTheLastIsRemovedOrMovedAndOthersGoBeforeIt()
+    {
+        final List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++)
+        {
+            final String key = String.format("k%05d", i * 2);
+            put(key, "v", 1 + i);
+            expected.add(key);
+        }
+        final String last = expected.remove(expected.size() - 1);
+        assertTrue(index.remove(utf8(last), 0, last.length(), prev));
+        // the new last key outgrows its block: the appends below must follow its new node
+        final String newLast = expected.get(expected.size() - 1);
+        put(newLast, "a value long enough to move the node to a larger block", 3_000);
+        put("k00001", "v", 3_001);
+        expected.add(1, "k00001");
+        for (int i = 0; i < 500; i++)
+        {
+            final String key = String.format("k%05d", 4_000 + i);
+            put(key, "v", 3_002 + i);
+            expected.add(key);
+        }
+
+        assertEquals(expected, scanKeys(null, null, 0));
+        assertEquals(expected.size(), index.size());
+    }
+
+    @Test
+    void scanHonoursInclusiveFromExclusiveToAndLimit()
+    {
+        for (final String key : List.of("a", "b", "ba", "bb", "c", "d"))
+        {
+            put(key, "v", 1);
+        }
+
+        assertEquals(List.of("b", "ba", "bb"), scanKeys("b", "c", 0));
+        assertEquals(List.of("ba", "bb", "c", "d"), scanKeys("b0", null, 0));
+        assertEquals(List.of("a", "b"), scanKeys(null, null, 2));
+        assertEquals(List.of(), scanKeys("c", "c", 0));
+        assertEquals(List.of(), scanKeys("e", null, 0));
+        assertEquals(List.of("a", "b", "ba", "bb", "c", "d"), scanKeys("", null, -1));
+    }
+
+    @Test
+    void scanStopsWhenTheVisitorSaysSoAndCountsWhatItVisited()
+    {
+        for (final String key : List.of("a", "b", "c"))
+        {
+            put(key, "v", 1);
+        }
+
+        final int visited = index.scan(null, 0, 0, null, 0, 0, 0, e -> !"b".equals(text(e.keyBytes())));
+
+        assertEquals(2, visited);
+    }
+
+    @Test
+    void scanOfAnEmptyIndexVisitsNothing()
+    {
+        assertEquals(List.of(), scanKeys(null, null, 0));
+    }
+
+    @Test
+    void nestedScanFromAVisitorWorks()
+    {
+        put("a", "v", 1);
+        put("b", "v", 2);
+        final List<String> pairs = new ArrayList<>();
+
+        index.scan(null, 0, 0, null, 0, 0, 0, outer ->
+        {
+            final String first = text(outer.keyBytes());
+            index.scan(null, 0, 0, null, 0, 0, 0, inner ->
+            {
+                pairs.add(first + text(inner.keyBytes()));
+                return true;
+            });
+            return true;
+        });
+
+        assertEquals(List.of("aa", "ab", "ba", "bb"), pairs);
+    }
+
+    @Test
+    void badInputIsRejectedAndChangesNothing()
+    {
+        put("a", "one", 1);
+        final UnsafeBuffer value = utf8("v");
+
+        assertThrows(IndexArgumentException.class, () -> index.put(null, 0, 1, value, 0, 1, 2, prev));
+        assertThrows(IndexArgumentException.class, () -> index.put(utf8("a"), 0, 0, value, 0, 1, 2, prev));
+        assertThrows(IndexArgumentException.class, () -> index.put(utf8("a"), 1, 1, value, 0, 1, 2, prev));
+        assertThrows(IndexArgumentException.class, () -> index.put(utf8("a"), -1, 1, value, 0, 1, 2, prev));
+        assertThrows(IndexArgumentException.class, () -> index.put(utf8("a"), 0, 1, null, 0, 1, 2, prev));
+        assertThrows(IndexArgumentException.class, () -> index.put(utf8("a"), 0, 1, value, 0, 2, 2, prev));
+        assertThrows(IndexArgumentException.class, () -> index.put(utf8("a"), 0, 1, value, 0, 1, 0, prev));
+        assertThrows(IndexArgumentException.class, () -> index.put(utf8("a"), 0, 1, value, 0, 1, 2, null));
+        assertThrows(IndexArgumentException.class, () -> index.remove(null, 0, 1, prev));
+        assertThrows(IndexArgumentException.class, () -> index.remove(utf8("a"), 0, 0, prev));
+        assertThrows(IndexArgumentException.class, () -> index.get(null, 0, 1, entry));
+        assertThrows(IndexArgumentException.class, () -> index.get(utf8("a"), 0, 0, entry));
+        assertThrows(IndexArgumentException.class, () -> index.scan(utf8("a"), 0, 2, null, 0, 0, 0, e -> true));
+        assertThrows(IndexArgumentException.class, () -> index.scan(null, 0, 0, null, 0, 0, 0, null));
+        assertThrows(IndexArgumentException.class, () -> new OffHeapIndex(-1));
+
+        assertEquals(1, index.size());
+        assertTrue(get("a"));
+        assertEquals("one", text(entry.valueBytes()));
+        assertEquals(1, entry.version());
+        assertEquals(List.of("a"), scanKeys(null, null, 0));
+    }
+
+    @Test
+    void entryReusedForAScanInProgressIsRejected()
+    {
+        put("a", "v", 1);
+        final IndexEntry scratch = new IndexEntry();
+
+        assertThrows(IndexArgumentException.class, () -> index.scan(null, 0, 0, null, 0, 0, 0,
+            e -> index.scan(null, 0, 0, null, 0, 0, 0, inner -> true, scratch) >= 0, scratch));
+    }
+
+    private void put(final String key, final String value, final long revision)
+    {
+        final UnsafeBuffer v = utf8(value);
+        index.put(utf8(key), 0, key.length(), v, 0, v.capacity(), revision, prev);
+    }
+
+    private void restore(final String key, final String value, final long create, final long mod, final long version)
+    {
+        final UnsafeBuffer v = utf8(value);
+        index.restore(utf8(key), 0, key.length(), v, 0, v.capacity(), create, mod, version, prev);
+    }
+
+    private boolean get(final String key)
+    {
+        final boolean found = index.get(utf8(key), 0, key.length(), entry);
+        assertEquals(found, entry.found());
+        return found;
+    }
+
+    private List<String> scanKeys(final String from, final String to, final int limit)
+    {
+        final List<String> keys = new ArrayList<>();
+        final DirectBuffer fromBuffer = from == null ? null : utf8(from);
+        final DirectBuffer toBuffer = to == null ? null : utf8(to);
+        final int visited = index.scan(
+            fromBuffer, 0, from == null ? 0 : from.length(),
+            toBuffer, 0, to == null ? 0 : to.length(),
+            limit,
+            e ->
+            {
+                keys.add(text(e.keyBytes()));
+                return true;
+            });
+        assertEquals(keys.size(), visited);
+        return keys;
+    }
+
+    private static String hex(final byte[] bytes)
+    {
+        final StringBuilder builder = new StringBuilder();
+        for (final byte b : bytes)
+        {
+            builder.append(String.format("%02x", b & 0xFF));
+        }
+        return builder.toString();
+    }
+}

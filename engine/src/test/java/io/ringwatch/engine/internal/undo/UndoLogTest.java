@@ -1,0 +1,121 @@
+package io.ringwatch.engine.internal.undo;
+
+import io.ringwatch.engine.errors.ReadBudgetExceededException;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.ringbuffer.ChangeRecord;
+import io.ringwatch.ringbuffer.EventType;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The undo log on one thread: what the writer keeps for pinned reads, what it skips, what it
+ * recycles when reads leave, and a read that needs more than the budget failing while the writer
+ * goes on.
+ */
+class UndoLogTest
+{
+    private final ChangeRecord changes = new ChangeRecord();
+
+    @Test
+    void withNoReadPinnedTheWriterKeepsNothing()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        put(undo, 1, "k", "v1", null, 0);
+        put(undo, 2, "k", "v2", "v1", 1);
+
+        assertEquals(0, undo.bytesInUse());
+        assertEquals(-1, undo.recordedRevision());
+    }
+
+    @Test
+    void aPinnedReadGetsEachKeysStateAtItsPinOnceAndCreatedKeysAsAbsent()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        put(undo, 1, "k", "v1", null, 0);
+        final int slot = undo.pin();
+        undo.pinAt(slot, 1);
+        put(undo, 2, "k", "v2", "v1", 1);
+        put(undo, 3, "k", "v3", "v2", 2);
+        put(undo, 4, "new", "n1", null, 0);
+
+        assertEquals(List.of("k=v1@1", "new=absent"), readSince(undo, 1, null));
+        assertEquals(List.of("new=absent"), readSince(undo, 1, KeyRange.key("new")));
+        assertEquals(4, undo.recordedRevision());
+        undo.unpin(slot);
+    }
+
+    @Test
+    void theLastReadLeavingRecyclesEverything()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int slot = undo.pin();
+        undo.pinAt(slot, 0);
+        for (int i = 1; i <= 20; i++)
+        {
+            put(undo, i, "k" + i, "v", null, 0);
+        }
+        assertTrue(undo.bytesInUse() >= 4 * 256, "20 entries of 64 bytes fill several segments: " + undo.bytesInUse());
+
+        undo.unpin(slot);
+        put(undo, 21, "k", "v", null, 0);
+
+        assertEquals(0, undo.bytesInUse());
+    }
+
+    @Test
+    void aReadNeedingMoreThanTheBudgetFailsNamingItAndTheWriterGoesOn()
+    {
+        final UndoLog undo = new UndoLog(512, 64, 256);
+        final int early = undo.pin();
+        undo.pinAt(early, 0);
+        for (int i = 1; i <= 20; i++)
+        {
+            put(undo, i, "k" + i, "v", null, 0);
+        }
+
+        final ReadBudgetExceededException e = assertThrows(ReadBudgetExceededException.class, () -> readSince(undo, 0, null));
+        assertEquals(512, e.budgetBytes());
+        assertTrue(e.getMessage().contains("512 bytes"), e.getMessage());
+        undo.unpin(early);
+
+        final int late = undo.pin();
+        undo.pinAt(late, 20);
+        put(undo, 21, "k1", "v2", "v", 1);
+        assertEquals(List.of("k1=v@1"), readSince(undo, 20, null), "a read pinned after the overflow is served");
+        undo.unpin(late);
+    }
+
+    private void put(final UndoLog undo, final long revision, final String key, final String value, final String prev,
+        final long prevModRevision)
+    {
+        final byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        final byte[] v = value.getBytes(StandardCharsets.UTF_8);
+        final byte[] p = prev == null ? new byte[0] : prev.getBytes(StandardCharsets.UTF_8);
+        changes.clear();
+        changes.add(EventType.PUT, new UnsafeBuffer(k), 0, k.length, new UnsafeBuffer(v), 0, v.length,
+            prev == null ? revision : 1, revision, 1, new UnsafeBuffer(p), 0, p.length, 1, prevModRevision, 1);
+        undo.onRevision(revision, changes);
+    }
+
+    private static List<String> readSince(final UndoLog undo, final long pin, final KeyRange range)
+    {
+        final List<String> seen = new ArrayList<>();
+        undo.readSince(pin, range, new ExpandableArrayBuffer(64),
+            (buffer, keyOffset, keyLength, valueOffset, valueLength, createRevision, modRevision, version) ->
+            {
+                final String key = buffer.getStringWithoutLengthUtf8(keyOffset, keyLength);
+                seen.add(key + "=" + (valueLength < 0 ? "absent" :
+                    buffer.getStringWithoutLengthUtf8(valueOffset, valueLength) + "@" + modRevision));
+            });
+        return seen;
+    }
+}
