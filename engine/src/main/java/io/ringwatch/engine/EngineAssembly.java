@@ -99,7 +99,7 @@ final class EngineAssembly
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, journal,
             watches.dispatcherDoorbells());
         snapshotter = journal instanceof ChronicleJournal ?
-            new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor::durable,
+            new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor,
                 config.snapshotEveryRevisions()) : null;
         if (journal == null)
         {

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.durable;
 
+import io.ringwatch.engine.internal.history.WriterProgress;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.stats.TimingCounter;
@@ -9,15 +10,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * Writes index snapshots beside the revision log so that a restart replays only the revisions
  * after the newest one. Every {@code everyRevisions} revisions a background thread takes a fuzzy
  * snapshot while the writer goes on: it notes the durable revision S (what the log holds, never
- * ahead of it), scans the whole index and records the snapshot as of S. Keys that changed during the scan may be caught at a later state,
- * which is harmless: recovery replays every change after S over the snapshot, and each change
- * carries its key's whole state. The retention of the log keeps everything after the newest
+ * ahead of it), scans the whole index and records the snapshot as of S. Keys that changed during
+ * the scan may be caught at a later state, which is harmless once the log holds that state too:
+ * recovery replays every change after S over the snapshot, and each change carries its key's
+ * whole state.
+ * <p>
+ * The index runs ahead of the log (the writer applies a revision before the journal stage appends
+ * and forces it), so the scan may see revisions the log does not hold yet. A snapshot committed
+ * then and followed by a crash would bring back revisions that were never durable nor
+ * acknowledged, and recovery would number new writes over them. So a scanned snapshot stays
+ * pending until the log is durable up to the writer's revision when the scan ended (an upper bound
+ * of what it saw); it is committed at the next poll after that, and abandoned if a journal
+ * failure's roll-back overlapped it. The retention of the log keeps everything after the newest
  * snapshot. Allocates a writer per snapshot and nothing per key.
  */
 public final class Snapshotter implements AutoCloseable
@@ -27,7 +36,7 @@ public final class Snapshotter implements AutoCloseable
 
     private final RevisionLog log;
     private final OffHeapIndex index;
-    private final LongSupplier appliedRevision;
+    private final WriterProgress progress;
     private final long everyRevisions;
     private final IndexEntry entry = new IndexEntry();
     private final String name;
@@ -36,23 +45,31 @@ public final class Snapshotter implements AutoCloseable
     private volatile boolean running = true;
     private volatile RuntimeException lastFailure;
     private SnapshotWriter writer;
+    /** A scanned snapshot waiting for the log to hold everything it may hold; null if none. */
+    private SnapshotWriter pending;
+    /** The writer's revision when the pending snapshot's scan ended: the log must reach it. */
+    private long pendingBound;
+    /** The roll-back stamp from before the pending snapshot's scan. */
+    private long pendingStamp;
+    /** Time spent scanning and writing the pending snapshot, in nanoseconds. */
+    private long pendingNanos;
     private long lastSnapshotRevision;
 
     /**
      * Starts the background thread (none when {@code everyRevisions} is 0).
      *
-     * @param log             where snapshots go.
-     * @param index           the index to scan; must outlive {@link #close()}.
-     * @param appliedRevision the engine's durable revision: the newest one the log holds.
-     * @param everyRevisions  revisions between snapshots; 0 for none.
-     * @param name            the background thread's name, also in log lines.
+     * @param log            where snapshots go.
+     * @param index          the index to scan; must outlive {@link #close()}.
+     * @param progress       the writer's and the journal's progress (the engine's revision cursor).
+     * @param everyRevisions revisions between snapshots; 0 for none.
+     * @param name           the background thread's name, also in log lines.
      */
-    public Snapshotter(final String name, final RevisionLog log, final OffHeapIndex index, final LongSupplier appliedRevision, final long everyRevisions)
+    public Snapshotter(final String name, final RevisionLog log, final OffHeapIndex index, final WriterProgress progress, final long everyRevisions)
     {
         this.name = name;
         this.log = log;
         this.index = index;
-        this.appliedRevision = appliedRevision;
+        this.progress = progress;
         this.everyRevisions = everyRevisions;
         this.lastSnapshotRevision = log.snapshotRevision();
         if (everyRevisions > 0)
@@ -84,35 +101,26 @@ public final class Snapshotter implements AutoCloseable
     }
 
     /**
-     * Takes a snapshot now if any revision was applied since the last one. The snapshotter's own
-     * thread, or the closing thread once that has stopped.
+     * Commits the pending snapshot if the log now holds everything it may hold, then, if none is
+     * pending and a revision became durable since the last snapshot, scans a new one and commits
+     * it at once if the log already holds what it saw (otherwise it stays pending for the next
+     * call). The snapshotter's own thread, or the closing thread once that has stopped.
      *
-     * @return the snapshot's revision, or the previous one's if nothing changed.
+     * @return the revision of the newest snapshot committed, 0 if none.
      */
     public long snapshotNow()
     {
-        final long revision = appliedRevision.getAsLong();
-        if (revision <= lastSnapshotRevision)
+        settlePending();
+        if (pending == null)
         {
-            return lastSnapshotRevision;
+            final long revision = progress.durable();
+            if (revision > lastSnapshotRevision)
+            {
+                scan(revision);
+                settlePending();
+            }
         }
-        final long start = System.nanoTime();
-        try (SnapshotWriter out = log.snapshotWriter(revision))
-        {
-            writer = out;
-            index.scan(null, 0, 0, null, 0, 0, 0, this::write, entry);
-            out.commit();
-            lastSnapshotRevision = revision;
-            lastFailure = null;
-        }
-        finally
-        {
-            writer = null;
-        }
-        final long nanos = System.nanoTime() - start;
-        durations.record(1, nanos);
-        LOG.info("{}: index snapshot at revision {} ({} keys) took {} ms", name, revision, index.size(), nanos / 1_000_000);
-        return revision;
+        return lastSnapshotRevision;
     }
 
     /**
@@ -125,6 +133,7 @@ public final class Snapshotter implements AutoCloseable
         running = false;
         if (thread == null)
         {
+            abandonPending();
             return;
         }
         thread.interrupt();
@@ -136,7 +145,86 @@ public final class Snapshotter implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
-        snapshotNow();
+        try
+        {
+            snapshotNow();
+        }
+        finally
+        {
+            // The writer has stopped: a snapshot still pending holds revisions the log never will.
+            abandonPending();
+        }
+    }
+
+    /**
+     * Scans the whole index into a new snapshot as of {@code revision} and leaves it pending, with
+     * the bound the log must reach before it may be committed.
+     */
+    private void scan(final long revision)
+    {
+        final long start = System.nanoTime();
+        final long stamp = progress.readStamp();
+        final SnapshotWriter out = log.snapshotWriter(revision);
+        try
+        {
+            writer = out;
+            index.scan(null, 0, 0, null, 0, 0, 0, this::write, entry);
+        }
+        catch (final RuntimeException e)
+        {
+            out.close();
+            throw e;
+        }
+        finally
+        {
+            writer = null;
+        }
+        // Read after the scan: no change it saw is of a later revision.
+        pendingBound = progress.applying();
+        pendingStamp = stamp;
+        pendingNanos = System.nanoTime() - start;
+        pending = out;
+    }
+
+    /**
+     * Commits the pending snapshot once the log is durable up to its bound; abandons it if a
+     * roll-back overlapped it (it may hold revisions the log will never hold).
+     */
+    private void settlePending()
+    {
+        final SnapshotWriter out = pending;
+        if (out == null)
+        {
+            return;
+        }
+        if (!progress.isStable(pendingStamp))
+        {
+            abandonPending();
+            return;
+        }
+        if (progress.durable() < pendingBound)
+        {
+            return;
+        }
+        pending = null;
+        final long start = System.nanoTime();
+        out.commit();
+        lastSnapshotRevision = out.snapshotRevision();
+        lastFailure = null;
+        final long nanos = pendingNanos + System.nanoTime() - start;
+        durations.record(1, nanos);
+        LOG.info("{}: index snapshot at revision {} ({} keys) took {} ms", name, lastSnapshotRevision, index.size(),
+            nanos / 1_000_000);
+    }
+
+    private void abandonPending()
+    {
+        final SnapshotWriter out = pending;
+        pending = null;
+        if (out != null)
+        {
+            out.close();
+        }
     }
 
     private boolean write(final IndexEntry e)
@@ -157,19 +245,20 @@ public final class Snapshotter implements AutoCloseable
             {
                 return;
             }
-            if (appliedRevision.getAsLong() - lastSnapshotRevision >= everyRevisions)
+            try
             {
-                try
+                settlePending();
+                if (pending == null && progress.durable() - lastSnapshotRevision >= everyRevisions)
                 {
                     snapshotNow();
                 }
-                catch (final RuntimeException e)
-                {
-                    // Recovery replays more of the log without it; the next attempt may succeed.
-                    lastFailure = e;
-                    LOG.warn("{}: index snapshot failed; a restart replays more of the log, the next attempt may succeed",
-                        name, e);
-                }
+            }
+            catch (final RuntimeException e)
+            {
+                // Recovery replays more of the log without it; the next attempt may succeed.
+                lastFailure = e;
+                LOG.warn("{}: index snapshot failed; a restart replays more of the log, the next attempt may succeed",
+                    name, e);
             }
         }
     }

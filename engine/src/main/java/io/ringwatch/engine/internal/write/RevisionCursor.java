@@ -1,6 +1,7 @@
 package io.ringwatch.engine.internal.write;
 
 import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.internal.history.WriterProgress;
 import io.ringwatch.engine.internal.revision.PublishedRevisions;
 import io.ringwatch.ringbuffer.PaddedSequence;
 
@@ -16,9 +17,9 @@ import java.util.concurrent.locks.LockSupport;
  * for it to be visible. {@code durable} is the newest revision the journal holds as its mode
  * promises (appended in ASYNC, forced to disk in SYNC). Written by the writer and the journal
  * stage (and, once, by a roll-back after a journal failure); read by any thread. Every counter is
- * padded: readers poll them constantly.
+ * padded: readers poll them constantly. The snapshotter reads it as {@link WriterProgress}.
  */
-public final class RevisionCursor implements PublishedRevisions
+public final class RevisionCursor implements PublishedRevisions, WriterProgress
 {
     private static final int SPINS = 200;
     private static final int YIELDS = 50;
@@ -54,6 +55,7 @@ public final class RevisionCursor implements PublishedRevisions
      * @return the newest revision the writer has started to apply (>= {@link #applied()} except
      * after a roll-back).
      */
+    @Override
     public long applying()
     {
         return applying.get();
@@ -63,6 +65,7 @@ public final class RevisionCursor implements PublishedRevisions
      * @return the newest revision the journal holds as its mode promises; what a snapshot may
      * claim. Equal to the recovered revision in an engine without a journal.
      */
+    @Override
     public long durable()
     {
         return durable.get();
@@ -73,6 +76,7 @@ public final class RevisionCursor implements PublishedRevisions
      * back (after a journal failure): a reader notes it before it reads the index and retries when
      * {@link #isStable(long)} fails afterwards. Waits while a roll-back runs. Any thread.
      */
+    @Override
     public long readStamp()
     {
         long stamp;
@@ -87,6 +91,7 @@ public final class RevisionCursor implements PublishedRevisions
      * @param stamp what {@link #readStamp()} returned before the read.
      * @return true when no roll-back ran since, so what the read saw stands.
      */
+    @Override
     public boolean isStable(final long stamp)
     {
         return rollbacks.get() == stamp;
