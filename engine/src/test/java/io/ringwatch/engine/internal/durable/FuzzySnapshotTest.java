@@ -59,10 +59,7 @@ class FuzzySnapshotTest
     @Test
     void aSnapshotTakenWhileTheIndexIsAheadOfTheLogDoesNotRecoverTheRevisionsTheLogLost()
     {
-        writeAndLog(1, "a", "a1");
-        writeAndLog(2, "b", "b2");
-        writeAndLog(3, "c", "c3");
-        writeInMemoryOnly(4, "a", "a4");
+        indexOneRevisionAheadOfTheLog();
 
         assertEquals(0, snapshotter.snapshotNow(), "nothing committed while the log lacks revision 4");
         crash();
@@ -73,10 +70,7 @@ class FuzzySnapshotTest
     @Test
     void theSnapshotIsCommittedOnceTheLogHoldsEverythingItsScanSaw()
     {
-        writeAndLog(1, "a", "a1");
-        writeAndLog(2, "b", "b2");
-        writeAndLog(3, "c", "c3");
-        writeInMemoryOnly(4, "a", "a4");
+        indexOneRevisionAheadOfTheLog();
         snapshotter.snapshotNow();
 
         log(4, "a");
@@ -91,10 +85,7 @@ class FuzzySnapshotTest
     @Test
     void aSnapshotOverlappedByARollBackIsAbandonedAndTheNextOneIsExact()
     {
-        writeAndLog(1, "a", "a1");
-        writeAndLog(2, "b", "b2");
-        writeAndLog(3, "c", "c3");
-        writeInMemoryOnly(4, "a", "a4");
+        indexOneRevisionAheadOfTheLog();
         snapshotter.snapshotNow();
 
         // The journal fails on revision 4: the index is rolled back to the log's revision 3.
@@ -105,6 +96,15 @@ class FuzzySnapshotTest
         crash();
 
         assertEquals(state("a", "a1@1", "b", "b2@2", "c", "c3@3"), recover(3));
+    }
+
+    /** Revisions 1 to 3 (a, b, c) in the index and the log; revision 4 (a again) in the index only. */
+    private void indexOneRevisionAheadOfTheLog()
+    {
+        writeAndLog(1, "a", "a1");
+        writeAndLog(2, "b", "b2");
+        writeAndLog(3, "c", "c3");
+        writeInMemoryOnly(4, "a", "a4");
     }
 
     /** Revision {@code revision}: the writer's put, then the journal stage's append and flush. */
