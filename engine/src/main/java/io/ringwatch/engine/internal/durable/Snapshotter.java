@@ -1,8 +1,8 @@
 package io.ringwatch.engine.internal.durable;
 
-import io.ringwatch.engine.internal.history.WriterProgress;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.revision.PublishedRevisions;
 import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.persistence.RevisionLog;
 import io.ringwatch.persistence.SnapshotWriter;
@@ -36,7 +36,7 @@ public final class Snapshotter implements AutoCloseable
 
     private final RevisionLog log;
     private final OffHeapIndex index;
-    private final WriterProgress progress;
+    private final PublishedRevisions progress;
     private final long everyRevisions;
     private final IndexEntry entry = new IndexEntry();
     private final String name;
@@ -64,7 +64,7 @@ public final class Snapshotter implements AutoCloseable
      * @param everyRevisions revisions between snapshots; 0 for none.
      * @param name           the background thread's name, also in log lines.
      */
-    public Snapshotter(final String name, final RevisionLog log, final OffHeapIndex index, final WriterProgress progress, final long everyRevisions)
+    public Snapshotter(final String name, final RevisionLog log, final OffHeapIndex index, final PublishedRevisions progress, final long everyRevisions)
     {
         this.name = name;
         this.log = log;

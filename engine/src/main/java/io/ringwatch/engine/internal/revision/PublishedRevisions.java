@@ -4,8 +4,9 @@ package io.ringwatch.engine.internal.revision;
  * The writer's progress as a reader sees it: the revisions it has applied, is applying and holds
  * durably, and a stamp that tells a reader whether a roll-back overlapped its read. The writer's
  * side ({@code internal.write.RevisionCursor}) implements it; the read side (range reads, reads by
- * secondary index) depends only on this interface, so the write path may depend on the read side
- * without a cycle.
+ * secondary index) and the snapshotter (which commits a fuzzy snapshot only once the log is durable
+ * up to {@link #applying()}) depend only on this interface, so the write path may depend on the read
+ * side without a cycle.
  *
  * <p>Any thread may call every method; none allocates.
  */

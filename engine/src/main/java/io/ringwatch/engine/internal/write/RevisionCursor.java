@@ -1,7 +1,6 @@
 package io.ringwatch.engine.internal.write;
 
 import io.ringwatch.engine.errors.RingWatchException;
-import io.ringwatch.engine.internal.history.WriterProgress;
 import io.ringwatch.engine.internal.revision.PublishedRevisions;
 import io.ringwatch.ringbuffer.PaddedSequence;
 
@@ -17,9 +16,9 @@ import java.util.concurrent.locks.LockSupport;
  * for it to be visible. {@code durable} is the newest revision the journal holds as its mode
  * promises (appended in ASYNC, forced to disk in SYNC). Written by the writer and the journal
  * stage (and, once, by a roll-back after a journal failure); read by any thread. Every counter is
- * padded: readers poll them constantly. The snapshotter reads it as {@link WriterProgress}.
+ * padded: readers poll them constantly.
  */
-public final class RevisionCursor implements PublishedRevisions, WriterProgress
+public final class RevisionCursor implements PublishedRevisions
 {
     private static final int SPINS = 200;
     private static final int YIELDS = 50;

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.TreeMap;
 
 import io.ringwatch.engine.internal.history.Recovery;
-import io.ringwatch.engine.internal.history.WriterProgress;
+import io.ringwatch.engine.internal.revision.PublishedRevisions;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.persistence.ChangeType;
@@ -175,7 +175,7 @@ class FuzzySnapshotTest
     }
 
     /** The writer's and the journal stage's progress, moved by the test. */
-    private static final class HandDrivenProgress implements WriterProgress
+    private static final class HandDrivenProgress implements PublishedRevisions
     {
         long applying;
         long durable;
@@ -189,6 +189,18 @@ class FuzzySnapshotTest
 
         @Override
         public long applying()
+        {
+            return applying;
+        }
+
+        @Override
+        public long applied()
+        {
+            return applying;
+        }
+
+        @Override
+        public long awaitApplying()
         {
             return applying;
         }
