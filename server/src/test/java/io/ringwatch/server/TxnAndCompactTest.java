@@ -168,6 +168,72 @@ class TxnAndCompactTest
     }
 
     @Test
+    void rangesInATransactionSeeTheWritesBeforeThemAndNotThoseAfter() throws Exception
+    {
+        final long before = kv.put(bytes("ti/a"), bytes("1")).get().getHeader().getRevision();
+        kv.put(bytes("ti/b"), bytes("1")).get();
+        final GetOption prefix = GetOption.builder().isPrefix(true).build();
+
+        final TxnResponse response = kv.txn().Then(
+            Op.get(bytes("ti/"), prefix),
+            Op.put(bytes("ti/a"), bytes("2"), PutOption.DEFAULT),
+            Op.get(bytes("ti/a"), GetOption.DEFAULT),
+            Op.delete(bytes("ti/b"), DeleteOption.DEFAULT),
+            Op.get(bytes("ti/b"), GetOption.DEFAULT),
+            Op.put(bytes("ti/c"), bytes("3"), PutOption.DEFAULT),
+            Op.get(bytes("ti/"), prefix)).commit().get();
+
+        // As etcd 3.4 answers the same transaction (checked against it with etcdctl txn -w json).
+        final long revision = response.getHeader().getRevision();
+        final List<io.etcd.jetcd.kv.GetResponse> gets = response.getGetResponses();
+        assertEquals(List.of("ti/a=1@1", "ti/b=1@1"), kvs(gets.get(0)), "before any write");
+        assertEquals(revision - 1, gets.get(0).getHeader().getRevision(), "no write before it: the revision before");
+        assertEquals(List.of("ti/a=2@2"), kvs(gets.get(1)), "after the put");
+        assertEquals(revision, gets.get(1).getHeader().getRevision());
+        assertEquals(before, gets.get(1).getKvs().get(0).getCreateRevision());
+        assertEquals(revision, gets.get(1).getKvs().get(0).getModRevision());
+        assertEquals(0, gets.get(2).getCount(), "after the delete");
+        assertEquals(List.of("ti/a=2@2", "ti/c=3@1"), kvs(gets.get(3)), "after every write");
+    }
+
+    @Test
+    void rangesInNestedTransactionsReadInOrderWithCountAndKeysOnly()
+    {
+        stub.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("to/a")).setValue(ByteString.copyFromUtf8("1")).build());
+        final RangeRequest.Builder all = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("to/"))
+            .setRangeEnd(ByteString.copyFromUtf8("to0"));
+        final RequestOp nested = RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder()
+            .addSuccess(put("to/x"))
+            .addSuccess(range(all.clone().setKeysOnly(true)))).build();
+
+        final io.ringwatch.server.api.etcdserverpb.TxnResponse response = stub.txn(TxnRequest.newBuilder()
+            .addSuccess(range(all.clone().setCountOnly(true)))
+            .addSuccess(nested)
+            .addSuccess(RequestOp.newBuilder().setRequestDeleteRange(
+                io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("to/a"))))
+            .addSuccess(range(all.clone().setLimit(1)))
+            .addSuccess(put("to/y"))
+            .build());
+
+        final long revision = response.getHeader().getRevision();
+        final io.ringwatch.server.api.etcdserverpb.RangeResponse first = response.getResponses(0).getResponseRange();
+        assertEquals(1, first.getCount());
+        assertEquals(0, first.getKvsCount(), "count_only");
+        assertEquals(revision - 1, first.getHeader().getRevision());
+        final io.ringwatch.server.api.etcdserverpb.RangeResponse inner = response.getResponses(1).getResponseTxn()
+            .getResponses(1).getResponseRange();
+        assertEquals(2, inner.getCount(), "to/a and the nested put's to/x");
+        assertEquals("to/x", inner.getKvs(1).getKey().toStringUtf8());
+        assertTrue(inner.getKvs(1).getValue().isEmpty(), "keys_only");
+        assertEquals(revision, inner.getHeader().getRevision());
+        final io.ringwatch.server.api.etcdserverpb.RangeResponse last = response.getResponses(3).getResponseRange();
+        assertEquals(1, last.getCount(), "to/a deleted, to/y not yet put");
+        assertEquals("to/x", last.getKvs(0).getKey().toStringUtf8());
+        assertFalse(last.getMore());
+        assertEquals(2, stub.range(all.build()).getCount(), "to/x and to/y");
+    }
+
+    @Test
     void aCompareOverAKeyRangeHoldsWhenEveryKeyOfItPassesAndOverNoKeyAsForAnAbsentKey()
     {
         for (final String key : List.of("tr/a", "tr/b", "tr/c"))
@@ -228,6 +294,17 @@ class TxnAndCompactTest
     private static boolean holds(final Cmp cmp) throws Exception
     {
         return kv.txn().If(cmp).commit().get().isSucceeded();
+    }
+
+    private static RequestOp range(final RangeRequest.Builder range)
+    {
+        return RequestOp.newBuilder().setRequestRange(range).build();
+    }
+
+    /** @return each key-value as key=value@version. */
+    private static List<String> kvs(final io.etcd.jetcd.kv.GetResponse get)
+    {
+        return get.getKvs().stream().map(kv -> text(kv.getKey()) + "=" + text(kv.getValue()) + "@" + kv.getVersion()).toList();
     }
 
     private static RequestOp put(final String key)

@@ -62,21 +62,36 @@ final class RangeQuery
             return emptyRange(engine, member, revision);
         }
         final RangeResult read = engine.range(range, 0, revision);
-        final List<KeyValue> kvs = filter(read.kvs(), request);
-        sort(kvs, request);
+        return respond(member, request, read.kvs(), revision == 0 ? read.revision() : engine.currentRevision());
+    }
+
+    /**
+     * Applies etcd's revision filters, sort and limit to a range already read.
+     *
+     * @param member         fills the header.
+     * @param request        the checked request.
+     * @param kvs            every key-value of the range, in key order.
+     * @param headerRevision the header's revision.
+     * @return etcd's response; its count is the size of {@code kvs}, whatever the filters and limit.
+     */
+    static RangeResponse respond(final MemberIdentity member, final RangeRequest request, final List<KeyValue> kvs,
+        final long headerRevision)
+    {
+        final List<KeyValue> kept = filter(kvs, request);
+        sort(kept, request);
         final RangeResponse.Builder response = RangeResponse.newBuilder()
-            .setHeader(member.header(revision == 0 ? read.revision() : engine.currentRevision()))
-            .setCount(read.kvs().size());
+            .setHeader(member.header(headerRevision))
+            .setCount(kvs.size());
         if (request.getCountOnly())
         {
             return response.build();
         }
-        final int limit = request.getLimit() > 0 && request.getLimit() < kvs.size() ? (int)request.getLimit() : kvs.size();
+        final int limit = request.getLimit() > 0 && request.getLimit() < kept.size() ? (int)request.getLimit() : kept.size();
         for (int i = 0; i < limit; i++)
         {
-            response.addKvs(KeyValues.toProto(kvs.get(i), request.getKeysOnly()));
+            response.addKvs(KeyValues.toProto(kept.get(i), request.getKeysOnly()));
         }
-        return response.setMore(limit < kvs.size()).build();
+        return response.setMore(limit < kept.size()).build();
     }
 
     private static RangeResponse emptyRange(final RingWatch engine, final MemberIdentity member, final long revision)

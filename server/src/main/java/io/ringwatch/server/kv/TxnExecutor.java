@@ -24,11 +24,10 @@ import java.util.concurrent.CompletableFuture;
  * etcd's Txn over the engine's transaction: the compares and the chosen branch's puts, deletes
  * and nested transactions (etcd 3.4+) apply atomically under one revision; every compare on the
  * chosen path, nested ones included, is evaluated against the store before the transaction, as
- * etcd does. Range operations of the chosen branches read at the transaction's revision, that is
- * after all of its writes (etcd reads each in turn; the two agree unless a range overlaps a write
- * placed after it). Lease compares are decided here: every key's lease is 0 while RingWatch has no
- * leases, and a failed one becomes a compare that never holds, as does a failed compare over a
- * range that holds no key (range_end before key); other compares over a range (range_end, "\0" for
+ * etcd does. Range operations of the chosen branches read in order, each seeing the writes placed
+ * before it and none of those after it, as etcd's do ({@link TxnReads}). Lease compares are
+ * decided here: every key's lease is 0 while RingWatch has no leases, and a failed one becomes a
+ * compare that never holds, as does a failed compare over a range that holds no key (range_end before key); other compares over a range (range_end, "\0" for
  * every key from key on) are the engine's. etcd's duplicate-key rule is the engine's
  * ({@code DuplicateKeyException}). Not supported, with an UNIMPLEMENTED error: ignore_value or
  * ignore_lease inside a transaction. Stateless.
@@ -55,13 +54,19 @@ final class TxnExecutor
     static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
     {
         check(request);
-        final CompletableFuture<TxnResult> applied = engine.txnAsync(toEngine(request));
-        return reads(request) ?
-            applied.thenApplyAsync(result -> response(engine, member, request, result)) :
-            applied.thenApply(result -> response(engine, member, request, result));
+        if (!reads(request))
+        {
+            return engine.txnAsync(toEngine(request, false)).thenApply(result -> response(member, request, result, null));
+        }
+        return engine.txnAsync(toEngine(request, true))
+            .thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result)));
     }
 
-    private static Txn toEngine(final TxnRequest request)
+    /**
+     * @param prevKvs whether every write asks for its previous key-values (what {@link TxnReads}
+     *                undoes a write from).
+     */
+    private static Txn toEngine(final TxnRequest request, final boolean prevKvs)
     {
         final List<io.ringwatch.engine.kv.Compare> compares = new ArrayList<>(request.getCompareCount());
         for (final Compare compare : request.getCompareList())
@@ -72,7 +77,7 @@ final class TxnExecutor
                 compares.add(condition);
             }
         }
-        return Txn.of(compares, writes(request.getSuccessList()), writes(request.getFailureList()));
+        return Txn.of(compares, writes(request.getSuccessList(), prevKvs), writes(request.getFailureList(), prevKvs));
     }
 
     /**
@@ -124,8 +129,11 @@ final class TxnExecutor
         return false;
     }
 
+    /**
+     * @param reads the path's range reads, null when it has none.
+     */
     private static TxnResponse response(
-        final RingWatch engine, final MemberIdentity member, final TxnRequest request, final TxnResult result)
+        final MemberIdentity member, final TxnRequest request, final TxnResult result, final TxnReads reads)
     {
         final List<RequestOp> branch = result.succeeded() ? request.getSuccessList() : request.getFailureList();
         final TxnResponse.Builder response = TxnResponse.newBuilder()
@@ -139,25 +147,38 @@ final class TxnExecutor
             {
                 case REQUEST_RANGE:
                     response.addResponses(ResponseOp.newBuilder()
-                        .setResponseRange(RangeQuery.execute(engine, member, op.getRequestRange(), result.revision())));
+                        .setResponseRange(reads.read(op.getRequestRange())));
                     break;
                 case REQUEST_PUT:
+                    wrote(reads);
                     response.addResponses(ResponseOp.newBuilder()
                         .setResponsePut(WriteRequests.putResponse(member, op.getRequestPut(), result.results().get(write++))));
                     break;
                 case REQUEST_TXN:
                     response.addResponses(ResponseOp.newBuilder()
-                        .setResponseTxn(response(engine, member, op.getRequestTxn(), result.nested().get(nested++))));
+                        .setResponseTxn(response(member, op.getRequestTxn(), result.nested().get(nested++), reads)));
                     break;
                 default:
                     final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange()) == null ? null :
                         result.results().get(write++);
+                    if (deleted != null)
+                    {
+                        wrote(reads);
+                    }
                     response.addResponses(ResponseOp.newBuilder()
                         .setResponseDeleteRange(WriteRequests.deleteResponse(member, op.getRequestDeleteRange(), deleted, result.revision())));
                     break;
             }
         }
         return response.build();
+    }
+
+    private static void wrote(final TxnReads reads)
+    {
+        if (reads != null)
+        {
+            reads.wrote();
+        }
     }
 
     private static void check(final TxnRequest request)
@@ -208,26 +229,27 @@ final class TxnExecutor
         }
     }
 
-    private static List<Op> writes(final List<RequestOp> ops)
+    private static List<Op> writes(final List<RequestOp> ops, final boolean prevKvs)
     {
         final List<Op> writes = new ArrayList<>(ops.size());
         for (final RequestOp op : ops)
         {
             if (op.hasRequestPut())
             {
-                writes.add(WriteRequests.put(op.getRequestPut()));
+                final Op put = WriteRequests.put(op.getRequestPut());
+                writes.add(prevKvs ? put.withPrevKv() : put);
             }
             else if (op.hasRequestDeleteRange())
             {
                 final Op delete = WriteRequests.delete(op.getRequestDeleteRange());
                 if (delete != null)
                 {
-                    writes.add(delete);
+                    writes.add(prevKvs ? delete.withPrevKv() : delete);
                 }
             }
             else if (op.hasRequestTxn())
             {
-                writes.add(Op.txn(toEngine(op.getRequestTxn())));
+                writes.add(Op.txn(toEngine(op.getRequestTxn(), prevKvs)));
             }
         }
         return writes;
