@@ -6,6 +6,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.util.MutableHandlerRegistry;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.server.cluster.ClusterService;
 import io.ringwatch.server.cluster.MaintenanceService;
@@ -21,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -61,8 +63,6 @@ public final class RingWatchServer implements AutoCloseable
     {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(options, "options");
-        final MemberIdentity member = new MemberIdentity(options.name(),
-            options.advertiseClientUrls().stream().map(URI::toString).collect(Collectors.toList()));
         final List<URI> urls = options.listenClientUrls();
         final NettyServerBuilder builder = NettyServerBuilder.forAddress(ServerOptions.address(urls.get(0)));
         for (final URI url : urls.subList(1, urls.size()))
@@ -73,31 +73,80 @@ public final class RingWatchServer implements AutoCloseable
         {
             builder.sslContext(sslContext(options));
         }
-        final WatchService watch = new WatchService(engine, member, options.name());
+        // A URL advertised with port 0 names the port bound, known only once started: the services,
+        // whose headers carry the member (ids hashed from those URLs), are then registered after start.
+        // Nobody can call a server on port 0 before start returns its port.
+        final boolean advertisesChosenPort = options.advertiseClientUrls().stream().anyMatch(url -> url.getPort() == 0);
+        final MutableHandlerRegistry services = new MutableHandlerRegistry();
         // etcd clients ping idle connections (etcdctl every 2 s by default); etcd permits it.
-        builder.permitKeepAliveWithoutCalls(true)
+        final Server server = builder.permitKeepAliveWithoutCalls(true)
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
             .callExecutor(new NonBlockingCalls())
-            .addService(new KvService(engine, member))
-            .addService(watch)
-            .addService(new MaintenanceService(engine, member))
-            .addService(new ClusterService(engine, member));
-        final Server server = builder.build();
+            .fallbackHandlerRegistry(services)
+            .build();
+        final Registered early = advertisesChosenPort ? null : register(services, engine, options, options.advertiseClientUrls());
         try
         {
             server.start();
         }
         catch (final IOException e)
         {
-            watch.close();
+            if (early != null)
+            {
+                early.watch.close();
+            }
             throw new UncheckedIOException("cannot listen on " + urls + ": " + e.getMessage(), e);
         }
-        final RingWatchServer started = new RingWatchServer(server, watch, member);
+        final List<InetSocketAddress> bound = listenAddresses(server);
+        final Registered served = advertisesChosenPort ?
+            register(services, engine, options, boundPorts(options.advertiseClientUrls(), bound)) : early;
+        final RingWatchServer started = new RingWatchServer(server, served.watch, served.member);
         LOG.info("{}: serving etcd v3 clients on {} ({}; advertised as {}), member id {}, cluster id {}",
-            options.name(), started.listenAddresses(),
-            options.tls() ? (options.clientCertAuth() ? "TLS, client certificates required" : "TLS") : "plaintext", member.clientUrls(),
-            Long.toHexString(member.memberId()), Long.toHexString(member.clusterId()));
+            options.name(), bound,
+            options.tls() ? (options.clientCertAuth() ? "TLS, client certificates required" : "TLS") : "plaintext",
+            started.member.clientUrls(), Long.toHexString(started.member.memberId()), Long.toHexString(started.member.clusterId()));
         return started;
+    }
+
+    /** The member the services answer as, and the watch service the server closes. */
+    private record Registered(MemberIdentity member, WatchService watch)
+    {
+    }
+
+    private static Registered register(final MutableHandlerRegistry services, final RingWatch engine, final ServerOptions options,
+        final List<URI> advertised)
+    {
+        final MemberIdentity member = new MemberIdentity(options.name(), advertised.stream().map(URI::toString).collect(Collectors.toList()));
+        final WatchService watch = new WatchService(engine, member, options.name());
+        services.addService(new KvService(engine, member));
+        services.addService(watch);
+        services.addService(new MaintenanceService(engine, member));
+        services.addService(new ClusterService(engine, member));
+        return new Registered(member, watch);
+    }
+
+    /**
+     * @return the advertised URLs, each with port 0 replaced by the port bound for the listen URL at
+     *         its position (the first listen URL's past the last), as a client must be told.
+     */
+    static List<URI> boundPorts(final List<URI> advertised, final List<InetSocketAddress> bound)
+    {
+        final List<URI> urls = new ArrayList<>(advertised.size());
+        for (int i = 0; i < advertised.size(); i++)
+        {
+            final URI url = advertised.get(i);
+            final int port = bound.get(i < bound.size() ? i : 0).getPort();
+            try
+            {
+                urls.add(url.getPort() != 0 ? url :
+                    new URI(url.getScheme(), url.getUserInfo(), url.getHost(), port, url.getPath(), url.getQuery(), url.getFragment()));
+            }
+            catch (final URISyntaxException e)
+            {
+                throw new IllegalStateException("cannot rewrite " + url + " with port " + port, e);
+            }
+        }
+        return urls;
     }
 
     private static SslContext sslContext(final ServerOptions options)
@@ -123,6 +172,11 @@ public final class RingWatchServer implements AutoCloseable
      * @return the addresses bound (with the ports chosen for port 0).
      */
     public List<InetSocketAddress> listenAddresses()
+    {
+        return listenAddresses(server);
+    }
+
+    private static List<InetSocketAddress> listenAddresses(final Server server)
     {
         final List<InetSocketAddress> addresses = new ArrayList<>();
         for (final SocketAddress address : server.getListenSockets())

@@ -30,17 +30,37 @@ class MaintenanceAndClusterTest
         assertEquals(fixture.server.member().memberId(), status.getLeader());
         assertEquals(fixture.engine.currentRevision(), status.getRaftIndex());
         assertEquals(fixture.engine.currentRevision(), status.getHeader().getRevision());
-        assertNotEquals("", status.getVersion());
+        assertEquals("3.5.13", status.getVersion(), "etcd 3.5's API, with the watch progress fixes of 3.5.13");
     }
 
     @Test
-    void memberListHoldsTheOneMember() throws Exception
+    void memberListHoldsTheOneMemberAdvertisingThePortItBoundForPortZero() throws Exception
     {
         final List<Member> members = fixture.client.getClusterClient().listMember().get().getMembers();
         assertEquals(1, members.size());
         assertEquals("test-member", members.get(0).getName());
         assertEquals(fixture.server.member().memberId(), members.get(0).getId());
-        assertEquals(List.of(URI.create("http://127.0.0.1:0")), members.get(0).getClientURIs());
+        assertNotEquals(0, fixture.server.port());
+        assertEquals(List.of(URI.create("http://127.0.0.1:" + fixture.server.port())), members.get(0).getClientURIs());
+    }
+
+    @Test
+    void anAdvertisedUrlWithAPortIsKeptAndOneWithPortZeroTakesTheBoundPort()
+    {
+        final RingWatchServer server = RingWatchServer.start(fixture.engine, ServerOptions.builder().name("advertised")
+            .listenClientUrl(URI.create("http://127.0.0.1:0"))
+            .advertiseClientUrl(URI.create("http://etcd.example:2379"))
+            .advertiseClientUrl(URI.create("http://localhost:0/path"))
+            .build());
+        try
+        {
+            assertEquals(List.of("http://etcd.example:2379", "http://localhost:" + server.port() + "/path"),
+                server.member().clientUrls());
+        }
+        finally
+        {
+            server.close();
+        }
     }
 
     @Test
