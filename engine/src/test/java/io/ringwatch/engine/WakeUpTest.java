@@ -1,6 +1,7 @@
 package io.ringwatch.engine;
 
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import io.ringwatch.engine.kv.KeyRange;
@@ -61,6 +62,45 @@ class WakeUpTest
             pulled.addAll(pull.next(PATIENCE).events());
         }
         assertEquals(List.of(1L, 2L, 3L), pulled.stream().map(Event::revision).toList(), "the pull watcher's next woke");
+    }
+
+    @Test
+    void aPullWatcherRingsTheDoorbellItWasGivenForEventsProgressAndItsEnd()
+    {
+        final PullWatcher pull = engine.watchPull(WatchRequest.of(KeyRange.prefix("d")));
+        final Doorbell doorbell = new Doorbell();
+        final RecordingListener polled = new RecordingListener();
+        doorbell.arm();
+        pull.wakeWith(doorbell);
+        assertTrue(awaitRing(doorbell), "wakeWith rings once, for what was handed over before it");
+
+        settle();
+        doorbell.arm();
+        engine.put("d1", "v");
+        assertTrue(awaitRing(doorbell), "events rang");
+        assertEquals(1, pull.poll(polled, 10));
+
+        settle();
+        doorbell.arm();
+        pull.requestProgress();
+        assertTrue(awaitRing(doorbell), "a progress notification rang");
+        pull.poll(polled, 10);
+
+        settle();
+        doorbell.arm();
+        pull.cancel();
+        assertTrue(awaitRing(doorbell), "the end of the watch rang");
+    }
+
+    /** Parks as the doorbell's owner until a ring disarms it, or {@link #PATIENCE} passes. */
+    private static boolean awaitRing(final Doorbell doorbell)
+    {
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (doorbell.isArmed() && System.nanoTime() < deadline)
+        {
+            doorbell.park(deadline - System.nanoTime());
+        }
+        return !doorbell.isArmed();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.ringwatch.informer;
 
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
@@ -155,6 +156,12 @@ final class StallingListerWatcher implements ListerWatcher
         {
             holdIfAsked();
             return watcher.next(timeout);
+        }
+
+        @Override
+        public void wakeWith(final Doorbell doorbell)
+        {
+            watcher.wakeWith(doorbell);
         }
 
         @Override

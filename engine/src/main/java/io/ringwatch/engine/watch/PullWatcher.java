@@ -1,11 +1,13 @@
 package io.ringwatch.engine.watch;
 
+import io.ringwatch.engine.idle.Doorbell;
+
 import java.time.Duration;
 
 /**
  * A watcher whose owner pulls events from its own sequence, like a Disruptor EventPoller: the
- * engine never calls into the owner. One thread at a time may poll; {@link #cancel()} and
- * {@link #requestProgress()} may come from any thread.
+ * engine never calls into the owner. One thread at a time may poll; {@link #cancel()},
+ * {@link #requestProgress()} and {@link #wakeWith} may come from any thread.
  */
 public interface PullWatcher extends Watcher
 {
@@ -32,4 +34,17 @@ public interface PullWatcher extends Watcher
      * @throws InterruptedException if the calling thread is interrupted while waiting.
      */
     WatchResponse next(Duration timeout) throws InterruptedException;
+
+    /**
+     * Has the engine ring {@code doorbell} whenever it hands this watcher something to poll
+     * (events, a progress notification, a catch-up, its end), after making it visible to
+     * {@link #poll}: a thread that polls many watchers can park on one doorbell until one of them
+     * has work, instead of polling them on a timer. Rung on the engine's dispatcher thread, once
+     * per dispatch cycle that touched the watcher; a ring costs the dispatcher a fence and a read
+     * while the owner is awake, an unpark while it parks. The owner arms the doorbell, polls every
+     * watcher once more, then parks (the {@link Doorbell} protocol), so no hand-over is missed.
+     *
+     * @param doorbell the doorbell to ring, or null to stop ringing one.
+     */
+    void wakeWith(Doorbell doorbell);
 }

@@ -7,8 +7,8 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.server.rpc.MemberIdentity;
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,19 +18,23 @@ import java.util.concurrent.TimeUnit;
 /**
  * etcd's Watch service: bidirectional streams of watch requests and responses over an engine's
  * pull watchers (see {@link WatchStream} for the semantics and flow control). Starts one pump
- * thread, named {@code <name>-watch-pump}, which idles with a backoff of up to
- * {@link #MAX_IDLE_PARK_MICROS} µs when no stream has anything to send: that bounds the extra
- * delivery latency of an idle server. Thread-safe; close it to end every stream and stop the thread.
+ * thread, named {@code <name>-watch-pump}, which parks on a doorbell when no stream has anything
+ * to send; the engine rings it when it hands one of the streams' watchers something to poll
+ * ({@code PullWatcher.wakeWith}), and gRPC when a stream that was not ready becomes ready. An idle
+ * server's pump therefore costs no CPU; it still looks every {@link #MAX_IDLE_PARK_MILLIS} ms,
+ * which only bounds the delay of a wake-up nothing rang for. Thread-safe; close it to end every
+ * stream and stop the thread.
  */
 public final class WatchService extends WatchGrpc.WatchImplBase implements AutoCloseable
 {
-    /** The longest the pump parks between looks at the watchers when there is nothing to send. */
-    public static final long MAX_IDLE_PARK_MICROS = 200;
+    /** The longest the pump parks when nothing rings it. */
+    public static final long MAX_IDLE_PARK_MILLIS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(WatchService.class);
 
     private final RingWatch engine;
     private final MemberIdentity member;
     private final WatchPump pump;
+    private final WakeableIdleStrategy idle;
     private final AgentRunner runner;
 
     /**
@@ -43,9 +47,8 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
         this.engine = Objects.requireNonNull(engine, "engine");
         this.member = Objects.requireNonNull(member, "member");
         pump = new WatchPump(name + "-watch-pump");
-        runner = new AgentRunner(
-            new BackoffIdleStrategy(10, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(MAX_IDLE_PARK_MICROS)),
-            error -> LOG.error("watch pump failed", error), null, pump);
+        idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
+        runner = new AgentRunner(idle, error -> LOG.error("watch pump failed", error), null, pump);
         AgentRunner.startOnThread(runner);
     }
 
@@ -59,8 +62,9 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
     public StreamObserver<WatchRequest> watch(final StreamObserver<WatchResponse> responses)
     {
         final ServerCallStreamObserver<WatchResponse> out = (ServerCallStreamObserver<WatchResponse>)responses;
-        final WatchStream stream = new WatchStream(engine, member, out, pump);
+        final WatchStream stream = new WatchStream(engine, member, out, pump, idle.doorbell());
         out.setOnCancelHandler(stream::close);
+        out.setOnReadyHandler(idle.doorbell()::ring);
         pump.add(stream);
         return stream;
     }

@@ -9,6 +9,7 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.server.rpc.EtcdErrors;
@@ -24,7 +25,8 @@ import java.util.Map;
 
 /**
  * One etcd watch stream: the client's create, cancel and progress requests in, watch responses
- * out. Each watch is an engine pull watcher ({@link StreamWatch}); the {@link WatchPump} thread
+ * out. Each watch is an engine pull watcher ({@link StreamWatch}) that rings the pump's doorbell
+ * when it has something to poll; the {@link WatchPump} thread
  * drains them into the stream only while gRPC says the stream is ready (its flow-control window
  * has room), so a client that stops reading holds at most one transport buffer of responses: its
  * watchers stop being polled, fall behind and later catch up from the engine's window or log,
@@ -47,6 +49,7 @@ final class WatchStream implements StreamObserver<WatchRequest>
     private final MemberIdentity member;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final WatchPump pump;
+    private final Doorbell pumpDoorbell;
     private final Map<Long, StreamWatch> watches = new HashMap<>();
     private final List<StreamWatch> order = new ArrayList<>();
     private final List<StreamWatch> ended = new ArrayList<>();
@@ -58,12 +61,13 @@ final class WatchStream implements StreamObserver<WatchRequest>
     private boolean progressQueued;
 
     WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
-        final WatchPump pump)
+        final WatchPump pump, final Doorbell pumpDoorbell)
     {
         this.engine = engine;
         this.member = member;
         this.out = out;
         this.pump = pump;
+        this.pumpDoorbell = pumpDoorbell;
     }
 
     @Override
@@ -253,6 +257,8 @@ final class WatchStream implements StreamObserver<WatchRequest>
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         watches.put(watchId, watch);
         order.add(watch);
+        // Set once the watch is in the stream, so the ring it makes finds it there.
+        watcher.wakeWith(pumpDoorbell);
     }
 
     private static io.ringwatch.engine.watch.WatchRequest engineRequest(final WatchCreateRequest request, final KeyRange range)

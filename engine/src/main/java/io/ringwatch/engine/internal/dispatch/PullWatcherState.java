@@ -1,6 +1,7 @@
 package io.ringwatch.engine.internal.dispatch;
 
 import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
@@ -20,12 +21,14 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A pull watcher: its owner drains it with {@link #poll} or {@link #next}. The dispatcher wakes
- * an owner blocked in {@code next} by unparking it. Polling uses a batch held per polling
+ * an owner blocked in {@code next} by unparking it, and rings the doorbell an owner that polls
+ * gave it ({@link #wakeWith}). Polling uses a batch held per polling
  * thread, so a million idle pull watchers hold no batch memory.
  */
 final class PullWatcherState extends WatcherState implements PullWatcher
 {
     private volatile Thread waiter;
+    private volatile Doorbell doorbell;
 
     PullWatcherState(
         final long id,
@@ -48,7 +51,24 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         {
             LockSupport.unpark(parked);
         }
+        final Doorbell bell = doorbell;
+        if (bell != null)
+        {
+            bell.ringAfterFence();
+        }
         return true;
+    }
+
+    @Override
+    public void wakeWith(final Doorbell doorbell)
+    {
+        this.doorbell = doorbell;
+        // Work handed over before the doorbell was set rang nothing: one ring covers it (the owner
+        // polls after it), at the price of a spare look when there was none.
+        if (doorbell != null)
+        {
+            doorbell.ring();
+        }
     }
 
     @Override
