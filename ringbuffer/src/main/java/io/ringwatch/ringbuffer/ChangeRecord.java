@@ -2,6 +2,8 @@ package io.ringwatch.ringbuffer;
 
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
+import java.util.Arrays;
+
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -65,9 +67,16 @@ public final class ChangeRecord
     private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer value = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer prevValue = new UnsafeBuffer(0, 0);
+    /**
+     * Each change's lease and previous lease, by change number. Beside the buffer, not in it: the
+     * buffer's layout is the revision log's, and the log's format carries no lease yet.
+     */
+    private long[] leases = new long[16];
+    private long[] prevLeases = new long[16];
     private int length;
     private int count;
     private int position = -1;
+    private int changeIndex = -1;
 
     /**
      * Creates an empty record. Any thread; allocates the buffer (direct memory).
@@ -84,6 +93,7 @@ public final class ChangeRecord
         length = 0;
         count = 0;
         position = -1;
+        changeIndex = -1;
     }
 
     /**
@@ -151,6 +161,44 @@ public final class ChangeRecord
         final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
         final long prevCreateRevision, final long prevModRevision, final long prevVersion)
     {
+        add(type, key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, 0,
+            prevValue, prevValueOffset, prevValueLength, prevCreateRevision, prevModRevision, prevVersion, 0);
+    }
+
+    /**
+     * As the other {@code add}, with the key's lease after the change (ignored and stored as 0 for
+     * a DELETE) and before it (ignored when {@code prevModRevision == 0}). Builder thread; no
+     * allocation unless the record grows.
+     *
+     * @param type               PUT or DELETE.
+     * @param key                holds the key.
+     * @param keyOffset          offset of the key in {@code key}.
+     * @param keyLength          length of the key.
+     * @param value              holds the new value; may be null for a DELETE or an empty value.
+     * @param valueOffset        offset of the value in {@code value}.
+     * @param valueLength        length of the value.
+     * @param createRevision     the key's createRevision after a PUT.
+     * @param modRevision        the key's modRevision after a PUT: the change's revision.
+     * @param version            the key's version after a PUT.
+     * @param lease              the key's lease id after a PUT, 0 for none.
+     * @param prevValue          holds the previous value; may be null when there is none.
+     * @param prevValueOffset    offset of the previous value in {@code prevValue}.
+     * @param prevValueLength    length of the previous value.
+     * @param prevCreateRevision the previous createRevision.
+     * @param prevModRevision    the previous modRevision, 0 when the key was absent.
+     * @param prevVersion        the previous version.
+     * @param prevLease          the previous lease id, 0 for none.
+     * @throws InvalidEventException if the type is null or a range lies outside its buffer; the
+     *                               record is unchanged.
+     */
+    public void add(
+        final EventType type,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version, final long lease,
+        final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
+        final long prevCreateRevision, final long prevModRevision, final long prevVersion, final long prevLease)
+    {
         if (null == type)
         {
             throw new InvalidEventException("type must not be null");
@@ -198,8 +246,15 @@ public final class ChangeRecord
             bytesAt += storedPrevLength;
         }
         length = bytesAt;
+        if (count == leases.length)
+        {
+            leases = Arrays.copyOf(leases, count * 2);
+            prevLeases = Arrays.copyOf(prevLeases, count * 2);
+        }
+        leases[count] = isPut ? lease : 0;
+        prevLeases[count] = hasPrev ? prevLease : 0;
         count++;
-        moveTo(at);
+        moveTo(at, count - 1);
     }
 
     /**
@@ -208,6 +263,7 @@ public final class ChangeRecord
     public void rewind()
     {
         position = -1;
+        changeIndex = -1;
     }
 
     /**
@@ -223,7 +279,7 @@ public final class ChangeRecord
         {
             return false;
         }
-        moveTo(next);
+        moveTo(next, changeIndex + 1);
         return true;
     }
 
@@ -351,6 +407,22 @@ public final class ChangeRecord
     }
 
     /**
+     * @return the key's lease id after the current change, 0 for none and for a DELETE.
+     */
+    public long lease()
+    {
+        return leases[changeIndex];
+    }
+
+    /**
+     * @return the key's lease id before the current change, 0 for none or when the key was absent.
+     */
+    public long prevLease()
+    {
+        return prevLeases[changeIndex];
+    }
+
+    /**
      * Where the current change's key starts in {@link #buffer()}; its value and previous value
      * follow it contiguously, which lets the window copy all three at once.
      */
@@ -359,9 +431,10 @@ public final class ChangeRecord
         return position + FIXED_LENGTH;
     }
 
-    private void moveTo(final int at)
+    private void moveTo(final int at, final int index)
     {
         position = at;
+        changeIndex = index;
         final long base = buffer.addressOffset() + at + FIXED_LENGTH;
         final int keyLength = keyLength();
         final int valueLength = valueLength();

@@ -34,6 +34,8 @@ public final class EventRecord
     private long prevCreateRevision;
     private long prevModRevision;
     private long prevVersion;
+    private long lease;
+    private long prevLease;
     private long timestampNanos;
 
     /**
@@ -118,6 +120,8 @@ public final class EventRecord
         this.prevCreateRevision = hasPrev ? prevCreateRevision : 0;
         this.prevModRevision = hasPrev ? prevModRevision : 0;
         this.prevVersion = hasPrev ? prevVersion : 0;
+        this.lease = 0;
+        this.prevLease = 0;
         this.timestampNanos = timestampNanos;
         this.keyLength = keyLength;
         this.valueLength = put ? valueLength : 0;
@@ -339,6 +343,35 @@ public final class EventRecord
     public long prevVersion()
     {
         return prevVersion;
+    }
+
+    /**
+     * The key's lease id after the change (etcd's {@code lease}); 0 for none and for a DELETE.
+     * Reader thread; no allocation.
+     *
+     * @return the lease id.
+     */
+    public long lease()
+    {
+        return lease;
+    }
+
+    /**
+     * The previous key-value's lease id; 0 for none or without a previous key-value. Reader
+     * thread; no allocation.
+     *
+     * @return the previous lease id.
+     */
+    public long prevLease()
+    {
+        return prevLease;
+    }
+
+    /** Sets the leases of a copy just made by {@link #copyFrom}; the reading thread. */
+    void leases(final long lease, final long prevLease)
+    {
+        this.lease = lease;
+        this.prevLease = prevLease;
     }
 
     /**

@@ -5,7 +5,7 @@ import org.agrona.ExpandableArrayBuffer;
 
 /**
  * Reusable holder for one index entry: key, value and etcd metadata (createRevision,
- * modRevision, version). The index copies into it, so its contents stay valid after the call
+ * modRevision, version, lease). The index copies into it, so its contents stay valid after the call
  * returns and never change under the holder.
  * <p>
  * One thread at a time; it also carries that thread's scan position, so do not share an instance
@@ -23,6 +23,7 @@ public final class IndexEntry
     private long createRevision;
     private long modRevision;
     private long version;
+    private long lease;
 
     /**
      * Creates an empty holder; allocates its two buffers. Any thread.
@@ -99,6 +100,14 @@ public final class IndexEntry
     }
 
     /**
+     * @return the id of the lease the key is attached to, 0 for none (etcd's {@code lease}).
+     */
+    public long lease()
+    {
+        return lease;
+    }
+
+    /**
      * Copies the key out; allocates the returned array. For convenience off the hot path.
      *
      * @return a new array holding the key.
@@ -142,9 +151,11 @@ public final class IndexEntry
         final int valueLength,
         final long createRevision,
         final long modRevision,
-        final long version)
+        final long version,
+        final long lease)
     {
         this.found = true;
+        this.lease = lease;
         this.keyLength = keyLength;
         this.valueLength = valueLength;
         this.createRevision = createRevision;
@@ -160,5 +171,6 @@ public final class IndexEntry
         createRevision = 0;
         modRevision = 0;
         version = 0;
+        lease = 0;
     }
 }

@@ -13,6 +13,7 @@ import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.internal.history.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.lease.LeaseTable;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.kv.Compare;
@@ -22,6 +23,8 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.lease.LeaseClock;
+import io.ringwatch.engine.lease.Leases;
 import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
@@ -51,6 +54,9 @@ public final class WritePipeline implements AutoCloseable
     private final RingBuffer<WriteCommand> ring;
     private final Journaller journaller;
     private final boolean stampTime;
+    private final LeaseClock leaseClock;
+    private final WriterLeases leases;
+    private final LeaseTimer leaseTimer;
     private final ThreadLocal<BlockingCompletion> completions = ThreadLocal.withInitial(BlockingCompletion::new);
     private volatile boolean closed;
     private volatile Thread writerThread;
@@ -93,7 +99,9 @@ public final class WritePipeline implements AutoCloseable
         journaller = journal == null ? null : new Journaller(config.name() + "-journal", journal, disruptor.getRingBuffer(), window, cursor,
             windowReaders, new IndexRollback(index, secondary));
         stampTime = journal != null;
-        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, journal, journaller,
+        leaseClock = config.leaseClock();
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo,
+            new LeaseTable(config.leaseMinTtlSeconds()), journal, journaller,
             windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         if (journaller != null)
@@ -106,6 +114,17 @@ public final class WritePipeline implements AutoCloseable
         disruptor.setDefaultExceptionHandler(new FailingHandler(journaller == null));
         ring = disruptor.start();
         applier.awaitRunning();
+        leases = new WriterLeases(this);
+        leaseTimer = config.leaseCheckInterval().isZero() ? null :
+            new LeaseTimer(config.name() + "-lease-timer", leases, config.leaseCheckInterval());
+    }
+
+    /**
+     * @return the engine's leases, whose every operation goes through this pipeline's writer.
+     */
+    public Leases leases()
+    {
+        return leases;
     }
 
     /**
@@ -219,6 +238,10 @@ public final class WritePipeline implements AutoCloseable
         }
         closed = true;
         VarHandle.fullFence();
+        if (leaseTimer != null)
+        {
+            leaseTimer.close();
+        }
         try
         {
             disruptor.shutdown(30, TimeUnit.SECONDS);
@@ -296,6 +319,31 @@ public final class WritePipeline implements AutoCloseable
         {
             release(command);
         }
+    }
+
+    /**
+     * Publishes one lease command stamped with the lease clock's time and waits for it.
+     *
+     * @return the completion, holding the result.
+     */
+    BlockingCompletion lease(final int kind, final long id, final long ttlSeconds, final boolean withKeys)
+    {
+        final BlockingCompletion completion = armedCompletion();
+        final WriteCommand command = claim(completion, null);
+        try
+        {
+            command.lease = id;
+            command.leaseTtlSeconds = ttlSeconds;
+            command.leaseWithKeys = withKeys;
+            command.leaseNowMillis = leaseClock.nowMillis();
+            command.kind = kind;
+        }
+        finally
+        {
+            release(command);
+        }
+        completion.await();
+        return completion;
     }
 
     BlockingCompletion armedCompletion()
@@ -384,6 +432,8 @@ public final class WritePipeline implements AutoCloseable
         if (op.kind() == Op.Kind.PUT)
         {
             command.value(op.value());
+            command.lease = op.lease();
+            command.ignoreLease = op.ignoreLease();
             command.kind = WriteCommand.PUT;
             return;
         }
