@@ -11,6 +11,7 @@ import io.ringwatch.engine.RingWatch;
 import io.ringwatch.server.cluster.ClusterService;
 import io.ringwatch.server.cluster.MaintenanceService;
 import io.ringwatch.server.kv.KvService;
+import io.ringwatch.server.lease.LeaseService;
 import io.ringwatch.server.rpc.MemberIdentity;
 import io.ringwatch.server.rpc.NonBlockingCalls;
 import io.ringwatch.server.watch.WatchService;
@@ -30,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * An engine behind etcd's v3 gRPC API (KV, Watch, Maintenance.Status, Cluster.MemberList), so
+ * An engine behind etcd's v3 gRPC API (KV, Watch, Lease, Maintenance.Status, Cluster.MemberList), so
  * etcd clients such as jetcd and etcdctl use it unchanged. Embedding: {@link #start} it over an
  * engine you opened, {@link #close()} it before closing the engine (the server never closes the
  * engine). Thread-safe.
@@ -122,6 +123,7 @@ public final class RingWatchServer implements AutoCloseable
         services.addService(watch);
         services.addService(new MaintenanceService(engine, member));
         services.addService(new ClusterService(engine, member));
+        services.addService(new LeaseService(engine, member));
         return new Registered(member, watch);
     }
 

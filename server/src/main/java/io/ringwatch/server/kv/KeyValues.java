@@ -15,7 +15,7 @@ public final class KeyValues
     /**
      * @param kv        the engine's key-value.
      * @param keysOnly  true to leave the value out (etcd's keys_only).
-     * @return etcd's key-value (lease 0: RingWatch has no leases yet).
+     * @return etcd's key-value, with the lease it is attached to (0: none).
      */
     public static KeyValue toProto(final io.ringwatch.engine.kv.KeyValue kv, final boolean keysOnly)
     {
@@ -23,7 +23,8 @@ public final class KeyValues
             .setKey(ByteString.copyFrom(kv.key()))
             .setCreateRevision(kv.createRevision())
             .setModRevision(kv.modRevision())
-            .setVersion(kv.version());
+            .setVersion(kv.version())
+            .setLease(kv.lease());
         if (!keysOnly)
         {
             builder.setValue(ByteString.copyFrom(kv.value()));

@@ -69,7 +69,7 @@ public final class KvService extends KVGrpc.KVImplBase
     }
 
     /**
-     * etcd's Put, with prev_kv, ignore_value and ignore_lease; any lease id is not found.
+     * etcd's Put, with prev_kv, lease, ignore_value and ignore_lease.
      *
      * @param request  the put.
      * @param response receives the revision and the previous key-value.
@@ -80,7 +80,7 @@ public final class KvService extends KVGrpc.KVImplBase
         Unary.answerLater(response, () ->
         {
             WriteRequests.checkPut(request);
-            if (request.getIgnoreValue() || request.getIgnoreLease())
+            if (request.getIgnoreValue())
             {
                 return putOverExisting(request).thenApply(result -> WriteRequests.putResponse(member, request, result));
             }
@@ -143,8 +143,9 @@ public final class KvService extends KVGrpc.KVImplBase
     }
 
     /**
-     * ignore_value and ignore_lease keep what the key holds, so the key must exist: read it, then
-     * put only if its mod revision did not change meanwhile (a transaction), until that holds.
+     * ignore_value keeps the value the key holds, so the key must exist: read it, then put only if
+     * its mod revision did not change meanwhile (a transaction), until that holds. ignore_lease
+     * alone is the engine's ({@code Op.withIgnoreLease}).
      */
     private CompletableFuture<WriteResult> putOverExisting(final PutRequest request)
     {
@@ -154,8 +155,7 @@ public final class KvService extends KVGrpc.KVImplBase
         {
             throw EtcdErrors.keyNotFound();
         }
-        final byte[] value = request.getIgnoreValue() ? current.get().value() : request.getValue().toByteArray();
-        final Op put = request.getPrevKv() ? Op.put(key, value).withPrevKv() : Op.put(key, value);
+        final Op put = WriteRequests.put(request, current.get().value());
         final Txn unchanged = Txn.of(List.of(Compare.number(key, Compare.Target.MOD, Compare.Result.EQUAL,
             current.get().modRevision())), List.of(put), List.of());
         // Retried on the common pool: the completing thread is the engine's writer (or journal),

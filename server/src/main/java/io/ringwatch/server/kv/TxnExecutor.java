@@ -25,12 +25,13 @@ import java.util.concurrent.CompletableFuture;
  * and nested transactions (etcd 3.4+) apply atomically under one revision; every compare on the
  * chosen path, nested ones included, is evaluated against the store before the transaction, as
  * etcd does. Range operations of the chosen branches read in order, each seeing the writes placed
- * before it and none of those after it, as etcd's do ({@link TxnReads}). Lease compares are
- * decided here: every key's lease is 0 while RingWatch has no leases, and a failed one becomes a
- * compare that never holds, as does a failed compare over a range that holds no key (range_end before key); other compares over a range (range_end, "\0" for
- * every key from key on) are the engine's. etcd's duplicate-key rule is the engine's
- * ({@code DuplicateKeyException}). Not supported, with an UNIMPLEMENTED error: ignore_value or
- * ignore_lease inside a transaction. Stateless.
+ * before it and none of those after it, as etcd's do ({@link TxnReads}). A failed compare over
+ * a range that holds no key (range_end before key) becomes a compare that never holds; every other
+ * compare, lease compares and those over a range (range_end, "\0" for every key from key on)
+ * included, is the engine's. Puts carry their lease or ignore_lease; a put naming an unknown lease
+ * fails the whole transaction with etcd's "requested lease not found". etcd's duplicate-key rule
+ * is the engine's ({@code DuplicateKeyException}). Not supported, with an UNIMPLEMENTED error:
+ * ignore_value inside a transaction. Stateless.
  */
 final class TxnExecutor
 {
@@ -82,32 +83,23 @@ final class TxnExecutor
 
     /**
      * @return the engine's condition for an etcd compare; null for one that holds whatever the
-     *         store holds. Lease compares (every lease is 0) and compares over a range that holds
-     *         no key (as one absent key) are decided here; one that fails becomes a compare that
-     *         never holds (no create revision is below 0), so the writer still picks the branch.
+     *         store holds. A compare over a range that holds no key (as one absent key) is decided
+     *         here; one that fails becomes a compare that never holds (no create revision is below
+     *         0), so the writer still picks the branch.
      */
     private static io.ringwatch.engine.kv.Compare condition(final Compare compare)
     {
-        final boolean holds;
-        if (compare.getTarget() == Compare.CompareTarget.LEASE)
+        final io.ringwatch.engine.kv.Compare single = toEngine(compare);
+        if (compare.getRangeEnd().isEmpty())
         {
-            holds = result(compare.getResult()).holds(Long.compare(0, compare.getLease()));
+            return single;
         }
-        else
+        final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd());
+        if (range != null)
         {
-            final io.ringwatch.engine.kv.Compare single = toEngine(compare);
-            if (compare.getRangeEnd().isEmpty())
-            {
-                return single;
-            }
-            final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd());
-            if (range != null)
-            {
-                return single.over(range);
-            }
-            holds = single.test(false, 0, 0, 0, null);
+            return single.over(range);
         }
-        return holds ? null : io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
+        return single.test(false, 0, 0, 0, 0, null) ? null : io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
             io.ringwatch.engine.kv.Compare.Target.CREATE, io.ringwatch.engine.kv.Compare.Result.LESS, 0);
     }
 
@@ -211,9 +203,9 @@ final class TxnExecutor
                 case REQUEST_PUT:
                     final PutRequest put = op.getRequestPut();
                     WriteRequests.checkPut(put);
-                    if (put.getIgnoreValue() || put.getIgnoreLease())
+                    if (put.getIgnoreValue())
                     {
-                        throw EtcdErrors.unsupported("ignore_value or ignore_lease inside a transaction");
+                        throw EtcdErrors.unsupported("ignore_value inside a transaction");
                     }
                     break;
                 case REQUEST_DELETE_RANGE:
@@ -269,6 +261,8 @@ final class TxnExecutor
                 return io.ringwatch.engine.kv.Compare.number(key, io.ringwatch.engine.kv.Compare.Target.MOD, result, compare.getModRevision());
             case VALUE:
                 return io.ringwatch.engine.kv.Compare.value(key, result, compare.getValue().toByteArray());
+            case LEASE:
+                return io.ringwatch.engine.kv.Compare.number(key, io.ringwatch.engine.kv.Compare.Target.LEASE, result, compare.getLease());
             default:
                 throw EtcdErrors.unsupported("compare target " + compare.getTarget());
         }

@@ -12,9 +12,9 @@ import io.ringwatch.server.rpc.EtcdErrors;
 import io.ringwatch.server.rpc.KeyRanges;
 
 /**
- * Checks etcd's put and delete requests (etcd's checkPutRequest and checkDeleteRequest, plus the
- * lease check: RingWatch has no leases yet), turns them into engine operations and the engine's
- * results into etcd's responses. Stateless.
+ * Checks etcd's put and delete requests (etcd's checkPutRequest and checkDeleteRequest; whether a
+ * put's lease exists is the engine's to decide, in order with the writes), turns them into engine
+ * operations and the engine's results into etcd's responses. Stateless.
  */
 final class WriteRequests
 {
@@ -25,7 +25,7 @@ final class WriteRequests
     /**
      * @param request a put.
      * @throws io.grpc.StatusRuntimeException etcd's error for an empty key, a value with ignore_value,
-     *                                        a lease with ignore_lease, or any lease (not found).
+     *                                        or a lease with ignore_lease.
      */
     static void checkPut(final PutRequest request)
     {
@@ -40,10 +40,6 @@ final class WriteRequests
         if (request.getIgnoreLease() && request.getLease() != 0)
         {
             throw EtcdErrors.leaseProvided();
-        }
-        if (request.getLease() != 0)
-        {
-            throw EtcdErrors.leaseNotFound();
         }
     }
 
@@ -60,12 +56,31 @@ final class WriteRequests
     }
 
     /**
-     * @param request a checked put without ignore_value and ignore_lease.
-     * @return the engine's put.
+     * @param request a checked put without ignore_value.
+     * @return the engine's put: its lease (none: the key leaves its lease, as in etcd), or the
+     *         key's current lease kept for ignore_lease.
      */
     static Op put(final PutRequest request)
     {
-        final Op op = Op.put(request.getKey().toByteArray(), request.getValue().toByteArray());
+        return put(request, request.getValue().toByteArray());
+    }
+
+    /**
+     * @param request a checked put.
+     * @param value   the value to put (the key's current one for ignore_value).
+     * @return the engine's put, as {@link #put(PutRequest)}.
+     */
+    static Op put(final PutRequest request, final byte[] value)
+    {
+        Op op = Op.put(request.getKey().toByteArray(), value);
+        if (request.getIgnoreLease())
+        {
+            op = op.withIgnoreLease();
+        }
+        else if (request.getLease() != 0)
+        {
+            op = op.withLease(request.getLease());
+        }
         return request.getPrevKv() ? op.withPrevKv() : op;
     }
 

@@ -7,6 +7,10 @@ import io.ringwatch.engine.errors.DuplicateKeyException;
 import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.FutureRevisionException;
 import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.errors.KeyNotFoundException;
+import io.ringwatch.engine.errors.LeaseExistsException;
+import io.ringwatch.engine.errors.LeaseNotFoundException;
+import io.ringwatch.engine.errors.LeaseTtlException;
 import io.ringwatch.engine.errors.ReadBudgetExceededException;
 import io.ringwatch.engine.errors.RevisionTooLargeException;
 
@@ -102,11 +106,27 @@ public final class EtcdErrors
     }
 
     /**
-     * @return etcd's ErrGRPCLeaseNotFound: RingWatch has no leases yet, so every lease id is unknown.
+     * @return etcd's ErrGRPCLeaseNotFound.
      */
     public static StatusRuntimeException leaseNotFound()
     {
-        return error(Status.NOT_FOUND, "etcdserver: requested lease not found");
+        return error(Status.NOT_FOUND, LeaseNotFoundException.ETCD_MESSAGE);
+    }
+
+    /**
+     * @return etcd's ErrGRPCLeaseExist (a grant naming the id of a live lease).
+     */
+    public static StatusRuntimeException leaseExists()
+    {
+        return error(Status.FAILED_PRECONDITION, LeaseExistsException.ETCD_MESSAGE);
+    }
+
+    /**
+     * @return etcd's ErrGRPCLeaseTTLTooLarge.
+     */
+    public static StatusRuntimeException leaseTtlTooLarge()
+    {
+        return error(Status.OUT_OF_RANGE, LeaseTtlException.ETCD_MESSAGE);
     }
 
     /**
@@ -129,8 +149,8 @@ public final class EtcdErrors
     }
 
     /**
-     * Maps an exception the engine threw to the error etcd would answer: compaction and future
-     * revisions to etcd's messages, bad arguments to INVALID_ARGUMENT, a closed engine to
+     * Maps an exception the engine threw to the error etcd would answer: compaction, future
+     * revisions, leases (not found, exists, TTL too large) and absent keys to etcd's messages, bad arguments to INVALID_ARGUMENT, a closed engine to
      * UNAVAILABLE, anything else to INTERNAL (its message kept, for the operator).
      *
      * @param e what the engine threw.
@@ -157,6 +177,22 @@ public final class EtcdErrors
         if (e instanceof DuplicateKeyException)
         {
             return duplicateKey();
+        }
+        if (e instanceof LeaseNotFoundException)
+        {
+            return leaseNotFound();
+        }
+        if (e instanceof LeaseExistsException)
+        {
+            return leaseExists();
+        }
+        if (e instanceof LeaseTtlException)
+        {
+            return leaseTtlTooLarge();
+        }
+        if (e instanceof KeyNotFoundException)
+        {
+            return keyNotFound();
         }
         if (e instanceof InvalidRequestException)
         {

@@ -32,7 +32,8 @@ final class EventProtos
                 .setValue(copy(event.valueBuffer(), event.valueLength()))
                 .setCreateRevision(event.createRevision())
                 .setModRevision(event.modRevision())
-                .setVersion(event.version()));
+                .setVersion(event.version())
+                .setLease(event.lease()));
         if (event.hasPrevKv())
         {
             proto.setPrevKv(KeyValue.newBuilder()
@@ -40,7 +41,8 @@ final class EventProtos
                 .setValue(copy(event.prevValueBuffer(), event.prevValueLength()))
                 .setCreateRevision(event.prevCreateRevision())
                 .setModRevision(event.prevModRevision())
-                .setVersion(event.prevVersion()));
+                .setVersion(event.prevVersion())
+                .setLease(event.prevLease()));
         }
         return proto.build();
     }
