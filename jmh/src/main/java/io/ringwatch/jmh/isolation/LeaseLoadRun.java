@@ -2,15 +2,16 @@ package io.ringwatch.jmh.isolation;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
-import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.lease.Leases;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -94,7 +95,7 @@ public final class LeaseLoadRun
             keeper.running.set(false);
             keeperThread.join();
             return new Figures(leaseCount, ttlSeconds, seconds, rate, without, with, heapPerLease, directPerLease,
-                keeper.keepAlives, keeper.replaced, keeper.lost);
+                keeper.keepAlives.get(), keeper.replaced, keeper.lost.get());
         }
     }
 
@@ -132,7 +133,7 @@ public final class LeaseLoadRun
     }
 
     /**
-     * Renews every live lease every TTL/3 and, each second, replaces 1% of them with new leases
+     * Renews every live lease every TTL/3 (asynchronously, at most 256 renewals in flight) and, each second, replaces 1% of them with new leases
      * (fresh keys), abandoning the old ones to expire.
      */
     private static final class Keeper implements Runnable
@@ -143,9 +144,11 @@ public final class LeaseLoadRun
         private final long[] ids;
         private final int[] generation;
         private final int ttlSeconds;
-        long keepAlives;
+        /** Renewals in flight at most: enough to keep the writer busy, few enough to stay behind no one. */
+        private final Semaphore inFlight = new Semaphore(256);
+        final AtomicLong keepAlives = new AtomicLong();
+        final AtomicLong lost = new AtomicLong();
         long replaced;
-        long lost;
 
         Keeper(final RingWatch engine, final Leases leases, final long[] ids, final int[] generation, final int ttlSeconds)
         {
@@ -172,15 +175,19 @@ public final class LeaseLoadRun
                 final long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
                 while (renewed < elapsedMillis * renewalsPerMilli && running.get())
                 {
-                    try
+                    inFlight.acquireUninterruptibly();
+                    leases.keepAliveAsync(ids[renewAt]).whenComplete((ttl, error) ->
                     {
-                        leases.keepAlive(ids[renewAt]);
-                        keepAlives++;
-                    }
-                    catch (final LeaseNotFoundException e)
-                    {
-                        lost++;
-                    }
+                        if (error == null)
+                        {
+                            keepAlives.incrementAndGet();
+                        }
+                        else
+                        {
+                            lost.incrementAndGet();
+                        }
+                        inFlight.release();
+                    });
                     renewAt = (renewAt + 1) % n;
                     renewed++;
                 }
@@ -198,6 +205,7 @@ public final class LeaseLoadRun
                 }
                 LockSupport.parkNanos(1_000_000);
             }
+            inFlight.acquireUninterruptibly(256);
         }
     }
 
