@@ -6,29 +6,18 @@ package io.ringwatch.engine.errors;
  * message is etcd's ({@value #ETCD_MESSAGE}), so that an etcd-compatible server can hand it on as
  * it is.
  */
-public class LeaseNotFoundException extends RingWatchException
+public class LeaseNotFoundException extends LeaseException
 {
     /** etcd's error text for this case ({@code rpctypes.ErrLeaseNotFound}). */
     public static final String ETCD_MESSAGE = "etcdserver: requested lease not found";
 
     private static final long serialVersionUID = 1L;
 
-    private final long leaseId;
-
     /**
      * @param leaseId the lease that was not found.
      */
     public LeaseNotFoundException(final long leaseId)
     {
-        super(ETCD_MESSAGE);
-        this.leaseId = leaseId;
-    }
-
-    /**
-     * @return the id of the lease that was not found.
-     */
-    public long leaseId()
-    {
-        return leaseId;
+        super(ETCD_MESSAGE, leaseId);
     }
 }

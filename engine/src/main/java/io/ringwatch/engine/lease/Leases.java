@@ -6,6 +6,8 @@ import io.ringwatch.engine.errors.LeaseExistsException;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.errors.LeaseTtlException;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * The engine's leases, as etcd's Lease service: grant, keep alive, revoke, read the time left,
  * list. Keys are attached by puts ({@link io.ringwatch.engine.kv.Op#withLease}); a put without a
@@ -68,6 +70,18 @@ public interface Leases
      * @throws EngineClosedException  after close.
      */
     long keepAlive(long id);
+
+    /**
+     * Renews a lease as {@link #keepAlive(long)} does, without waiting: a caller renewing many
+     * leases (a server's keep-alive streams) keeps many renewals in flight. The future completes on
+     * the thread that completes writes (the writer, or the journal thread of a persistent engine):
+     * chain slow work with the {@code *Async} methods. Allocates the future and its completion.
+     *
+     * @param id the lease.
+     * @return the TTL it was renewed to, in seconds, later; or {@link LeaseNotFoundException}.
+     * @throws EngineClosedException after close.
+     */
+    CompletableFuture<Long> keepAliveAsync(long id);
 
     /**
      * Revokes a lease: deletes every key attached to it in one revision, then forgets it.

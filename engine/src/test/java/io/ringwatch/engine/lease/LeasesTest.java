@@ -23,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -178,6 +180,18 @@ class LeasesTest
         assertEquals(1, leases.expireDue());
         assertEquals(0, engine.size());
         assertArrayEquals(new long[0], leases.leases());
+    }
+
+    @Test
+    void anAsynchronousKeepAliveRenewsOrFailsWithLeaseNotFound() throws Exception
+    {
+        final long lease = leases.grant(7).id();
+        clock.addAndGet(3_000);
+        assertEquals(7, leases.keepAliveAsync(lease).get(30, TimeUnit.SECONDS));
+        assertEquals(7_000, leases.timeToLive(lease, false).remainingMillis());
+        final ExecutionException missing = assertThrows(ExecutionException.class,
+            () -> leases.keepAliveAsync(lease + 1).get(30, TimeUnit.SECONDS));
+        assertTrue(missing.getCause() instanceof LeaseNotFoundException, missing.toString());
     }
 
     @Test

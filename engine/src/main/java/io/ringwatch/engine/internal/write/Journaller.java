@@ -199,22 +199,7 @@ final class Journaller implements Runnable
     {
         stopping = true;
         idle.doorbell().ring();
-        boolean interrupted = false;
-        while (thread.isAlive())
-        {
-            try
-            {
-                thread.join();
-            }
-            catch (final InterruptedException e)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinUninterruptibly(thread);
     }
 
     @Override

@@ -66,21 +66,6 @@ final class LeaseTimer implements AutoCloseable
     {
         running = false;
         LockSupport.unpark(thread);
-        boolean interrupted = false;
-        while (thread.isAlive())
-        {
-            try
-            {
-                thread.join();
-            }
-            catch (final InterruptedException e)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinUninterruptibly(thread);
     }
 }

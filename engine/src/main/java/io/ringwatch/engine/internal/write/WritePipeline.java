@@ -329,6 +329,17 @@ public final class WritePipeline implements AutoCloseable
     BlockingCompletion lease(final int kind, final long id, final long ttlSeconds, final boolean withKeys)
     {
         final BlockingCompletion completion = armedCompletion();
+        publishLease(kind, id, ttlSeconds, withKeys, completion);
+        completion.await();
+        return completion;
+    }
+
+    /**
+     * Publishes one lease command stamped with the lease clock's time; {@code completion} hears of
+     * it on the thread that completes writes.
+     */
+    void publishLease(final int kind, final long id, final long ttlSeconds, final boolean withKeys, final WriteCompletion completion)
+    {
         final WriteCommand command = claim(completion, null);
         try
         {
@@ -342,8 +353,6 @@ public final class WritePipeline implements AutoCloseable
         {
             release(command);
         }
-        completion.await();
-        return completion;
     }
 
     BlockingCompletion armedCompletion()

@@ -6,6 +6,8 @@ import io.ringwatch.engine.lease.LeaseGrant;
 import io.ringwatch.engine.lease.LeaseTimeToLive;
 import io.ringwatch.engine.lease.Leases;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * {@link Leases} over the write ring: validates on the caller's thread, then hands each operation
  * to the writer as a command stamped with the lease clock's time and waits for it. The writer's
@@ -45,6 +47,14 @@ final class WriterLeases implements Leases
     public long keepAlive(final long id)
     {
         return (Long)pipeline.lease(WriteCommand.LEASE_KEEP_ALIVE, id, 0, false).value;
+    }
+
+    @Override
+    public CompletableFuture<Long> keepAliveAsync(final long id)
+    {
+        final CompletableFuture<Long> future = new CompletableFuture<>();
+        pipeline.publishLease(WriteCommand.LEASE_KEEP_ALIVE, id, 0, false, new LeaseFutureCompletion(future));
+        return future;
     }
 
     @Override
