@@ -8,14 +8,19 @@ import io.ringwatch.server.api.etcdserverpb.LeaseKeepAliveResponse;
 import io.ringwatch.server.rpc.EtcdErrors;
 import io.ringwatch.server.rpc.MemberIdentity;
 
+import java.util.concurrent.CompletionException;
+
 /**
  * One etcd LeaseKeepAlive stream: each request renews its lease and is answered with the TTL it was
  * renewed to, or TTL 0 when the lease is unknown or has expired (etcd's answer, not an error: the
  * client decides). Any other failure (the engine closed) ends the stream with etcd's error.
  *
- * <p>Threads: gRPC calls {@link #onNext} for one stream one call at a time, on its executor, and
- * each renewal waits there for the engine's writer; the answer goes out on the same thread.
- * Allocates a response per request.
+ * <p>Threads: gRPC calls {@link #onNext} on its executor, which hands the renewal to the engine
+ * without waiting ({@code Leases.keepAliveAsync}); the answer goes out from the thread that
+ * completes it (the engine's writer or journal thread), so a stream's renewals in flight hold no
+ * thread. The writer completes renewals in order, so answers keep the requests' order. This
+ * object's lock serialises the answers (gRPC allows one writer at a time). Allocates a response per
+ * request.
  */
 final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
 {
@@ -23,6 +28,8 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
     private final MemberIdentity member;
     private final StreamObserver<LeaseKeepAliveResponse> responses;
     private boolean ended;
+    private boolean halfClosed;
+    private int inFlight;
 
     KeepAliveStream(final RingWatch engine, final MemberIdentity member, final StreamObserver<LeaseKeepAliveResponse> responses)
     {
@@ -34,39 +41,57 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
     @Override
     public void onNext(final LeaseKeepAliveRequest request)
     {
-        if (ended)
+        final long id = request.getID();
+        synchronized (this)
         {
-            return;
+            inFlight++;
         }
-        long ttl;
         try
         {
-            ttl = engine.leases().keepAlive(request.getID());
-        }
-        catch (final LeaseNotFoundException e)
-        {
-            ttl = 0;
+            engine.leases().keepAliveAsync(id).whenComplete((ttl, error) -> answer(id, ttl, error));
         }
         catch (final RuntimeException e)
         {
-            ended = true;
-            responses.onError(EtcdErrors.fromEngine(e));
-            return;
+            answer(id, null, e);
         }
-        responses.onNext(LeaseKeepAliveResponse.newBuilder().setHeader(member.header(engine.currentRevision()))
-            .setID(request.getID()).setTTL(ttl).build());
     }
 
     @Override
-    public void onError(final Throwable t)
+    public synchronized void onError(final Throwable t)
     {
         ended = true;
     }
 
+    /** The client sent its last request: the stream ends once every renewal in flight is answered. */
     @Override
-    public void onCompleted()
+    public synchronized void onCompleted()
     {
-        if (!ended)
+        halfClosed = true;
+        endIfAnswered();
+    }
+
+    private synchronized void answer(final long id, final Long ttl, final Throwable error)
+    {
+        inFlight--;
+        if (ended)
+        {
+            return;
+        }
+        final Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause != null && !(cause instanceof LeaseNotFoundException))
+        {
+            ended = true;
+            responses.onError(EtcdErrors.fromEngine(cause instanceof RuntimeException ? (RuntimeException)cause : new IllegalStateException(cause)));
+            return;
+        }
+        responses.onNext(LeaseKeepAliveResponse.newBuilder().setHeader(member.header(engine.currentRevision()))
+            .setID(id).setTTL(cause == null ? ttl : 0).build());
+        endIfAnswered();
+    }
+
+    private void endIfAnswered()
+    {
+        if (halfClosed && inFlight == 0 && !ended)
         {
             ended = true;
             responses.onCompleted();

@@ -31,8 +31,8 @@ import java.util.Objects;
  * etcd's answers where it answers without an error: TTL -1 from LeaseTimeToLive and TTL 0 from a
  * keep-alive for a lease that is unknown or has expired. Errors carry etcd's codes and messages
  * ("etcdserver: requested lease not found", "etcdserver: lease already exists", "etcdserver: too
- * large lease TTL"). Each call waits for the engine's writer, on gRPC's executor. Thread-safe;
- * allocates per call.
+ * large lease TTL"). Each unary call waits for the engine's writer, on gRPC's executor; keep-alive
+ * renewals do not wait. Thread-safe; allocates per call.
  */
 public final class LeaseService extends LeaseGrpc.LeaseImplBase
 {
