@@ -2,6 +2,7 @@ package io.ringwatch.perf;
 
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.perf.load.ProducerWait;
+import io.ringwatch.perf.peer.EtcdClientKind;
 import io.ringwatch.perf.peer.Persistence;
 import io.ringwatch.perf.peer.ThreadIdle;
 import io.ringwatch.perf.peer.WriteMode;
@@ -44,6 +45,7 @@ public final class PerfMain
         commandLine.registerConverter(ProducerWait.class, new DashedEnumConverter<>(ProducerWait.class));
         commandLine.registerConverter(WriteMode.class, new DashedEnumConverter<>(WriteMode.class));
         commandLine.registerConverter(Persistence.class, new DashedEnumConverter<>(Persistence.class));
+        commandLine.registerConverter(EtcdClientKind.class, new DashedEnumConverter<>(EtcdClientKind.class));
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) ->
         {
             if (e instanceof IllegalArgumentException || e instanceof InvalidRequestException)

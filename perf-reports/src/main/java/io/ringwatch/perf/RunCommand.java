@@ -7,6 +7,7 @@ import io.ringwatch.perf.load.ProducerWait;
 import io.ringwatch.perf.load.Workload;
 import io.ringwatch.perf.peer.DisruptorFloorPeer;
 import io.ringwatch.perf.peer.EngineSettings;
+import io.ringwatch.perf.peer.EtcdClientKind;
 import io.ringwatch.perf.peer.EtcdPeer;
 import io.ringwatch.perf.peer.LockedBroadcastPeer;
 import io.ringwatch.perf.peer.Persistence;
@@ -142,6 +143,10 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--etcd-max-in-flight", description = "etcd and ringwatch-server puts outstanding per producer. " +
         "Default: ${DEFAULT-VALUE}")
     private int etcdMaxInFlight = 256;
+
+    @Option(names = "--etcd-client", description = "the client that drives etcd and ringwatch-server, the same for both: " +
+        "jetcd (jetcd 0.8.7) or grpc (grpc-java's async stubs, without jetcd's wrappers). Default: jetcd")
+    private EtcdClientKind etcdClient = EtcdClientKind.JETCD;
 
     @Option(names = "--server-script", description = "ringwatch-server's start script, run once per ringwatch-server " +
         "run. Default: ${DEFAULT-VALUE}")
@@ -307,9 +312,9 @@ final class RunCommand implements Callable<Integer>
             case RINGWATCH -> new RingWatchPeer(engine, workload, blocked);
             case DISRUPTOR -> new DisruptorFloorPeer(writerWait, workload);
             case JUC -> new LockedBroadcastPeer();
-            case ETCD -> new EtcdPeer(etcdEndpoint, etcdMaxInFlight);
+            case ETCD -> new EtcdPeer(etcdEndpoint, etcdMaxInFlight, etcdClient);
             case RINGWATCH_SERVER -> new RingWatchServerPeer(serverScript, engine.persistence(), engine.dataDir(),
-                etcdMaxInFlight);
+                etcdMaxInFlight, etcdClient);
         };
     }
 
@@ -348,6 +353,7 @@ final class RunCommand implements Callable<Integer>
         {
             options.put("etcd-rate", Long.toString(etcdRate));
             options.put("etcd-max-in-flight", Integer.toString(etcdMaxInFlight));
+            options.put("etcd-client", DashedEnumConverter.name(etcdClient));
         }
         if (engines.contains(PeerKind.RINGWATCH_SERVER))
         {

@@ -1,47 +1,30 @@
 package io.ringwatch.perf.peer;
 
-import io.etcd.jetcd.ByteSequence;
-import io.etcd.jetcd.Client;
-import io.etcd.jetcd.KV;
-import io.etcd.jetcd.Watch;
-import io.etcd.jetcd.options.WatchOption;
-import io.etcd.jetcd.watch.WatchEvent;
-import io.etcd.jetcd.watch.WatchResponse;
 import io.ringwatch.perf.load.CancellationTally;
 import io.ringwatch.perf.load.LatencyRecorder;
 import io.ringwatch.perf.load.Peer;
 import io.ringwatch.perf.load.PeerWriter;
-import io.ringwatch.perf.load.ThreadLatency;
 import io.ringwatch.perf.load.ValueCodec;
 import io.ringwatch.perf.load.Workload;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * An etcd v3 server as a real peer (etcd itself, or RingWatch's etcd-compatible server through
- * {@link RingWatchServerPeer}), driven over gRPC by jetcd: puts with up to
- * {@code maxInFlight} outstanding per producer, prefix watches starting at the revision after the
- * preload (so no event is missed while the watch streams open), latency recorded on jetcd's
- * callback threads. Everything here allocates (protobuf, futures): it measures etcd as a client
- * sees it, over loopback.
+ * {@link RingWatchServerPeer}), driven over gRPC by an {@link EtcdClient} (jetcd, or grpc-java's
+ * stubs: {@link EtcdClientKind}): puts with up to {@code maxInFlight} outstanding per producer,
+ * prefix watches starting at the revision after the preload (so no event is missed while the watch
+ * streams open), latency recorded on the client's callback threads. Everything here allocates
+ * (protobuf, futures): it measures etcd as a client sees it, over loopback.
  */
 public final class EtcdPeer implements Peer
 {
-    private static final long REQUEST_TIMEOUT_SECONDS = 30;
-
     private final String name;
     private final String endpoint;
     private final int maxInFlight;
-    private final Client client;
-    private final KV kv;
-    private final List<Watch.Watcher> watchers = new ArrayList<>();
+    private final EtcdClient client;
     private final LongAdder failures = new LongAdder();
     private final String serverVersion;
     private long watchFromRevision;
@@ -51,11 +34,12 @@ public final class EtcdPeer implements Peer
      *
      * @param endpoint    the server, e.g. {@code http://127.0.0.1:2379}.
      * @param maxInFlight puts outstanding per producer, at least 1.
+     * @param clientKind  the client that drives it.
      * @throws IllegalStateException if the server does not answer.
      */
-    public EtcdPeer(final String endpoint, final int maxInFlight)
+    public EtcdPeer(final String endpoint, final int maxInFlight, final EtcdClientKind clientKind)
     {
-        this("etcd", endpoint, maxInFlight);
+        this("etcd", endpoint, maxInFlight, clientKind);
     }
 
     /**
@@ -64,9 +48,10 @@ public final class EtcdPeer implements Peer
      * @param name        the peer's name in reports.
      * @param endpoint    the server, e.g. {@code http://127.0.0.1:2379}.
      * @param maxInFlight puts outstanding per producer, at least 1.
+     * @param clientKind  the client that drives it.
      * @throws IllegalStateException if the server does not answer.
      */
-    EtcdPeer(final String name, final String endpoint, final int maxInFlight)
+    EtcdPeer(final String name, final String endpoint, final int maxInFlight, final EtcdClientKind clientKind)
     {
         if (maxInFlight < 1)
         {
@@ -75,11 +60,10 @@ public final class EtcdPeer implements Peer
         this.name = name;
         this.endpoint = endpoint;
         this.maxInFlight = maxInFlight;
-        this.client = Client.builder().endpoints(endpoint).build();
-        this.kv = client.getKVClient();
+        this.client = clientKind.connect(endpoint);
         try
         {
-            this.serverVersion = await(client.getMaintenanceClient().statusMember(endpoint)).getVersion();
+            this.serverVersion = client.serverVersion();
         }
         catch (final RuntimeException e)
         {
@@ -97,8 +81,15 @@ public final class EtcdPeer implements Peer
     @Override
     public String description()
     {
-        return "etcd " + serverVersion + " at " + endpoint + " (jetcd 0.8.7 over loopback gRPC, " + maxInFlight +
-            " puts in flight per producer)";
+        return "etcd " + serverVersion + " at " + endpoint + " (" + clientDescription() + ")";
+    }
+
+    /**
+     * @return the client and its load, for reports.
+     */
+    String clientDescription()
+    {
+        return client.description() + " over loopback gRPC, " + maxInFlight + " puts in flight per producer";
     }
 
     @Override
@@ -106,20 +97,19 @@ public final class EtcdPeer implements Peer
     {
         final Semaphore inFlight = new Semaphore(maxInFlight);
         final AtomicLong lastRevision = new AtomicLong();
-        final ByteSequence value = ByteSequence.from(new byte[workload.valueSize()]);
+        final byte[] value = new byte[workload.valueSize()];
         for (int k = 0; k < workload.keyCount(); k++)
         {
             inFlight.acquire();
-            kv.put(ByteSequence.from(workload.key(k)), value).whenComplete((response, error) ->
+            client.put(workload.key(k), value, error ->
             {
-                if (error == null)
-                {
-                    lastRevision.accumulateAndGet(response.getHeader().getRevision(), Math::max);
-                }
-                else
+                if (error != null)
                 {
                     failures.increment();
                 }
+            }).thenAccept(revision ->
+            {
+                lastRevision.accumulateAndGet(revision, Math::max);
                 inFlight.release();
             });
         }
@@ -135,10 +125,20 @@ public final class EtcdPeer implements Peer
         {
             throw new IllegalArgumentException("the etcd peer has no pull watchers");
         }
-        final WatchOption option = WatchOption.builder().isPrefix(true).withRevision(watchFromRevision).build();
-        watchers.add(client.getWatchClient().watch(ByteSequence.from(prefix), option, Watch.listener(
-            response -> record(response, deliveries),
-            error -> cancellations.add("WATCH_ERROR " + error.getClass().getSimpleName()))));
+        client.watchPrefix(prefix, watchFromRevision, new EtcdClient.EventSink()
+        {
+            @Override
+            public void onEvent(final long intendedNanos, final long receivedNanos)
+            {
+                deliveries.forCurrentThread().record(intendedNanos, receivedNanos);
+            }
+
+            @Override
+            public void onError(final Throwable error)
+            {
+                cancellations.add("WATCH_ERROR " + error.getClass().getSimpleName());
+            }
+        });
     }
 
     @Override
@@ -149,11 +149,6 @@ public final class EtcdPeer implements Peer
     @Override
     public PeerWriter newWriter(final Workload workload, final LatencyRecorder acks)
     {
-        final ByteSequence[] keys = new ByteSequence[workload.keyCount()];
-        for (int k = 0; k < keys.length; k++)
-        {
-            keys[k] = ByteSequence.from(workload.key(k));
-        }
         final byte[] value = new byte[workload.valueSize()];
         final Semaphore inFlight = new Semaphore(maxInFlight);
         return (keyIndex, intendedNanos) ->
@@ -161,7 +156,7 @@ public final class EtcdPeer implements Peer
             // Waiting for room delays the send, and so counts as latency of this write.
             inFlight.acquire();
             ValueCodec.writeIntended(value, intendedNanos);
-            kv.put(keys[keyIndex], ByteSequence.from(value)).whenComplete((response, error) ->
+            client.put(workload.key(keyIndex), value, error ->
             {
                 if (error != null)
                 {
@@ -182,37 +177,6 @@ public final class EtcdPeer implements Peer
     @Override
     public void close()
     {
-        for (final Watch.Watcher watcher : watchers)
-        {
-            watcher.close();
-        }
         client.close();
-    }
-
-    private static void record(final WatchResponse response, final LatencyRecorder deliveries)
-    {
-        final long now = System.nanoTime();
-        final ThreadLatency latency = deliveries.forCurrentThread();
-        for (final WatchEvent event : response.getEvents())
-        {
-            latency.record(ValueCodec.intendedNanos(event.getKeyValue().getValue().getBytes()), now);
-        }
-    }
-
-    private static <T> T await(final java.util.concurrent.CompletableFuture<T> future)
-    {
-        try
-        {
-            return future.get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        }
-        catch (final InterruptedException e)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for etcd", e);
-        }
-        catch (final ExecutionException | TimeoutException e)
-        {
-            throw new IllegalStateException("etcd at the endpoint did not answer: " + e, e);
-        }
     }
 }

@@ -12,9 +12,9 @@ import java.util.Locale;
 /**
  * RingWatch's etcd v3 server ({@code server} module) as a peer: started in a process of its own by
  * {@link ServerProcess} for each run, then driven exactly as the {@code etcd} peer is ({@link EtcdPeer}:
- * the same jetcd client, puts in flight, prefix watches), so the two differ only in the server.
+ * the same client, puts in flight, prefix watches), so the two differ only in the server.
  * SYNC is the durability to set against etcd, whose WAL is fsync'd before a put is answered.
- * Main-thread methods as {@link Peer} says; allocates what jetcd allocates.
+ * Main-thread methods as {@link Peer} says; allocates what its client allocates.
  */
 public final class RingWatchServerPeer implements Peer
 {
@@ -30,9 +30,11 @@ public final class RingWatchServerPeer implements Peer
      * @param persistence its durability.
      * @param dataDir     a fresh directory for its revision log; ignored in memory.
      * @param maxInFlight puts outstanding per producer, at least 1.
+     * @param clientKind  the client that drives it (the one the etcd peer uses).
      * @throws IllegalStateException if the server does not start or answer.
      */
-    public RingWatchServerPeer(final Path script, final Persistence persistence, final Path dataDir, final int maxInFlight)
+    public RingWatchServerPeer(final Path script, final Persistence persistence, final Path dataDir, final int maxInFlight,
+        final EtcdClientKind clientKind)
     {
         if (persistence != Persistence.NONE && dataDir == null)
         {
@@ -43,7 +45,7 @@ public final class RingWatchServerPeer implements Peer
         this.server = ServerProcess.start(script, persistence, dataDir);
         try
         {
-            this.client = new EtcdPeer(name(persistence), server.endpoint(), maxInFlight);
+            this.client = new EtcdPeer(name(persistence), server.endpoint(), maxInFlight, clientKind);
         }
         catch (final RuntimeException e)
         {
@@ -78,7 +80,7 @@ public final class RingWatchServerPeer implements Peer
             case SYNC -> "revision log, SYNC (acknowledged once on disk, as etcd's fsync'd WAL)";
         };
         return "RingWatch etcd v3 server in its own JVM, " + durability + ", at " + server.endpoint() +
-            " (jetcd 0.8.7 over loopback gRPC, " + maxInFlight + " puts in flight per producer; server log " + server.log() + ")";
+            " (" + client.clientDescription() + "; server log " + server.log() + ")";
     }
 
     @Override

@@ -106,7 +106,8 @@ class PeerRunTest
     void aRingWatchServerPeerWithoutItsStartScriptIsRefusedBeforeAnythingStarts()
     {
         final IllegalStateException refused = assertThrows(IllegalStateException.class,
-            () -> new RingWatchServerPeer(Path.of("no", "such", "ringwatch-server"), Persistence.NONE, null, 256));
+            () -> new RingWatchServerPeer(Path.of("no", "such", "ringwatch-server"), Persistence.NONE, null, 256,
+                EtcdClientKind.JETCD));
 
         assertTrue(refused.getMessage().contains("no ringwatch-server start script"), refused.getMessage());
     }
