@@ -11,8 +11,6 @@ import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.MissingJvmFlagsException;
 import io.ringwatch.engine.errors.UnknownIndexException;
 import io.ringwatch.engine.internal.dispatch.WatchHub;
-import io.ringwatch.engine.internal.durable.ChronicleJournal;
-import io.ringwatch.engine.internal.history.Journal;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.read.HistoricalReader;
@@ -30,6 +28,8 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.Persistence;
 import io.ringwatch.engine.stats.EngineStats;
 import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.engine.watch.DeltaWatcher;
@@ -38,7 +38,6 @@ import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.persistence.LogConfig;
 import org.agrona.DirectBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,13 +100,18 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
-     * Starts an engine: in memory, or over the revision log of {@link RingWatchConfig#persistence()},
-     * recovering its state first.
+     * Starts an engine: in memory, or over the journal that {@link RingWatchConfig#persistence()}
+     * opens (the revision log), recovering its state from it first: its newest snapshot, then the
+     * changes after it. A persistent engine continues from the journal's last revision, records
+     * every new revision in it, lets watchers that fall out of the watch window catch up from it
+     * instead of being cancelled, and closes it when it closes.
      *
      * @param config sizes, limits and thread strategies.
      * @return the running engine; close it to stop its threads.
+     * @throws InvalidRequestException  if {@code config} is null.
      * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}),
      *                                  before anything is started or opened.
+     * @throws IllegalStateException    if the journal cannot be recovered from.
      */
     public static RingWatch open(final RingWatchConfig config)
     {
@@ -115,17 +119,17 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("config must not be null");
         }
-        final LogConfig log = config.persistence();
+        final Persistence persistence = config.persistence();
         if (config.checkJvmFlags())
         {
-            JvmFlags.check(log != null);
+            JvmFlags.check(persistence != null);
         }
-        if (log == null)
+        if (persistence == null)
         {
             return new RingWatch(config, null);
         }
-        final ChronicleJournal journal = ChronicleJournal.open(log, config.name());
-        LOG.info("{}: opening the revision log in {}", config.name(), log.directory());
+        LOG.info("{}: opening {}", config.name(), persistence);
+        final Journal journal = persistence.openJournal(config.name());
         try
         {
             return new RingWatch(config, journal);
@@ -135,32 +139,6 @@ public final class RingWatch implements AutoCloseable
             journal.close();
             throw e;
         }
-    }
-
-    /**
-     * Starts an engine over a revision log: recovers the index from it (its newest snapshot, then
-     * the changes after it), continues from its last revision, records every new revision in it,
-     * and lets watchers that fall out of the watch window catch up from it instead of being
-     * cancelled. The engine closes the journal when it closes.
-     *
-     * @param config  sizes, limits and thread strategies.
-     * @param journal the revision log, owned by the engine from now on.
-     * @return the running engine.
-     * @throws InvalidRequestException if an argument is null.
-     * @throws IllegalStateException   if the journal cannot be recovered from.
-     * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}).
-     */
-    public static RingWatch open(final RingWatchConfig config, final Journal journal)
-    {
-        if (config == null || journal == null)
-        {
-            throw new InvalidRequestException("config and journal must not be null");
-        }
-        if (config.checkJvmFlags())
-        {
-            JvmFlags.check(journal instanceof ChronicleJournal);
-        }
-        return new RingWatch(config, journal);
     }
 
     /**

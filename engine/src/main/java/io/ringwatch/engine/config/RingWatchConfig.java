@@ -4,7 +4,7 @@ import com.lmax.disruptor.WaitStrategy;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
-import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.engine.spi.Persistence;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.time.Duration;
@@ -63,7 +63,7 @@ public final class RingWatchConfig
     private final Supplier<WaitStrategy> writerWaitStrategy;
     private final Supplier<IdleStrategy> dispatcherIdleStrategy;
     private final Supplier<IdleStrategy> deliveryIdleStrategy;
-    private final LogConfig persistence;
+    private final Persistence persistence;
     private final long snapshotEveryRevisions;
 
     private RingWatchConfig(final Builder b)
@@ -116,10 +116,10 @@ public final class RingWatchConfig
     }
 
     /**
-     * @return the revision log's settings (directory, durability, roll cycle, retention), or null
-     * for a purely in-memory engine.
+     * @return where a persistent engine keeps its revision log (for the Chronicle Queue log, a
+     * {@code io.ringwatch.persistence.LogConfig}), or null for a purely in-memory engine.
      */
-    public LogConfig persistence()
+    public Persistence persistence()
     {
         return persistence;
     }
@@ -368,7 +368,7 @@ public final class RingWatchConfig
         private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
         private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::new;
         private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::new;
-        private LogConfig persistence;
+        private Persistence persistence;
         private long snapshotEveryRevisions = 1_000_000;
 
         private Builder()
@@ -406,15 +406,17 @@ public final class RingWatchConfig
         }
 
         /**
-         * Makes the engine durable: every revision is appended to a Chronicle Queue revision log in
-         * {@code log}'s directory (ASYNC durability acknowledges after the append, SYNC after it is
-         * forced to disk), a restart recovers from it, and watchers that fall out of the watch window
-         * catch up from it. Null (the default) keeps the engine in memory.
+         * Makes the engine durable: every revision is appended to the journal {@code log} opens, a
+         * restart recovers from it, and watchers that fall out of the watch window catch up from
+         * it. The Chronicle Queue revision log is {@code io.ringwatch.persistence.LogConfig}, from
+         * the {@code io.ringwatch:ringwatch-persistence} artifact (ASYNC durability acknowledges
+         * after the append, SYNC after it is forced to disk). Null (the default) keeps the engine
+         * in memory.
          *
-         * @param log the revision log's settings, or null.
+         * @param log the journal's settings, or null.
          * @return this builder.
          */
-        public Builder persistence(final LogConfig log)
+        public Builder persistence(final Persistence log)
         {
             this.persistence = log;
             return this;

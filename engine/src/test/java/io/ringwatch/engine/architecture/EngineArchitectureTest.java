@@ -35,7 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * form no cycle; an API package other than the facade's uses no internal package; an API type
  * names no internal type in a public or protected signature, except the few listed in
  * {@link #KNOWN_LEAKS} until they get API types of their own; every internal package says it is
- * outside the compatibility promise. Reads the compiled classes, as jdeps does.
+ * outside the compatibility promise; no class of the engine uses Chronicle or the persistence
+ * module (an in-memory user must not need them: persistence comes in through
+ * {@code io.ringwatch.engine.spi}). Reads the compiled classes, as jdeps does.
  */
 class EngineArchitectureTest
 {
@@ -44,8 +46,10 @@ class EngineArchitectureTest
     /** Public signatures of the facade that still name internal types; the list may only shrink. */
     private static final Set<String> KNOWN_LEAKS = Set.of(
         "io.ringwatch.engine.RingWatch.newDirectWriter names io.ringwatch.engine.internal.write.DirectWriter",
-        "io.ringwatch.engine.RingWatch.get names io.ringwatch.engine.internal.index.IndexEntry",
-        "io.ringwatch.engine.RingWatch.open names io.ringwatch.engine.internal.history.Journal");
+        "io.ringwatch.engine.RingWatch.get names io.ringwatch.engine.internal.index.IndexEntry");
+
+    /** What the engine jar must never link: Chronicle (and its jars' packages) and the log built on it. */
+    private static final List<String> STORAGE_PACKAGES = List.of("net/openhft/", "io/ringwatch/persistence/");
 
     private static PackageGraph engine;
 
@@ -60,6 +64,19 @@ class EngineArchitectureTest
     void enginePackagesFormNoCycle()
     {
         assertEquals(List.of(), engine.cycles(), "packages that reach each other");
+    }
+
+    @Test
+    void noEngineClassUsesChronicleOrThePersistenceModule() throws IOException, URISyntaxException
+    {
+        assertEquals(Map.of(), PackageGraph.classesUsing(classesRoot(), STORAGE_PACKAGES));
+    }
+
+    @Test
+    void theStorageCheckFindsTheClassesThatLinkAPackage() throws IOException, URISyntaxException
+    {
+        final Map<String, Set<String>> users = PackageGraph.classesUsing(classesRoot(), List.of("io/ringwatch/engine/spi/"));
+        assertTrue(users.keySet().stream().anyMatch(c -> c.contains("RingWatch")), "the facade uses the SPI: " + users);
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.ringwatch.engine.internal.write;
 import com.lmax.disruptor.EventHandler;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.IndexVisitor;
 import io.ringwatch.engine.internal.index.OffHeapIndex;

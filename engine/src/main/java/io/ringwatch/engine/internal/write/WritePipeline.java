@@ -11,7 +11,7 @@ import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
