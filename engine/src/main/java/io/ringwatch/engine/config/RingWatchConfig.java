@@ -2,12 +2,16 @@ package io.ringwatch.engine.config;
 
 import com.lmax.disruptor.WaitStrategy;
 import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.errors.PersistenceUnavailableException;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import io.ringwatch.engine.spi.Persistence;
+import io.ringwatch.engine.spi.PersistenceProvider;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ServiceLoader;
 import java.util.function.Supplier;
 
 /**
@@ -419,6 +423,33 @@ public final class RingWatchConfig
         public Builder persistence(final Persistence log)
         {
             this.persistence = log;
+            return this;
+        }
+
+        /**
+         * Makes the engine durable in {@code directory} with the default settings of the
+         * persistence implementation on the class path (for {@code io.ringwatch:ringwatch-persistence},
+         * a Chronicle Queue revision log acknowledging writes once appended, ASYNC; its
+         * {@code LogConfig} passed to {@link #persistence(Persistence)} chooses SYNC and the rest).
+         * The implementation is found through {@link java.util.ServiceLoader}
+         * ({@link PersistenceProvider}); the first one found is used. Allocates the lookup.
+         *
+         * @param directory the data directory; created when the engine opens, if absent.
+         * @return this builder.
+         * @throws InvalidRequestException          if {@code directory} is null.
+         * @throws PersistenceUnavailableException if no persistence implementation is on the class
+         *                                         path (the message names the artifact to add);
+         *                                         this builder is left unchanged.
+         */
+        public Builder persistence(final Path directory)
+        {
+            if (directory == null)
+            {
+                throw new InvalidRequestException("directory must not be null");
+            }
+            final PersistenceProvider provider = ServiceLoader.load(PersistenceProvider.class).findFirst()
+                .orElseThrow(() -> new PersistenceUnavailableException(directory.toString()));
+            this.persistence = provider.at(directory);
             return this;
         }
 
