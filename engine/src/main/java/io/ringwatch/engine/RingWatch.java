@@ -2,6 +2,8 @@ package io.ringwatch.engine;
 
 import io.ringwatch.engine.coalesce.CoalescingWatcher;
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.direct.DirectEntry;
+import io.ringwatch.engine.direct.DirectWriter;
 import io.ringwatch.engine.errors.CompactedException;
 import io.ringwatch.engine.errors.DuplicateIndexException;
 import io.ringwatch.engine.errors.EngineClosedException;
@@ -16,7 +18,6 @@ import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.read.HistoricalReader;
 import io.ringwatch.engine.internal.read.RangeReader;
 import io.ringwatch.engine.internal.secondary.SecondaryIndexes;
-import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.internal.write.RevisionCursor;
 import io.ringwatch.engine.internal.write.WritePipeline;
 import io.ringwatch.engine.kv.KeyRange;
@@ -296,6 +297,17 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * A holder for {@link #get(DirectBuffer, int, int, DirectEntry)}, the zero-allocation point
+     * read; reuse it on one thread. Any thread; allocates the holder and its two small buffers.
+     *
+     * @return a new, empty holder.
+     */
+    public DirectEntry newDirectEntry()
+    {
+        return new IndexEntry();
+    }
+
+    /**
      * @param key the key.
      * @return its current key-value, if present.
      */
@@ -321,20 +333,26 @@ public final class RingWatch implements AutoCloseable
      * @param key    buffer holding the key.
      * @param offset where the key starts.
      * @param length the key's length, at least 1.
-     * @param into   receives the entry; {@code into.found()} tells whether the key exists.
+     * @param into   receives the entry, from {@link #newDirectEntry()}; {@code into.found()} tells
+     *               whether the key exists.
      * @return true when the key exists.
-     * @throws InvalidRequestException for an empty key or a null argument.
+     * @throws InvalidRequestException for an empty key, a null argument, or a holder that
+     *                                 {@link #newDirectEntry()} did not make.
      */
-    public boolean get(final DirectBuffer key, final int offset, final int length, final IndexEntry into)
+    public boolean get(final DirectBuffer key, final int offset, final int length, final DirectEntry into)
     {
         if (key == null || into == null || length <= 0)
         {
             throw new InvalidRequestException("key and holder must not be null and the key not empty");
         }
+        if (!(into instanceof IndexEntry entry))
+        {
+            throw new InvalidRequestException("the holder must come from newDirectEntry(): " + into.getClass().getName());
+        }
         gate.enter();
         try
         {
-            return reader.get(key, offset, length, into);
+            return reader.get(key, offset, length, entry);
         }
         finally
         {

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.write;
 
+import io.ringwatch.engine.direct.WriteCallback;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.TimeoutException;
@@ -193,9 +194,9 @@ public final class WritePipeline implements AutoCloseable
     /**
      * @return a new zero-allocation writer for the calling thread.
      */
-    public DirectWriter newDirectWriter()
+    public PipelineDirectWriter newDirectWriter()
     {
-        return new DirectWriter(this);
+        return new PipelineDirectWriter(this);
     }
 
     /**
