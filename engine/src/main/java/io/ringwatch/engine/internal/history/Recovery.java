@@ -1,6 +1,8 @@
 package io.ringwatch.engine.internal.history;
 
 import io.ringwatch.engine.internal.index.IndexEntry;
+import io.ringwatch.engine.spi.HistoryReader;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;

@@ -5,7 +5,7 @@ import com.lmax.disruptor.Sequence;
 import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.PaddedSequence;

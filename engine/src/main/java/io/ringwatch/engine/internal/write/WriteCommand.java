@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.write;
 
+import io.ringwatch.engine.direct.WriteCallback;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Txn;

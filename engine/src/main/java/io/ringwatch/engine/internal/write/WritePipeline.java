@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.write;
 
+import io.ringwatch.engine.direct.WriteCallback;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.TimeoutException;
@@ -11,7 +12,7 @@ import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.lease.LeaseTable;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
@@ -212,9 +213,9 @@ public final class WritePipeline implements AutoCloseable
     /**
      * @return a new zero-allocation writer for the calling thread.
      */
-    public DirectWriter newDirectWriter()
+    public PipelineDirectWriter newDirectWriter()
     {
-        return new DirectWriter(this);
+        return new PipelineDirectWriter(this);
     }
 
     /**

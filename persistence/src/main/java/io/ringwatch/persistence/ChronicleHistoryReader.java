@@ -1,11 +1,6 @@
-package io.ringwatch.engine.internal.durable;
+package io.ringwatch.persistence;
 
-import io.ringwatch.engine.internal.history.HistoryReader;
-import io.ringwatch.persistence.ChangeType;
-import io.ringwatch.persistence.ChangeView;
-import io.ringwatch.persistence.LogReader;
-import io.ringwatch.persistence.RevisionLog;
-import io.ringwatch.persistence.RevisionRecord;
+import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;

@@ -1,12 +1,9 @@
-package io.ringwatch.engine.internal.durable;
+package io.ringwatch.persistence;
 
-import io.ringwatch.engine.internal.history.HistoryReader;
-import io.ringwatch.engine.internal.history.Journal;
-import io.ringwatch.engine.internal.history.SnapshotSink;
-import io.ringwatch.persistence.LogConfig;
-import io.ringwatch.persistence.RevisionLog;
-import io.ringwatch.persistence.SnapshotEntry;
-import io.ringwatch.persistence.SnapshotReader;
+import io.ringwatch.engine.spi.HistoryReader;
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.SnapshotOutput;
+import io.ringwatch.engine.spi.SnapshotSink;
 import io.ringwatch.ringbuffer.ChangeRecord;
 
 import java.util.function.LongSupplier;
@@ -129,6 +126,24 @@ public final class ChronicleJournal implements Journal
             }
             return snapshot.snapshotRevision();
         }
+    }
+
+    @Override
+    public boolean keepsSnapshots()
+    {
+        return true;
+    }
+
+    @Override
+    public long snapshotRevision()
+    {
+        return log.snapshotRevision();
+    }
+
+    @Override
+    public SnapshotOutput newSnapshot(final long revision)
+    {
+        return log.snapshotWriter(revision);
     }
 
     @Override
