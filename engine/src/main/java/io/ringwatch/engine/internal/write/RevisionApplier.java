@@ -522,6 +522,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             {
                 final Lease lease = leases.grant(command.lease, command.leaseTtlSeconds, now);
                 command.resultValue = new LeaseGrant(lease.id(), lease.ttlSeconds());
+                command.leaseRecord = WriteCommand.LEASE_GRANTED;
+                command.leaseRecordId = lease.id();
+                command.leaseRecordTtlSeconds = lease.ttlSeconds();
                 break;
             }
             case WriteCommand.LEASE_KEEP_ALIVE:
@@ -605,6 +608,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         command.resultDeleted = count;
         command.resultRevision = mutating ? revision + 1 : revision;
+        command.leaseRecord = WriteCommand.LEASE_ENDED;
+        command.leaseRecordId = lease.id();
     }
 
     private long deleteOne(final WriteCommand command, final DirectBuffer key, final int keyLength, final boolean prevKv)

@@ -14,7 +14,7 @@ import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
-import io.ringwatch.engine.internal.lease.LeaseTable;
+import io.ringwatch.engine.internal.lease.LeaseRecovery;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.kv.Compare;
@@ -102,7 +102,7 @@ public final class WritePipeline implements AutoCloseable
         stampTime = journal != null;
         leaseClock = config.leaseClock();
         final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo,
-            new LeaseTable(config.leaseMinTtlSeconds()), journal, journaller,
+            LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis()), journal, journaller,
             windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         if (journaller != null)
