@@ -99,21 +99,21 @@ public final class ChronicleJournal implements Journal
     @Override
     public void recordLeaseGrant(final long id, final long ttlSeconds)
     {
-        leases.grant(id, ttlSeconds);
+        leases.grant(id, ttlSeconds, log.lastRevision());
     }
 
     @Override
     public void recordLeaseRevoke(final long id)
     {
-        leases.revoke(id);
+        leases.revoke(id, log.lastRevision());
     }
 
     @Override
     public void loadLeases(final LeaseSink into)
     {
-        for (final Map.Entry<Long, Long> lease : leases.live().entrySet())
+        for (final Map.Entry<Long, long[]> lease : leases.live().entrySet())
         {
-            into.lease(lease.getKey(), lease.getValue());
+            into.lease(lease.getKey(), lease.getValue()[0]);
         }
     }
 

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
@@ -19,40 +21,84 @@ import java.util.zip.CRC32C;
  * <pre>
  * header: int magic "RWLS", int format version
  * record: byte op (1 grant, 2 revoke), long lease id, long TTL in seconds (0 for a revoke),
- *         int CRC32C of the 17 bytes before it
+ *         long revision (the newest revision in the revision log when it was recorded),
+ *         int CRC32C of the 25 bytes before it
  * </pre>
+ * The revision orders the records among the revisions for the replay tool ({@link #read}): a grant
+ * recorded after revision R and before R + 1 says R.
  * Opening reads every record into the live table (id to TTL) and cuts a torn tail (a crash in the
  * middle of an append) at the first record that fails its CRC. When the file holds more than twice
  * the live leases' records (and over {@value #COMPACT_AFTER}), the next append rewrites it to the
- * live grants (a temporary file, forced, then moved over it atomically). Keep-alives are not
+ * live grants with their revisions (a temporary file, forced, then moved over it atomically): the
+ * history of ended leases before a rewrite is then gone. Keep-alives are not
  * recorded: recovery refreshes every lease to its full TTL, as etcd does.
  *
  * <p>Threading: opened on the opening thread, then appended and forced by the journal thread only.
  * Allocation: one record buffer; a rewrite allocates.
  */
-final class LeaseFile implements AutoCloseable
+public final class LeaseFile implements AutoCloseable
 {
-    static final String NAME = "ringwatch.leases";
+    /** The file's name in the data directory. */
+    public static final String NAME = "ringwatch.leases";
     static final String TEMP_NAME = "ringwatch.leases.tmp";
-    static final byte GRANT = 1;
-    static final byte REVOKE = 2;
-    static final int RECORD_LENGTH = 21;
+    /** A grant record's op. */
+    public static final byte GRANT = 1;
+    /** An end (revoke or expiry) record's op. */
+    public static final byte REVOKE = 2;
+    static final int RECORD_LENGTH = 29;
     private static final int MAGIC = 0x534C5752;
-    private static final int FORMAT_VERSION = 1;
+    private static final int FORMAT_VERSION = 2;
     private static final int HEADER_LENGTH = 8;
     private static final int COMPACT_AFTER = 4096;
 
     private final Path file;
-    private final TreeMap<Long, Long> live = new TreeMap<>();
+    /** Live leases: id to {TTL, revision of the grant}. */
+    private final TreeMap<Long, long[]> live = new TreeMap<>();
+    private final List<Record> history;
     private final ByteBuffer record = ByteBuffer.allocateDirect(RECORD_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private FileChannel channel;
     private long records;
     private boolean dirty;
 
-    private LeaseFile(final Path file)
+    private LeaseFile(final Path file, final boolean keepHistory)
     {
         this.file = file;
+        this.history = keepHistory ? new ArrayList<>() : null;
+    }
+
+    /**
+     * One record of the lease log, as {@link #read} returns it.
+     *
+     * @param op         {@link #GRANT} or {@link #REVOKE}.
+     * @param id         the lease id.
+     * @param ttlSeconds the granted TTL; 0 for a revoke.
+     * @param revision   the newest revision in the revision log when it was recorded.
+     */
+    public record Record(byte op, long id, long ttlSeconds, long revision)
+    {
+    }
+
+    /**
+     * Reads every record of the lease log in {@code directory}, in file order (which is revision
+     * order), without changing it; for tools. Allocates the list.
+     *
+     * @param directory the data directory.
+     * @return the records; empty when there is no lease log.
+     * @throws LogFormatException    for a file of another format.
+     * @throws LogDirectoryException if it cannot be read.
+     */
+    public static List<Record> read(final Path directory)
+    {
+        try (LeaseFile leases = new LeaseFile(directory.resolve(NAME), true))
+        {
+            leases.load(false);
+            return leases.history;
+        }
+        catch (final IOException ex)
+        {
+            throw new LogDirectoryException("Cannot read the lease log in " + directory + ": " + ex, ex);
+        }
     }
 
     /**
@@ -66,7 +112,7 @@ final class LeaseFile implements AutoCloseable
      */
     static LeaseFile open(final Path directory, final boolean writable)
     {
-        final LeaseFile leases = new LeaseFile(directory.resolve(NAME));
+        final LeaseFile leases = new LeaseFile(directory.resolve(NAME), false);
         try
         {
             leases.load(writable);
@@ -83,7 +129,7 @@ final class LeaseFile implements AutoCloseable
      * @return the live leases, id to granted TTL in seconds, in id order; the table itself (do not
      *         change it).
      */
-    Map<Long, Long> live()
+    Map<Long, long[]> live()
     {
         return live;
     }
@@ -93,24 +139,26 @@ final class LeaseFile implements AutoCloseable
      *
      * @param id         the lease id.
      * @param ttlSeconds its granted TTL.
+     * @param revision   the newest revision in the revision log.
      * @throws LogWriteException if the file cannot take it.
      */
-    void grant(final long id, final long ttlSeconds)
+    void grant(final long id, final long ttlSeconds, final long revision)
     {
-        live.put(id, ttlSeconds);
-        append(GRANT, id, ttlSeconds);
+        live.put(id, new long[] {ttlSeconds, revision});
+        append(GRANT, id, ttlSeconds, revision);
     }
 
     /**
      * Records a revoke or expiry. Journal thread.
      *
-     * @param id the lease id.
+     * @param id       the lease id.
+     * @param revision the newest revision in the revision log (the one that deleted its keys).
      * @throws LogWriteException if the file cannot take it.
      */
-    void revoke(final long id)
+    void revoke(final long id, final long revision)
     {
         live.remove(id);
-        append(REVOKE, id, 0);
+        append(REVOKE, id, 0, revision);
     }
 
     /**
@@ -152,7 +200,7 @@ final class LeaseFile implements AutoCloseable
         }
     }
 
-    private void append(final byte op, final long id, final long ttlSeconds)
+    private void append(final byte op, final long id, final long ttlSeconds, final long revision)
     {
         try
         {
@@ -160,7 +208,7 @@ final class LeaseFile implements AutoCloseable
             {
                 rewrite();
             }
-            fill(op, id, ttlSeconds);
+            fill(op, id, ttlSeconds, revision);
             while (record.hasRemaining())
             {
                 channel.write(record);
@@ -174,10 +222,10 @@ final class LeaseFile implements AutoCloseable
         }
     }
 
-    private void fill(final byte op, final long id, final long ttlSeconds)
+    private void fill(final byte op, final long id, final long ttlSeconds, final long revision)
     {
         record.clear();
-        record.put(op).putLong(id).putLong(ttlSeconds);
+        record.put(op).putLong(id).putLong(ttlSeconds).putLong(revision);
         record.flip();
         crc.reset();
         crc.update(record);
@@ -226,14 +274,19 @@ final class LeaseFile implements AutoCloseable
             final byte op = all.get();
             final long id = all.getLong();
             final long ttl = all.getLong();
+            final long revision = all.getLong();
             final int stored = all.getInt();
             if (stored != (int)check.getValue() || (op != GRANT && op != REVOKE))
             {
                 break;
             }
+            if (history != null)
+            {
+                history.add(new Record(op, id, ttl, revision));
+            }
             if (op == GRANT)
             {
-                live.put(id, ttl);
+                live.put(id, new long[] {ttl, revision});
             }
             else
             {
@@ -257,9 +310,9 @@ final class LeaseFile implements AutoCloseable
             StandardOpenOption.WRITE))
         {
             writeHeader(out);
-            for (final Map.Entry<Long, Long> lease : live.entrySet())
+            for (final Map.Entry<Long, long[]> lease : live.entrySet())
             {
-                fill(GRANT, lease.getKey(), lease.getValue());
+                fill(GRANT, lease.getKey(), lease.getValue()[0], lease.getValue()[1]);
                 while (record.hasRemaining())
                 {
                     out.write(record);
