@@ -4,7 +4,7 @@ import io.ringwatch.engine.errors.CompactedException;
 import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.FutureRevisionException;
 import io.ringwatch.engine.errors.InvalidRequestException;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.write.RevisionCursor;
 
 /**

@@ -2,9 +2,7 @@ package io.ringwatch.engine;
 
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.internal.dispatch.WatchHub;
-import io.ringwatch.engine.internal.durable.ChronicleJournal;
 import io.ringwatch.engine.internal.durable.Snapshotter;
-import io.ringwatch.engine.internal.history.Journal;
 import io.ringwatch.engine.internal.history.Recovery;
 import io.ringwatch.engine.internal.history.WindowHistory;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
@@ -15,6 +13,7 @@ import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.internal.write.RevisionCursor;
 import io.ringwatch.engine.internal.write.WritePipeline;
 import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.ringbuffer.WatchWindow;
 import io.ringwatch.ringbuffer.WindowConfig;
 import org.agrona.concurrent.SystemNanoClock;
@@ -98,9 +97,8 @@ final class EngineAssembly
         watches = new WatchHub(config, window, cursor::applied, compaction::revision, journal, secondary::function);
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, journal,
             watches.dispatcherDoorbells());
-        snapshotter = journal instanceof ChronicleJournal ?
-            new Snapshotter(name + "-snapshotter", ((ChronicleJournal)journal).log(), index, cursor,
-                config.snapshotEveryRevisions()) : null;
+        snapshotter = journal != null && journal.keepsSnapshots() ?
+            new Snapshotter(name + "-snapshotter", journal, index, cursor, config.snapshotEveryRevisions()) : null;
         if (journal == null)
         {
             LOG.info("{}: opened in memory", name);

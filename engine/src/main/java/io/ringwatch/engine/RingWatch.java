@@ -2,6 +2,8 @@ package io.ringwatch.engine;
 
 import io.ringwatch.engine.coalesce.CoalescingWatcher;
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.direct.DirectEntry;
+import io.ringwatch.engine.direct.DirectWriter;
 import io.ringwatch.engine.errors.CompactedException;
 import io.ringwatch.engine.errors.DuplicateIndexException;
 import io.ringwatch.engine.errors.EngineClosedException;
@@ -11,14 +13,11 @@ import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.MissingJvmFlagsException;
 import io.ringwatch.engine.errors.UnknownIndexException;
 import io.ringwatch.engine.internal.dispatch.WatchHub;
-import io.ringwatch.engine.internal.durable.ChronicleJournal;
-import io.ringwatch.engine.internal.history.Journal;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.read.HistoricalReader;
 import io.ringwatch.engine.internal.read.RangeReader;
 import io.ringwatch.engine.internal.secondary.SecondaryIndexes;
-import io.ringwatch.engine.internal.write.DirectWriter;
 import io.ringwatch.engine.internal.write.RevisionCursor;
 import io.ringwatch.engine.internal.write.WritePipeline;
 import io.ringwatch.engine.kv.KeyRange;
@@ -31,6 +30,8 @@ import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.lease.Leases;
 import io.ringwatch.engine.secondary.IndexFunction;
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.Persistence;
 import io.ringwatch.engine.stats.EngineStats;
 import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.engine.watch.DeltaWatcher;
@@ -39,7 +40,6 @@ import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
-import io.ringwatch.persistence.LogConfig;
 import org.agrona.DirectBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,13 +102,18 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
-     * Starts an engine: in memory, or over the revision log of {@link RingWatchConfig#persistence()},
-     * recovering its state first.
+     * Starts an engine: in memory, or over the journal that {@link RingWatchConfig#persistence()}
+     * opens (the revision log), recovering its state from it first: its newest snapshot, then the
+     * changes after it. A persistent engine continues from the journal's last revision, records
+     * every new revision in it, lets watchers that fall out of the watch window catch up from it
+     * instead of being cancelled, and closes it when it closes.
      *
      * @param config sizes, limits and thread strategies.
      * @return the running engine; close it to stop its threads.
+     * @throws InvalidRequestException  if {@code config} is null.
      * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}),
      *                                  before anything is started or opened.
+     * @throws IllegalStateException    if the journal cannot be recovered from.
      */
     public static RingWatch open(final RingWatchConfig config)
     {
@@ -116,17 +121,17 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("config must not be null");
         }
-        final LogConfig log = config.persistence();
+        final Persistence persistence = config.persistence();
         if (config.checkJvmFlags())
         {
-            JvmFlags.check(log != null);
+            JvmFlags.check(persistence != null);
         }
-        if (log == null)
+        if (persistence == null)
         {
             return new RingWatch(config, null);
         }
-        final ChronicleJournal journal = ChronicleJournal.open(log, config.name());
-        LOG.info("{}: opening the revision log in {}", config.name(), log.directory());
+        LOG.info("{}: opening {}", config.name(), persistence);
+        final Journal journal = persistence.openJournal(config.name());
         try
         {
             return new RingWatch(config, journal);
@@ -136,32 +141,6 @@ public final class RingWatch implements AutoCloseable
             journal.close();
             throw e;
         }
-    }
-
-    /**
-     * Starts an engine over a revision log: recovers the index from it (its newest snapshot, then
-     * the changes after it), continues from its last revision, records every new revision in it,
-     * and lets watchers that fall out of the watch window catch up from it instead of being
-     * cancelled. The engine closes the journal when it closes.
-     *
-     * @param config  sizes, limits and thread strategies.
-     * @param journal the revision log, owned by the engine from now on.
-     * @return the running engine.
-     * @throws InvalidRequestException if an argument is null.
-     * @throws IllegalStateException   if the journal cannot be recovered from.
-     * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}).
-     */
-    public static RingWatch open(final RingWatchConfig config, final Journal journal)
-    {
-        if (config == null || journal == null)
-        {
-            throw new InvalidRequestException("config and journal must not be null");
-        }
-        if (config.checkJvmFlags())
-        {
-            JvmFlags.check(journal instanceof ChronicleJournal);
-        }
-        return new RingWatch(config, journal);
     }
 
     /**
@@ -333,6 +312,17 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * A holder for {@link #get(DirectBuffer, int, int, DirectEntry)}, the zero-allocation point
+     * read; reuse it on one thread. Any thread; allocates the holder and its two small buffers.
+     *
+     * @return a new, empty holder.
+     */
+    public DirectEntry newDirectEntry()
+    {
+        return new IndexEntry();
+    }
+
+    /**
      * @param key the key.
      * @return its current key-value, if present.
      */
@@ -358,20 +348,26 @@ public final class RingWatch implements AutoCloseable
      * @param key    buffer holding the key.
      * @param offset where the key starts.
      * @param length the key's length, at least 1.
-     * @param into   receives the entry; {@code into.found()} tells whether the key exists.
+     * @param into   receives the entry, from {@link #newDirectEntry()}; {@code into.found()} tells
+     *               whether the key exists.
      * @return true when the key exists.
-     * @throws InvalidRequestException for an empty key or a null argument.
+     * @throws InvalidRequestException for an empty key, a null argument, or a holder that
+     *                                 {@link #newDirectEntry()} did not make.
      */
-    public boolean get(final DirectBuffer key, final int offset, final int length, final IndexEntry into)
+    public boolean get(final DirectBuffer key, final int offset, final int length, final DirectEntry into)
     {
         if (key == null || into == null || length <= 0)
         {
             throw new InvalidRequestException("key and holder must not be null and the key not empty");
         }
+        if (!(into instanceof IndexEntry entry))
+        {
+            throw new InvalidRequestException("the holder must come from newDirectEntry(): " + into.getClass().getName());
+        }
         gate.enter();
         try
         {
-            return reader.get(key, offset, length, into);
+            return reader.get(key, offset, length, entry);
         }
         finally
         {

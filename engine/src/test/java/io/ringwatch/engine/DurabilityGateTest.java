@@ -58,7 +58,7 @@ class DurabilityGateTest
     void inSyncModeNothingSeesARevisionBeforeItsBatchIsDurable() throws Exception
     {
         journal = new InMemoryJournal(1 << 16, true);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         engine.put("a", "1");
         final RecordingListener listener = new RecordingListener();
         engine.watch(WatchRequest.of(KeyRange.all()), listener);
@@ -88,7 +88,7 @@ class DurabilityGateTest
     void inSyncModeAFailedAppendFailsThatWriteAndEveryLaterOneAndNothingSeesIt()
     {
         journal = new InMemoryJournal(1 << 16, true);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         engine.put("a", "1");
         final RecordingListener listener = new RecordingListener();
         engine.watch(WatchRequest.of(KeyRange.all()), listener);
@@ -110,7 +110,7 @@ class DurabilityGateTest
     void aFailedFlushRollsBackEveryWriteTheWriterAppliedAheadOfIt() throws Exception
     {
         journal = new InMemoryJournal(1 << 16, true);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         engine.put("a", "1");
         engine.put("b", "1");
         final RecordingListener listener = new RecordingListener();
@@ -142,7 +142,7 @@ class DurabilityGateTest
         engine.close();
         engine = null;
         journal.heal();
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         // Revisions appended before the failed flush may survive it (as unforced pages may reach
         // the disk); every acknowledged one must, and what survives is a prefix of the history.
         final long recovered = engine.currentRevision();
@@ -177,7 +177,7 @@ class DurabilityGateTest
     void inAsyncModeAFailedAppendFailsThatWriteAndLaterOnesAndMemoryReturnsToTheLog()
     {
         journal = new InMemoryJournal(1 << 16, false);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         engine.put("a", "1");
         journal.failAppends();
 
@@ -194,7 +194,7 @@ class DurabilityGateTest
     void aBlockingWriteInsideAWritesCompletionIsRefusedInsteadOfWaitingForItself() throws Exception
     {
         journal = new InMemoryJournal(1 << 16, true);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         journal.holdFlushes();
 
         // Held, so the completion cannot have run yet and runs on the journal thread.
@@ -212,7 +212,7 @@ class DurabilityGateTest
         engine.close();
         engine = null;
         journal.heal();
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         assertEquals(revision, engine.currentRevision());
         assertEquals(state, state(engine));
         assertEquals(revision + 1, engine.put("z", "1").revision(), "the reopened engine writes on");

@@ -39,8 +39,8 @@ class HistoricalReadTest
     @Test
     void everyRevisionTheJournalHoldsReadsBackExactly()
     {
-        engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).windowFreshness(Duration.ofNanos(1)).build(),
-            new InMemoryJournal(1 << 16, false));
+        engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).windowFreshness(Duration.ofNanos(1))
+            .persistence(name -> new InMemoryJournal(1 << 16, false)).build());
         final long seed = System.nanoTime();
         final List<List<KeyValue>> seen = writeRandomly(new Random(seed), 300);
 
@@ -78,7 +78,7 @@ class HistoricalReadTest
     @Test
     void revisionsOutOfReachAreTypedErrors()
     {
-        engine = RingWatch.open(RingWatchConfig.defaults(), new InMemoryJournal(1 << 10, false));
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> new InMemoryJournal(1 << 10, false)).build());
         for (int i = 0; i < 10; i++)
         {
             engine.put("k", "v" + i);

@@ -7,6 +7,7 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.EventType;
@@ -38,10 +39,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JournalTest
 {
-    private static final RingWatchConfig TINY_WINDOW = RingWatchConfig.builder()
-        .windowCapacity(16, 16)
-        .windowFreshness(Duration.ofNanos(1))
-        .build();
+    /** A window of 16 events over {@code journal}: watchers fall out of it and catch up from the journal. */
+    private static RingWatchConfig tinyWindow(final Journal journal)
+    {
+        return RingWatchConfig.builder()
+            .windowCapacity(16, 16)
+            .windowFreshness(Duration.ofNanos(1))
+            .persistence(name -> journal)
+            .build();
+    }
 
     private RingWatch engine;
 
@@ -58,7 +64,7 @@ class JournalTest
     void aWatchFromBeforeTheWindowCatchesUpFromTheJournalThenFollowsLiveWrites()
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
-        engine = RingWatch.open(TINY_WINDOW, journal);
+        engine = RingWatch.open(tinyWindow(journal));
         for (int i = 0; i < 200; i++)
         {
             engine.put("k" + (i % 7), "v" + i);
@@ -96,7 +102,7 @@ class JournalTest
     void aBlockedListenerIsLappedButCatchesUpWithoutLosingOrRepeatingAnEvent() throws Exception
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
-        engine = RingWatch.open(TINY_WINDOW, journal);
+        engine = RingWatch.open(tinyWindow(journal));
         final CountDownLatch release = new CountDownLatch(1);
         final List<Long> revisions = new ArrayList<>();
         final CountDownLatch all = new CountDownLatch(1);
@@ -135,7 +141,7 @@ class JournalTest
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
         engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).windowFreshness(Duration.ofNanos(1))
-            .watcherQueueDepth(16).build(), journal);
+            .watcherQueueDepth(16).persistence(name -> journal).build());
         final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.all()));
         for (int i = 0; i < 300; i++)
         {
@@ -161,7 +167,7 @@ class JournalTest
     void aWatchFromARevisionTheJournalNoLongerHoldsIsCancelledWithItsFirstRevision()
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
-        engine = RingWatch.open(TINY_WINDOW, journal);
+        engine = RingWatch.open(tinyWindow(journal));
         for (int i = 0; i < 100; i++)
         {
             engine.put("k", "v" + i);
@@ -179,7 +185,7 @@ class JournalTest
     void aSyncJournalIsFlushedBeforeAWriteIsAcknowledged()
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, true);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         for (int i = 0; i < 100; i++)
         {
             final WriteResult result = engine.put(("k" + i).getBytes(), "v".getBytes());
@@ -193,7 +199,7 @@ class JournalTest
     void anAsyncJournalIsNeverFlushed()
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         engine.put("k", "v");
         assertEquals(1, journal.lastRevision());
         assertEquals(0, journal.flushes());
@@ -206,7 +212,7 @@ class JournalTest
         // write after it must still be appended and acknowledged (the journal leaves the naps).
         final int burst = 20_000;
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         final LongAdder ackedBeforeAppended = new LongAdder();
         final List<CompletableFuture<WriteResult>> writes = new ArrayList<>(burst);
         for (int i = 0; i < burst; i++)
@@ -238,7 +244,7 @@ class JournalTest
     void aRestartRecoversTheStateAndContinuesTheRevisions()
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         engine.put("a", "1");
         engine.put("b", "2");
         engine.put("a", "3");
@@ -248,7 +254,7 @@ class JournalTest
         engine.compact(2);
         engine.close();
 
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         assertEquals(5, engine.currentRevision());
         assertEquals(2, engine.compactRevision());
         assertEquals(before, engine.range(KeyRange.all(), 0).kvs());
@@ -266,7 +272,7 @@ class JournalTest
     void aJournalFailureFailsThatWriteAndEveryLaterOneButReadsGoOn()
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, true);
-        engine = RingWatch.open(RingWatchConfig.defaults(), journal);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         engine.put("a", "1");
         journal.failAppends();
 

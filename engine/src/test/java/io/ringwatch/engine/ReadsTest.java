@@ -1,9 +1,9 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.direct.DirectEntry;
 import io.ringwatch.engine.errors.CompactedException;
 import io.ringwatch.engine.errors.FutureRevisionException;
 import io.ringwatch.engine.errors.InvalidRequestException;
-import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
@@ -11,6 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -79,7 +80,7 @@ class ReadsTest
     {
         engine.put("key", "v1");
         engine.put("key", "value-2");
-        final IndexEntry entry = new IndexEntry();
+        final DirectEntry entry = engine.newDirectEntry();
         final UnsafeBuffer key = new UnsafeBuffer("..key".getBytes());
         assertTrue(engine.get(key, 2, 3, entry));
         assertEquals("value-2", new String(entry.valueBytes()));
@@ -89,6 +90,16 @@ class ReadsTest
         assertFalse(engine.get(key, 0, 2, entry));
         assertFalse(entry.found());
         assertThrows(InvalidRequestException.class, () -> engine.get(key, 0, 0, entry));
+    }
+
+    @Test
+    void theZeroAllocationGetRefusesAHolderItDidNotMake()
+    {
+        engine.put("key", "v1");
+        final DirectEntry foreign = (DirectEntry)Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {DirectEntry.class}, (proxy, method, args) -> null);
+
+        assertThrows(InvalidRequestException.class, () -> engine.get(new UnsafeBuffer("key".getBytes()), 0, 3, foreign));
     }
 
     @Test

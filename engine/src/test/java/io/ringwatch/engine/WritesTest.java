@@ -2,8 +2,8 @@ package io.ringwatch.engine;
 
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.RingWatchException;
-import io.ringwatch.engine.internal.write.DirectWriter;
-import io.ringwatch.engine.internal.write.WriteCallback;
+import io.ringwatch.engine.direct.DirectWriter;
+import io.ringwatch.engine.direct.WriteCallback;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;

@@ -2,9 +2,9 @@ package io.ringwatch.jcstress;
 
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.internal.history.HistoryReader;
-import io.ringwatch.engine.internal.history.Journal;
-import io.ringwatch.engine.internal.history.SnapshotSink;
+import io.ringwatch.engine.spi.HistoryReader;
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.SnapshotSink;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.read.RangeReader;

@@ -1,5 +1,8 @@
 package io.ringwatch.persistence;
 
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.Persistence;
+
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.LongSupplier;
@@ -10,8 +13,12 @@ import net.openhft.chronicle.queue.RollCycles;
 /**
  * How to open a {@link RevisionLog}: the data directory, durability, roll cycle, retention and limits.
  * Immutable once built; any thread. Build with {@link #builder(Path)}.
+ *
+ * <p>Also the engine's {@link Persistence}: {@code RingWatchConfig.builder().persistence(logConfig)}
+ * makes an engine record every revision in this log, recover from it and keep index snapshots
+ * beside it.
  */
-public final class LogConfig
+public final class LogConfig implements Persistence
 {
     /**
      * When an append counts as done.
@@ -110,6 +117,30 @@ public final class LogConfig
     public Path directory()
     {
         return directory;
+    }
+
+    /**
+     * Opens (or creates) the log for one engine, dropping a torn last excerpt. The opening thread;
+     * allocates the log.
+     *
+     * @param engineName the engine's name: the log's own threads start with it.
+     * @return the engine's journal over the log, owning it.
+     * @throws RevisionLogException with a typed subclass when the directory is unusable, locked by
+     *                              another process, foreign, corrupt or from a newer format.
+     */
+    @Override
+    public Journal openJournal(final String engineName)
+    {
+        return ChronicleJournal.open(this, engineName);
+    }
+
+    /**
+     * @return the log's directory and durability, as the engine's open log line shows them.
+     */
+    @Override
+    public String toString()
+    {
+        return "the revision log in " + directory + " (" + durability + ")";
     }
 
     /**

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 
+import io.ringwatch.engine.spi.SnapshotOutput;
 import org.agrona.DirectBuffer;
 
 /**
@@ -25,7 +26,7 @@ import org.agrona.DirectBuffer;
  * Threading: one thread (a background snapshot thread, not the writer). Allocation: a 64 KiB
  * buffer at creation, then none per entry unless an entry is larger than any before.
  */
-public final class SnapshotWriter implements AutoCloseable
+public final class SnapshotWriter implements SnapshotOutput
 {
     private static final int BUFFER_BYTES = 64 * 1024;
 
@@ -62,6 +63,7 @@ public final class SnapshotWriter implements AutoCloseable
      *
      * @return the snapshot revision.
      */
+    @Override
     public long snapshotRevision()
     {
         return snapshotRevision;
@@ -83,10 +85,11 @@ public final class SnapshotWriter implements AutoCloseable
      * @throws IllegalStateException    if the writer was committed or closed.
      * @throws LogWriteException        if the storage fails.
      */
+    @Override
     public void append(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long createRevision, final long modRevision, final long version)
+        final long createRevision, final long modRevision, final long version, final long lease)
     {
         if (finished)
         {
@@ -96,7 +99,8 @@ public final class SnapshotWriter implements AutoCloseable
         RevisionLog.checkRange("value", value, valueOffset, valueLength, 0);
         final int length = SnapshotFormat.ENTRY_FIXED_LENGTH + keyLength + valueLength;
         ensureRoom(length);
-        buffer.putInt(keyLength).putInt(valueLength).putLong(createRevision).putLong(modRevision).putLong(version);
+        buffer.putInt(keyLength).putInt(valueLength).putLong(createRevision).putLong(modRevision).putLong(version)
+            .putLong(lease);
         key.getBytes(keyOffset, buffer, buffer.position(), keyLength);
         buffer.position(buffer.position() + keyLength);
         if (valueLength > 0)
@@ -114,6 +118,7 @@ public final class SnapshotWriter implements AutoCloseable
      * @throws IllegalStateException if already committed or closed.
      * @throws LogWriteException     if the storage fails; the temp file is deleted.
      */
+    @Override
     public void commit()
     {
         if (finished)

@@ -2,8 +2,6 @@ package io.ringwatch.ringbuffer;
 
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
-import java.util.Arrays;
-
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -22,7 +20,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   0 byte  type ({@link #PUT} or {@link #DELETE})   1 int keyLength   5 int valueLength   9 int prevValueLength
  *  13 long  createRevision  21 long modRevision  29 long version
  *  37 long  prevCreateRevision  45 long prevModRevision (0: the key was absent)  53 long prevVersion
- *  61 key bytes, value bytes, previous value bytes
+ *  61 long  lease (0: none)  69 long prevLease
+ *  77 key bytes, value bytes, previous value bytes
  * </pre>
  * Stored as etcd reports them: a DELETE has no value and 0 createRevision, modRevision and version;
  * a change without a previous key-value has no previous value and 0 previous revisions.
@@ -58,8 +57,12 @@ public final class ChangeRecord
     public static final int PREV_MOD_REVISION = 45;
     /** Offset of the previous version. */
     public static final int PREV_VERSION = 53;
+    /** Offset of the key's lease id after the change (0: none). */
+    public static final int LEASE = 61;
+    /** Offset of the key's lease id before the change. */
+    public static final int PREV_LEASE = 69;
     /** Length of a change's fixed part; its key, value and previous value follow. */
-    public static final int FIXED_LENGTH = 61;
+    public static final int FIXED_LENGTH = 77;
 
     private static final int INITIAL_CAPACITY = 256;
 
@@ -67,16 +70,9 @@ public final class ChangeRecord
     private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer value = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer prevValue = new UnsafeBuffer(0, 0);
-    /**
-     * Each change's lease and previous lease, by change number. Beside the buffer, not in it: the
-     * buffer's layout is the revision log's, and the log's format carries no lease yet.
-     */
-    private long[] leases = new long[16];
-    private long[] prevLeases = new long[16];
     private int length;
     private int count;
     private int position = -1;
-    private int changeIndex = -1;
 
     /**
      * Creates an empty record. Any thread; allocates the buffer (direct memory).
@@ -93,7 +89,6 @@ public final class ChangeRecord
         length = 0;
         count = 0;
         position = -1;
-        changeIndex = -1;
     }
 
     /**
@@ -229,6 +224,8 @@ public final class ChangeRecord
         buffer.putLong(at + PREV_CREATE_REVISION, hasPrev ? prevCreateRevision : 0, LITTLE_ENDIAN);
         buffer.putLong(at + PREV_MOD_REVISION, prevModRevision, LITTLE_ENDIAN);
         buffer.putLong(at + PREV_VERSION, hasPrev ? prevVersion : 0, LITTLE_ENDIAN);
+        buffer.putLong(at + LEASE, isPut ? lease : 0, LITTLE_ENDIAN);
+        buffer.putLong(at + PREV_LEASE, hasPrev ? prevLease : 0, LITTLE_ENDIAN);
         int bytesAt = at + FIXED_LENGTH;
         if (keyLength > 0)
         {
@@ -246,15 +243,8 @@ public final class ChangeRecord
             bytesAt += storedPrevLength;
         }
         length = bytesAt;
-        if (count == leases.length)
-        {
-            leases = Arrays.copyOf(leases, count * 2);
-            prevLeases = Arrays.copyOf(prevLeases, count * 2);
-        }
-        leases[count] = isPut ? lease : 0;
-        prevLeases[count] = hasPrev ? prevLease : 0;
         count++;
-        moveTo(at, count - 1);
+        moveTo(at);
     }
 
     /**
@@ -263,7 +253,6 @@ public final class ChangeRecord
     public void rewind()
     {
         position = -1;
-        changeIndex = -1;
     }
 
     /**
@@ -279,7 +268,7 @@ public final class ChangeRecord
         {
             return false;
         }
-        moveTo(next, changeIndex + 1);
+        moveTo(next);
         return true;
     }
 
@@ -411,7 +400,7 @@ public final class ChangeRecord
      */
     public long lease()
     {
-        return leases[changeIndex];
+        return buffer.getLong(position + LEASE, LITTLE_ENDIAN);
     }
 
     /**
@@ -419,7 +408,7 @@ public final class ChangeRecord
      */
     public long prevLease()
     {
-        return prevLeases[changeIndex];
+        return buffer.getLong(position + PREV_LEASE, LITTLE_ENDIAN);
     }
 
     /**
@@ -431,10 +420,9 @@ public final class ChangeRecord
         return position + FIXED_LENGTH;
     }
 
-    private void moveTo(final int at, final int index)
+    private void moveTo(final int at)
     {
         position = at;
-        changeIndex = index;
         final long base = buffer.addressOffset() + at + FIXED_LENGTH;
         final int keyLength = keyLength();
         final int valueLength = valueLength();

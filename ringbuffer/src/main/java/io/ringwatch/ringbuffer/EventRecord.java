@@ -367,8 +367,14 @@ public final class EventRecord
         return prevLease;
     }
 
-    /** Sets the leases of a copy just made by {@link #copyFrom}; the reading thread. */
-    void leases(final long lease, final long prevLease)
+    /**
+     * Sets the event's lease and previous lease, after {@link #set} (which clears them) or a copy
+     * from the window. The thread filling the record; no allocation.
+     *
+     * @param lease     the key's lease id after the change, 0 for none.
+     * @param prevLease the key's lease id before it, 0 for none.
+     */
+    public void leases(final long lease, final long prevLease)
     {
         this.lease = lease;
         this.prevLease = prevLease;

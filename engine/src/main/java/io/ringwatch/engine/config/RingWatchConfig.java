@@ -2,14 +2,18 @@ package io.ringwatch.engine.config;
 
 import com.lmax.disruptor.WaitStrategy;
 import io.ringwatch.engine.errors.InvalidRequestException;
+import io.ringwatch.engine.errors.PersistenceUnavailableException;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
 import io.ringwatch.engine.lease.LeaseClock;
 import io.ringwatch.engine.lease.Leases;
-import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.engine.spi.Persistence;
+import io.ringwatch.engine.spi.PersistenceProvider;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ServiceLoader;
 import java.util.function.Supplier;
 
 /**
@@ -68,7 +72,7 @@ public final class RingWatchConfig
     private final Supplier<WaitStrategy> writerWaitStrategy;
     private final Supplier<IdleStrategy> dispatcherIdleStrategy;
     private final Supplier<IdleStrategy> deliveryIdleStrategy;
-    private final LogConfig persistence;
+    private final Persistence persistence;
     private final long snapshotEveryRevisions;
 
     private RingWatchConfig(final Builder b)
@@ -124,10 +128,10 @@ public final class RingWatchConfig
     }
 
     /**
-     * @return the revision log's settings (directory, durability, roll cycle, retention), or null
-     * for a purely in-memory engine.
+     * @return where a persistent engine keeps its revision log (for the Chronicle Queue log, a
+     * {@code io.ringwatch.persistence.LogConfig}), or null for a purely in-memory engine.
      */
-    public LogConfig persistence()
+    public Persistence persistence()
     {
         return persistence;
     }
@@ -404,7 +408,7 @@ public final class RingWatchConfig
         private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
         private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::new;
         private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::new;
-        private LogConfig persistence;
+        private Persistence persistence;
         private long snapshotEveryRevisions = 1_000_000;
 
         private Builder()
@@ -442,17 +446,46 @@ public final class RingWatchConfig
         }
 
         /**
-         * Makes the engine durable: every revision is appended to a Chronicle Queue revision log in
-         * {@code log}'s directory (ASYNC durability acknowledges after the append, SYNC after it is
-         * forced to disk), a restart recovers from it, and watchers that fall out of the watch window
-         * catch up from it. Null (the default) keeps the engine in memory.
+         * Makes the engine durable: every revision is appended to the journal {@code log} opens, a
+         * restart recovers from it, and watchers that fall out of the watch window catch up from
+         * it. The Chronicle Queue revision log is {@code io.ringwatch.persistence.LogConfig}, from
+         * the {@code io.ringwatch:ringwatch-persistence} artifact (ASYNC durability acknowledges
+         * after the append, SYNC after it is forced to disk). Null (the default) keeps the engine
+         * in memory.
          *
-         * @param log the revision log's settings, or null.
+         * @param log the journal's settings, or null.
          * @return this builder.
          */
-        public Builder persistence(final LogConfig log)
+        public Builder persistence(final Persistence log)
         {
             this.persistence = log;
+            return this;
+        }
+
+        /**
+         * Makes the engine durable in {@code directory} with the default settings of the
+         * persistence implementation on the class path (for {@code io.ringwatch:ringwatch-persistence},
+         * a Chronicle Queue revision log acknowledging writes once appended, ASYNC; its
+         * {@code LogConfig} passed to {@link #persistence(Persistence)} chooses SYNC and the rest).
+         * The implementation is found through {@link java.util.ServiceLoader}
+         * ({@link PersistenceProvider}); the first one found is used. Allocates the lookup.
+         *
+         * @param directory the data directory; created when the engine opens, if absent.
+         * @return this builder.
+         * @throws InvalidRequestException          if {@code directory} is null.
+         * @throws PersistenceUnavailableException if no persistence implementation is on the class
+         *                                         path (the message names the artifact to add);
+         *                                         this builder is left unchanged.
+         */
+        public Builder persistence(final Path directory)
+        {
+            if (directory == null)
+            {
+                throw new InvalidRequestException("directory must not be null");
+            }
+            final PersistenceProvider provider = ServiceLoader.load(PersistenceProvider.class).findFirst()
+                .orElseThrow(() -> new PersistenceUnavailableException(directory.toString()));
+            this.persistence = provider.at(directory);
             return this;
         }
 

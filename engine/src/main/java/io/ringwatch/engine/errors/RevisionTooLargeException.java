@@ -2,7 +2,8 @@ package io.ringwatch.engine.errors;
 
 /**
  * A write would make one revision larger than the revision log accepts (its per-revision cap,
- * {@link io.ringwatch.persistence.LogConfig#maxRevisionBytes()}): a transaction whose changes
+ * {@link io.ringwatch.engine.spi.Journal#maxRevisionBytes()}; {@code LogConfig.maxRevisionBytes()} for the
+ * Chronicle Queue log): a transaction whose changes
  * together, or a range delete whose deleted key-values together, encode to more than the cap,
  * although each value is within the value limit. The writer measures a revision completely before
  * it changes anything, so nothing was changed (index, window, secondary indexes, log, revision)

@@ -36,7 +36,7 @@ public interface Leases
 
     /**
      * Grants a lease with an id the engine chooses (the lowest positive id above every id it has
-     * chosen, skipping ids in use).
+     * chosen, skipping ids in use; after a restart, above the highest id of a recovered lease).
      *
      * @param ttlSeconds the time to live in seconds; below the configured minimum it is raised to
      *                   the minimum (etcd).

@@ -75,6 +75,35 @@ final class PackageGraph
     }
 
     /**
+     * Every class under {@code classesRoot}, whatever its package, that links a class of one of
+     * {@code packages} (each in internal form with a trailing slash, as {@code net/openhft/}).
+     *
+     * @param classesRoot a folder of compiled classes.
+     * @param packages    the package prefixes no class may use.
+     * @return class name to the prefixes it uses; empty when none does.
+     * @throws IOException if a class file cannot be read.
+     */
+    static Map<String, Set<String>> classesUsing(final Path classesRoot, final List<String> packages) throws IOException
+    {
+        final Map<String, Set<String>> users = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(classesRoot))
+        {
+            for (final Path file : (Iterable<Path>)files.filter(f -> f.toString().endsWith(".class"))::iterator)
+            {
+                try (InputStream in = Files.newInputStream(file))
+                {
+                    for (final String text : utf8Constants(in))
+                    {
+                        packages.stream().filter(text::contains).forEach(p ->
+                            users.computeIfAbsent(classesRoot.relativize(file).toString(), k -> new TreeSet<>()).add(p));
+                    }
+                }
+            }
+        }
+        return users;
+    }
+
+    /**
      * @param edges package to the packages it uses.
      * @return a graph of exactly these edges (to test the cycle search itself).
      */

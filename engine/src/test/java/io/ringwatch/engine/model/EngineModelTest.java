@@ -89,8 +89,9 @@ class EngineModelTest
             .watcherQueueDepth(32)
             .dispatcherThreads(2)
             .deliveryThreads(2)
+            .persistence(name -> new InMemoryJournal(1 << 21, false))
             .build();
-        runRounds("journal", () -> RingWatch.open(config, new InMemoryJournal(1 << 21, false)));
+        runRounds("journal", () -> RingWatch.open(config));
     }
 
     private void runRounds(final String variant, final Supplier<RingWatch> engines) throws Exception

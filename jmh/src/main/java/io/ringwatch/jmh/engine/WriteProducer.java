@@ -1,6 +1,6 @@
 package io.ringwatch.jmh.engine;
 
-import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.direct.DirectWriter;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;

@@ -1,7 +1,7 @@
 package io.ringwatch.jmh.fanout;
 
 import io.ringwatch.engine.errors.RingWatchException;
-import io.ringwatch.engine.internal.write.WriteCallback;
+import io.ringwatch.engine.direct.WriteCallback;
 
 /**
  * The one callback of every asynchronous put: ignores successes and keeps the first failure, so a

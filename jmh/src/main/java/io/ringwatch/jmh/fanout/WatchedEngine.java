@@ -2,7 +2,7 @@ package io.ringwatch.jmh.fanout;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
-import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.direct.DirectWriter;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.WatchRequest;
 

@@ -4,7 +4,7 @@ import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
-import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.direct.DirectWriter;
 import io.ringwatch.jmh.engine.AckWindow;
 import org.agrona.concurrent.UnsafeBuffer;
 

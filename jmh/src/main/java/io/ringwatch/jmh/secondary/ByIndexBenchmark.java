@@ -1,7 +1,7 @@
 package io.ringwatch.jmh.secondary;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.direct.DirectWriter;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;

@@ -1,7 +1,7 @@
 package io.ringwatch.perf.peer;
 
 import io.ringwatch.engine.errors.RingWatchException;
-import io.ringwatch.engine.internal.write.WriteCallback;
+import io.ringwatch.engine.direct.WriteCallback;
 import io.ringwatch.perf.load.LatencyRecorder;
 
 import java.util.concurrent.atomic.LongAdder;

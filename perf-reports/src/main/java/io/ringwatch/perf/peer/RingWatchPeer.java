@@ -3,7 +3,7 @@ package io.ringwatch.perf.peer;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.RingWatchException;
-import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.direct.DirectWriter;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;

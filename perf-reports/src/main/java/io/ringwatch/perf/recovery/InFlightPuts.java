@@ -1,7 +1,7 @@
 package io.ringwatch.perf.recovery;
 
 import io.ringwatch.engine.errors.RingWatchException;
-import io.ringwatch.engine.internal.write.WriteCallback;
+import io.ringwatch.engine.direct.WriteCallback;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 

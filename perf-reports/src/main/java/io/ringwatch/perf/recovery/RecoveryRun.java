@@ -2,7 +2,7 @@ package io.ringwatch.perf.recovery;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
-import io.ringwatch.engine.internal.write.DirectWriter;
+import io.ringwatch.engine.direct.DirectWriter;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.persistence.LogConfig;
 

@@ -26,12 +26,13 @@ class PersistenceTest
     {
         final RingWatchConfig.Builder async = RingWatchConfig.builder();
         Persistence.ASYNC.applyTo(async, Path.of("/tmp/data-a"));
-        assertEquals(LogConfig.Durability.ASYNC, async.build().persistence().durability());
-        assertEquals(Path.of("/tmp/data-a"), async.build().persistence().directory());
+        final LogConfig asyncLog = (LogConfig)async.build().persistence();
+        assertEquals(LogConfig.Durability.ASYNC, asyncLog.durability());
+        assertEquals(Path.of("/tmp/data-a"), asyncLog.directory());
 
         final RingWatchConfig.Builder sync = RingWatchConfig.builder();
         Persistence.SYNC.applyTo(sync, Path.of("/tmp/data-s"));
-        assertEquals(LogConfig.Durability.SYNC, sync.build().persistence().durability());
+        assertEquals(LogConfig.Durability.SYNC, ((LogConfig)sync.build().persistence()).durability());
         assertNull(RingWatchConfig.builder().build().persistence());
     }
 

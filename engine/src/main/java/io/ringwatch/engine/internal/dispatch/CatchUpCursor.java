@@ -1,8 +1,8 @@
 package io.ringwatch.engine.internal.dispatch;
 
 import io.ringwatch.engine.errors.IndexFunctionException;
-import io.ringwatch.engine.internal.history.History;
-import io.ringwatch.engine.internal.history.HistoryReader;
+import io.ringwatch.engine.spi.History;
+import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.internal.secondary.IndexMatch;
 import io.ringwatch.engine.internal.secondary.IndexValues;
 import io.ringwatch.ringbuffer.EventRecord;

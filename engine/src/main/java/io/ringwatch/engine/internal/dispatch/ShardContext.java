@@ -1,6 +1,6 @@
 package io.ringwatch.engine.internal.dispatch;
 
-import io.ringwatch.engine.internal.history.History;
+import io.ringwatch.engine.spi.History;
 import io.ringwatch.ringbuffer.WatchWindow;
 
 import java.util.function.LongSupplier;

@@ -5,7 +5,7 @@ import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
-import io.ringwatch.engine.internal.history.History;
+import io.ringwatch.engine.spi.History;
 import io.ringwatch.engine.internal.history.TieredHistory;
 import io.ringwatch.engine.internal.history.WindowHistory;
 import io.ringwatch.engine.secondary.IndexFunction;

@@ -3,17 +3,17 @@ package io.ringwatch.engine.internal.durable;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.revision.PublishedRevisions;
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.SnapshotOutput;
 import io.ringwatch.engine.stats.TimingCounter;
-import io.ringwatch.persistence.RevisionLog;
-import io.ringwatch.persistence.SnapshotWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
 
 /**
- * Writes index snapshots beside the revision log so that a restart replays only the revisions
- * after the newest one. Every {@code everyRevisions} revisions a background thread takes a fuzzy
+ * Writes index snapshots beside the journal ({@link Journal#newSnapshot}) so that a restart
+ * replays only the revisions after the newest one. Every {@code everyRevisions} revisions a background thread takes a fuzzy
  * snapshot while the writer goes on: it notes the durable revision S (what the log holds, never
  * ahead of it), scans the whole index and records the snapshot as of S. Keys that changed during
  * the scan may be caught at a later state, which is harmless once the log holds that state too:
@@ -34,7 +34,7 @@ public final class Snapshotter implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(Snapshotter.class);
     private static final long POLL_MILLIS = 100;
 
-    private final RevisionLog log;
+    private final Journal journal;
     private final OffHeapIndex index;
     private final PublishedRevisions progress;
     private final long everyRevisions;
@@ -44,9 +44,9 @@ public final class Snapshotter implements AutoCloseable
     private final Thread thread;
     private volatile boolean running = true;
     private volatile RuntimeException lastFailure;
-    private SnapshotWriter writer;
+    private SnapshotOutput writer;
     /** A scanned snapshot waiting for the log to hold everything it may hold; null if none. */
-    private SnapshotWriter pending;
+    private SnapshotOutput pending;
     /** The writer's revision when the pending snapshot's scan ended: the log must reach it. */
     private long pendingBound;
     /** The roll-back stamp from before the pending snapshot's scan. */
@@ -58,20 +58,20 @@ public final class Snapshotter implements AutoCloseable
     /**
      * Starts the background thread (none when {@code everyRevisions} is 0).
      *
-     * @param log            where snapshots go.
+     * @param journal        where snapshots go: a journal that {@link Journal#keepsSnapshots() keeps them}.
      * @param index          the index to scan; must outlive {@link #close()}.
      * @param progress       the writer's and the journal's progress (the engine's revision cursor).
      * @param everyRevisions revisions between snapshots; 0 for none.
      * @param name           the background thread's name, also in log lines.
      */
-    public Snapshotter(final String name, final RevisionLog log, final OffHeapIndex index, final PublishedRevisions progress, final long everyRevisions)
+    public Snapshotter(final String name, final Journal journal, final OffHeapIndex index, final PublishedRevisions progress, final long everyRevisions)
     {
         this.name = name;
-        this.log = log;
+        this.journal = journal;
         this.index = index;
         this.progress = progress;
         this.everyRevisions = everyRevisions;
-        this.lastSnapshotRevision = log.snapshotRevision();
+        this.lastSnapshotRevision = journal.snapshotRevision();
         if (everyRevisions > 0)
         {
             thread = new Thread(this::run, name);
@@ -164,7 +164,7 @@ public final class Snapshotter implements AutoCloseable
     {
         final long start = System.nanoTime();
         final long stamp = progress.readStamp();
-        final SnapshotWriter out = log.snapshotWriter(revision);
+        final SnapshotOutput out = journal.newSnapshot(revision);
         try
         {
             writer = out;
@@ -192,7 +192,7 @@ public final class Snapshotter implements AutoCloseable
      */
     private void settlePending()
     {
-        final SnapshotWriter out = pending;
+        final SnapshotOutput out = pending;
         if (out == null)
         {
             return;
@@ -219,7 +219,7 @@ public final class Snapshotter implements AutoCloseable
 
     private void abandonPending()
     {
-        final SnapshotWriter out = pending;
+        final SnapshotOutput out = pending;
         pending = null;
         if (out != null)
         {
@@ -229,7 +229,8 @@ public final class Snapshotter implements AutoCloseable
 
     private boolean write(final IndexEntry e)
     {
-        writer.append(e.key(), 0, e.keyLength(), e.value(), 0, e.valueLength(), e.createRevision(), e.modRevision(), e.version());
+        writer.append(e.key(), 0, e.keyLength(), e.value(), 0, e.valueLength(), e.createRevision(), e.modRevision(), e.version(),
+            e.lease());
         return true;
     }
 

@@ -1,5 +1,7 @@
 package io.ringwatch.engine.internal.history;
 
+import io.ringwatch.engine.spi.History;
+import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.WatchWindow;
 

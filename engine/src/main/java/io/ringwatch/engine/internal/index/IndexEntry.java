@@ -1,18 +1,20 @@
 package io.ringwatch.engine.internal.index;
 
+import io.ringwatch.engine.direct.DirectEntry;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 
 /**
  * Reusable holder for one index entry: key, value and etcd metadata (createRevision,
- * modRevision, version, lease). The index copies into it, so its contents stay valid after the call
- * returns and never change under the holder.
+ * modRevision, version, lease); the {@link DirectEntry} that {@code RingWatch.newDirectEntry()} hands
+ * out. The index copies into it, so its contents stay valid after the call returns and never
+ * change under the holder.
  * <p>
  * One thread at a time; it also carries that thread's scan position, so do not share an instance
  * between concurrent calls. Buffers are Agrona {@link ExpandableArrayBuffer}s: once grown to the
  * largest key and value seen, reuse allocates nothing.
  */
-public final class IndexEntry
+public final class IndexEntry implements DirectEntry
 {
     private final ExpandableArrayBuffer key = new ExpandableArrayBuffer(64);
     private final ExpandableArrayBuffer value = new ExpandableArrayBuffer(128);
@@ -32,86 +34,61 @@ public final class IndexEntry
     {
     }
 
-    /**
-     * @return whether the last call that filled this holder found an entry; false means the other
-     *         accessors describe nothing.
-     */
+    @Override
     public boolean found()
     {
         return found;
     }
 
-    /**
-     * @return buffer whose first {@link #keyLength()} bytes are the key; valid until the holder is
-     *         reused; allocates nothing.
-     */
+    @Override
     public DirectBuffer key()
     {
         return key;
     }
 
-    /**
-     * @return number of key bytes.
-     */
+    @Override
     public int keyLength()
     {
         return keyLength;
     }
 
-    /**
-     * @return buffer whose first {@link #valueLength()} bytes are the value; valid until the
-     *         holder is reused; allocates nothing.
-     */
+    @Override
     public DirectBuffer value()
     {
         return value;
     }
 
-    /**
-     * @return number of value bytes.
-     */
+    @Override
     public int valueLength()
     {
         return valueLength;
     }
 
-    /**
-     * @return revision at which the key was created (since its last deletion).
-     */
+    @Override
     public long createRevision()
     {
         return createRevision;
     }
 
-    /**
-     * @return revision of the last change to the key.
-     */
+    @Override
     public long modRevision()
     {
         return modRevision;
     }
 
-    /**
-     * @return number of changes since the key was created, 1 for a new key.
-     */
+    @Override
     public long version()
     {
         return version;
     }
 
-    /**
-     * @return the id of the lease the key is attached to, 0 for none (etcd's {@code lease}).
-     */
+    @Override
     public long lease()
     {
         return lease;
     }
 
-    /**
-     * Copies the key out; allocates the returned array. For convenience off the hot path.
-     *
-     * @return a new array holding the key.
-     */
+    @Override
     public byte[] keyBytes()
     {
         final byte[] bytes = new byte[keyLength];
@@ -119,11 +96,7 @@ public final class IndexEntry
         return bytes;
     }
 
-    /**
-     * Copies the value out; allocates the returned array. For convenience off the hot path.
-     *
-     * @return a new array holding the value.
-     */
+    @Override
     public byte[] valueBytes()
     {
         final byte[] bytes = new byte[valueLength];

@@ -1,8 +1,8 @@
 package io.ringwatch.engine.internal.read;
 
 import io.ringwatch.engine.errors.CompactedException;
-import io.ringwatch.engine.internal.history.History;
-import io.ringwatch.engine.internal.history.HistoryReader;
+import io.ringwatch.engine.spi.History;
+import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;

@@ -5,7 +5,7 @@ import io.ringwatch.engine.errors.KeyNotFoundException;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.IndexVisitor;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
@@ -522,6 +522,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             {
                 final Lease lease = leases.grant(command.lease, command.leaseTtlSeconds, now);
                 command.resultValue = new LeaseGrant(lease.id(), lease.ttlSeconds());
+                command.leaseRecord = WriteCommand.LEASE_GRANTED;
+                command.leaseRecordId = lease.id();
+                command.leaseRecordTtlSeconds = lease.ttlSeconds();
                 break;
             }
             case WriteCommand.LEASE_KEEP_ALIVE:
@@ -605,6 +608,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         command.resultDeleted = count;
         command.resultRevision = mutating ? revision + 1 : revision;
+        command.leaseRecord = WriteCommand.LEASE_ENDED;
+        command.leaseRecordId = lease.id();
     }
 
     private long deleteOne(final WriteCommand command, final DirectBuffer key, final int keyLength, final boolean prevKv)

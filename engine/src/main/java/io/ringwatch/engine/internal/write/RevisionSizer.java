@@ -1,7 +1,7 @@
 package io.ringwatch.engine.internal.write;
 
 import io.ringwatch.engine.errors.RevisionTooLargeException;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 
 /**
  * Measures what a revision will take in the journal before the writer changes anything, so a

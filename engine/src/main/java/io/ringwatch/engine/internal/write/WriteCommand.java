@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.write;
 
+import io.ringwatch.engine.direct.WriteCallback;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Txn;
@@ -65,6 +66,15 @@ final class WriteCommand
     /** When the command entered (wall clock, ms), stamped by its producer: the writer reads no clock. */
     long timestampMillis;
 
+    /** No lease record for the journal. */
+    static final byte NO_LEASE_RECORD = 0;
+    static final byte LEASE_GRANTED = 1;
+    static final byte LEASE_ENDED = 2;
+    /** What the journal records of the lease table for this command, after its revision if any. */
+    byte leaseRecord;
+    long leaseRecordId;
+    long leaseRecordTtlSeconds;
+
     /** The revision the writer gave this command's changes, 0 when it changed nothing. */
     long journalRevision;
     /** The window sequence of the revision's last event: what the durability gate publishes up to. */
@@ -116,6 +126,7 @@ final class WriteCommand
         txn = null;
         timestampMillis = 0;
         journalRevision = 0;
+        leaseRecord = NO_LEASE_RECORD;
         resultRevision = 0;
         resultSucceeded = false;
         resultDeleted = 0;

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.write;
 
+import io.ringwatch.engine.direct.WriteCallback;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.TimeoutException;
@@ -11,9 +12,9 @@ import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
-import io.ringwatch.engine.internal.lease.LeaseTable;
+import io.ringwatch.engine.internal.lease.LeaseRecovery;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.kv.Compare;
@@ -101,7 +102,7 @@ public final class WritePipeline implements AutoCloseable
         stampTime = journal != null;
         leaseClock = config.leaseClock();
         final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo,
-            new LeaseTable(config.leaseMinTtlSeconds()), journal, journaller,
+            LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis()), journal, journaller,
             windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         if (journaller != null)
@@ -212,9 +213,9 @@ public final class WritePipeline implements AutoCloseable
     /**
      * @return a new zero-allocation writer for the calling thread.
      */
-    public DirectWriter newDirectWriter()
+    public PipelineDirectWriter newDirectWriter()
     {
-        return new DirectWriter(this);
+        return new PipelineDirectWriter(this);
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.ringwatch.engine.internal.history;
 
+import io.ringwatch.engine.spi.HistoryReader;
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.SnapshotSink;
 import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;

@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.internal.history.InMemoryJournal;
-import io.ringwatch.engine.internal.history.Journal;
+import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.watch.WatchRequest;
@@ -58,7 +58,7 @@ class SyncVisibilityTest
         final Journal slow = slowFlushes(journal);
         final AtomicReference<String> violation = new AtomicReference<>();
         final int writes = 3_000;
-        try (RingWatch engine = RingWatch.open(RingWatchConfig.defaults(), slow))
+        try (RingWatch engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> slow).build()))
         {
             engine.watch(WatchRequest.of(KeyRange.all()), batch ->
             {

@@ -1,11 +1,6 @@
-package io.ringwatch.engine.internal.durable;
+package io.ringwatch.persistence;
 
-import io.ringwatch.engine.internal.history.HistoryReader;
-import io.ringwatch.persistence.ChangeType;
-import io.ringwatch.persistence.ChangeView;
-import io.ringwatch.persistence.LogReader;
-import io.ringwatch.persistence.RevisionLog;
-import io.ringwatch.persistence.RevisionRecord;
+import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
@@ -130,6 +125,7 @@ final class ChronicleHistoryReader implements HistoryReader
             bytes, change.prevValueOffset(), change.prevValueLength(),
             change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(),
             record.timestampNanos());
+        into.leases(change.lease(), change.prevLease());
         lastRevision = record.revision();
         return true;
     }

@@ -11,6 +11,7 @@ import io.ringwatch.engine.internal.revision.PublishedRevisions;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.persistence.ChangeType;
+import io.ringwatch.persistence.ChronicleJournal;
 import io.ringwatch.persistence.LogConfig;
 import io.ringwatch.persistence.RevisionLog;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -43,7 +44,7 @@ class FuzzySnapshotTest
     void openTheLog()
     {
         journal = ChronicleJournal.open(LogConfig.builder(dir).durability(LogConfig.Durability.SYNC).build(), "fuzzy");
-        snapshotter = new Snapshotter("fuzzy-snapshotter", journal.log(), index, progress, 0);
+        snapshotter = new Snapshotter("fuzzy-snapshotter", journal, index, progress, 0);
     }
 
     @AfterEach

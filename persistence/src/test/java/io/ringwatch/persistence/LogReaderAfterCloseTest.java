@@ -1,4 +1,4 @@
-package io.ringwatch.engine.internal.durable;
+package io.ringwatch.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,8 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
-import io.ringwatch.engine.internal.history.HistoryReader;
-import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.ringbuffer.EventRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package io.ringwatch.engine.internal.history;
+package io.ringwatch.engine.spi;
 
 /**
  * The engine's past beyond the watch window: every revision from {@link #firstRevision()} on,

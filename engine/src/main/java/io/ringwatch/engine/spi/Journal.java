@@ -1,4 +1,4 @@
-package io.ringwatch.engine.internal.history;
+package io.ringwatch.engine.spi;
 
 import io.ringwatch.ringbuffer.ChangeRecord;
 
@@ -15,6 +15,11 @@ import java.util.function.LongSupplier;
  * leaves the engine unable to write: it fails that write and every later one, and rolls memory
  * back to what the journal holds, rather than diverge from its log. Throw promptly: a method that
  * blocks stalls acknowledgements (and, once the write ring is full, producers), not the writer.
+ *
+ * <p>Ownership: opened by {@link Persistence#openJournal}, owned by the engine, closed by it after
+ * its writer, delivery and snapshot threads have stopped. Index snapshots are optional: a journal
+ * that {@link #keepsSnapshots() keeps them} lets the engine write them beside it, and hands the
+ * newest back through {@link #loadSnapshot} at recovery.
  */
 public interface Journal extends History, AutoCloseable
 {
@@ -43,6 +48,38 @@ public interface Journal extends History, AutoCloseable
      * in a sync mode; nothing to do in an async one). Journal thread.
      */
     void flush();
+
+    /**
+     * Records a lease grant (issue 15), which makes no revision. Journal thread, in order with the
+     * revisions around it; {@link #flush} makes it durable with them. By default nothing is
+     * recorded: leases then do not survive a restart.
+     *
+     * @param id         the lease id.
+     * @param ttlSeconds its granted TTL.
+     */
+    default void recordLeaseGrant(final long id, final long ttlSeconds)
+    {
+    }
+
+    /**
+     * Records that a lease ended (revoked or expired), after the revision that deleted its keys.
+     * Journal thread; by default nothing is recorded.
+     *
+     * @param id the lease id.
+     */
+    default void recordLeaseRevoke(final long id)
+    {
+    }
+
+    /**
+     * Hands recovery every lease recorded as granted and not ended, in id order. Recovery thread,
+     * before the writer starts; by default none.
+     *
+     * @param into receives each lease.
+     */
+    default void loadLeases(final LeaseSink into)
+    {
+    }
 
     /**
      * The most bytes one revision may take in this journal, counted as
@@ -123,6 +160,39 @@ public interface Journal extends History, AutoCloseable
      * @return the compaction point recorded, 0 if none. Any thread.
      */
     long compactRevision();
+
+    /**
+     * @return true if the engine may write index snapshots beside this journal
+     * ({@link #newSnapshot}); false (the default) for none: recovery then replays the whole
+     * journal. Any thread.
+     */
+    default boolean keepsSnapshots()
+    {
+        return false;
+    }
+
+    /**
+     * @return the revision of the newest committed snapshot, 0 if none. Any thread.
+     */
+    default long snapshotRevision()
+    {
+        return 0;
+    }
+
+    /**
+     * Starts an index snapshot taken at {@code revision}; the engine commits it only once this
+     * journal holds every revision its scan may have seen. The engine's snapshot thread; allocates
+     * the output.
+     *
+     * @param revision the revision the scan starts at: recorded, and newer than
+     *                 {@link #snapshotRevision()}.
+     * @return the snapshot to fill.
+     * @throws UnsupportedOperationException unless {@link #keepsSnapshots()}.
+     */
+    default SnapshotOutput newSnapshot(final long revision)
+    {
+        throw new UnsupportedOperationException("this journal keeps no snapshots");
+    }
 
     /** Closes the journal once the writer has stopped. Idempotent. */
     @Override

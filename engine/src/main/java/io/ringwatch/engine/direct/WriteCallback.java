@@ -1,4 +1,4 @@
-package io.ringwatch.engine.internal.write;
+package io.ringwatch.engine.direct;
 
 import io.ringwatch.engine.errors.RingWatchException;
 

@@ -1,4 +1,4 @@
-package io.ringwatch.engine.internal.history;
+package io.ringwatch.engine.spi;
 
 import io.ringwatch.ringbuffer.EventRecord;
 

@@ -1,4 +1,4 @@
-package io.ringwatch.engine.internal.durable;
+package io.ringwatch.persistence;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
