@@ -190,7 +190,9 @@ class LeaseServiceTest
             WatchOption.builder().withPrevKV(true).withRevision(fixture.engine.currentRevision()).build(),
             response -> events.addAll(response.getEvents())))
         {
-            assertEquals(WatchEvent.EventType.PUT, take(events).getEventType());
+            final WatchEvent put = take(events);
+            assertEquals(WatchEvent.EventType.PUT, put.getEventType());
+            assertEquals(id, put.getKeyValue().getLease(), "a watch event carries the key's lease");
             NOW_MILLIS.addAndGet(1_000);
             final WatchEvent expired = take(events);
             assertEquals(WatchEvent.EventType.DELETE, expired.getEventType());
