@@ -183,6 +183,26 @@ class LeasesTest
     }
 
     @Test
+    void theTimerThreadEndsADueLeaseWithoutACall() throws Exception
+    {
+        try (RingWatch timed = RingWatch.open(RingWatchConfig.builder()
+            .name("timed")
+            .leaseClock(clock::get)
+            .leaseCheckInterval(Duration.ofMillis(1))
+            .build()))
+        {
+            final long lease = timed.leases().grant(5).id();
+            timed.write(Op.put("a", "1").withLease(lease));
+            final PullWatcher watcher = timed.watchPull(WatchRequest.of(KeyRange.all()));
+            clock.addAndGet(5_000);
+            final List<Event> events = next(watcher, 1);
+            assertEquals(1, events.size(), "the timer's check at the clock's new time ended the lease");
+            assertEquals(EventType.DELETE, events.get(0).type());
+            assertArrayEquals(new long[0], timed.leases().leases());
+        }
+    }
+
+    @Test
     void anAsynchronousKeepAliveRenewsOrFailsWithLeaseNotFound() throws Exception
     {
         final long lease = leases.grant(7).id();
