@@ -31,6 +31,7 @@ public final class InMemoryJournal implements Journal
     private volatile long compactRevision;
     private volatile long firstRevision = 1;
     private volatile boolean failAppends;
+    private volatile boolean errorAppends;
     private volatile boolean failFlushes;
     private volatile CountDownLatch flushGate;
     private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
@@ -51,6 +52,15 @@ public final class InMemoryJournal implements Journal
         failAppends = true;
     }
 
+    /**
+     * From now on every append throws an {@link Error}, as a write to a mapped page that the file
+     * system cannot back does (the JVM turns that SIGBUS into an {@link InternalError}).
+     */
+    public void failAppendsWithError()
+    {
+        errorAppends = true;
+    }
+
     /** From now on every flush throws, as an I/O error while forcing pages would. */
     public void failFlushes()
     {
@@ -61,6 +71,7 @@ public final class InMemoryJournal implements Journal
     public void heal()
     {
         failAppends = false;
+        errorAppends = false;
         failFlushes = false;
         visibleRevision = () -> Long.MAX_VALUE;
     }
@@ -130,6 +141,10 @@ public final class InMemoryJournal implements Journal
         if (failAppends)
         {
             throw new IllegalStateException("no space left on device (simulated)");
+        }
+        if (errorAppends)
+        {
+            throw new InternalError("a fault occurred in an unsafe memory access operation (simulated)");
         }
         int appended = published;
         record.rewind();
