@@ -109,7 +109,7 @@ public final class RingWatch implements AutoCloseable
      *
      * @param config sizes, limits and thread strategies.
      * @return the running engine; close it to stop its threads.
-     * @throws InvalidRequestException  if {@code config} is null.
+     * @throws InvalidRequestException  if {@code config} is null, or its persistence opens no journal.
      * @throws MissingJvmFlagsException if the JVM lacks flags the engine needs ({@link JvmFlags}),
      *                                  before anything is started or opened.
      * @throws IllegalStateException    if the journal cannot be recovered from.
@@ -131,6 +131,11 @@ public final class RingWatch implements AutoCloseable
         }
         LOG.info("{}: opening {}", config.name(), persistence);
         final Journal journal = persistence.openJournal(config.name());
+        if (journal == null)
+        {
+            // Not an in-memory engine in disguise: the configuration asked for persistence.
+            throw new InvalidRequestException("the configured persistence opened no journal: " + persistence);
+        }
         try
         {
             return new RingWatch(config, journal);

@@ -1,6 +1,7 @@
 package io.ringwatch.engine;
 
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
@@ -58,6 +59,14 @@ class JournalTest
         {
             engine.close();
         }
+    }
+
+    @Test
+    void aPersistenceThatOpensNoJournalIsRefusedRatherThanRunInMemory()
+    {
+        final RingWatchConfig config = RingWatchConfig.builder().persistence(name -> null).build();
+
+        assertThrows(InvalidRequestException.class, () -> RingWatch.open(config));
     }
 
     @Test

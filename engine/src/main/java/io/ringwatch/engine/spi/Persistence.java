@@ -17,7 +17,8 @@ public interface Persistence
      * Opens (or creates) the journal for one engine. Allocates whatever the journal keeps.
      *
      * @param engineName the engine's name; the journal's own threads start with it.
-     * @return an open journal, owned by the engine from now on.
+     * @return an open journal, owned by the engine from now on; never null (the engine refuses to
+     * start rather than run in memory).
      * @throws RuntimeException a typed error of the implementation when its storage is unusable;
      *                          the engine then does not start.
      */
