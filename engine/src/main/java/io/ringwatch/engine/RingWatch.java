@@ -28,6 +28,7 @@ import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.lease.Leases;
 import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.spi.Persistence;
@@ -290,6 +291,20 @@ public final class RingWatch implements AutoCloseable
     {
         gate.requireOpen();
         return writes.txnAsync(txn);
+    }
+
+    /**
+     * The engine's leases (etcd's Lease service, issue 15): grant, keep alive, revoke, time to
+     * live, list. Keys are attached with {@link Op#withLease}; see {@link Leases} for the threading
+     * and what each call costs. Calls after {@link #close()} throw
+     * {@link io.ringwatch.engine.errors.EngineClosedException}.
+     *
+     * @return the leases; the same object on every call.
+     */
+    public Leases leases()
+    {
+        gate.requireOpen();
+        return writes.leases();
     }
 
     /**

@@ -96,7 +96,7 @@ public class UndoLogPinStress
             undo.pinAt(slot, pinned);
             final long[] first = {-1, -1, -1, -1};
             undo.readSince(pinned, null, new ExpandableArrayBuffer(256),
-                (buffer, keyOffset, keyLength, valueOffset, valueLength, createRevision, modRevision, version) ->
+                (buffer, keyOffset, keyLength, valueOffset, valueLength, createRevision, modRevision, version, lease) ->
                 {
                     if (first[0] == -1 && keyLength == 1)
                     {

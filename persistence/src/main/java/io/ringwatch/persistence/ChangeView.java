@@ -7,6 +7,8 @@ import static io.ringwatch.persistence.ExcerptLayout.MOD_REVISION;
 import static io.ringwatch.persistence.ExcerptLayout.PREV_CREATE_REVISION;
 import static io.ringwatch.persistence.ExcerptLayout.PREV_MOD_REVISION;
 import static io.ringwatch.persistence.ExcerptLayout.PREV_VALUE_LENGTH;
+import static io.ringwatch.persistence.ExcerptLayout.LEASE;
+import static io.ringwatch.persistence.ExcerptLayout.PREV_LEASE;
 import static io.ringwatch.persistence.ExcerptLayout.PREV_VERSION;
 import static io.ringwatch.persistence.ExcerptLayout.TYPE;
 import static io.ringwatch.persistence.ExcerptLayout.VALUE_LENGTH;
@@ -173,5 +175,25 @@ public final class ChangeView
     public long prevVersion()
     {
         return buffer.getLong(offset + PREV_VERSION, LITTLE_ENDIAN);
+    }
+
+    /**
+     * The key's lease id after the change; 0 for none and for a DELETE.
+     *
+     * @return the lease id.
+     */
+    public long lease()
+    {
+        return buffer.getLong(offset + LEASE, LITTLE_ENDIAN);
+    }
+
+    /**
+     * The key's lease id before the change; 0 for none or when the key was absent.
+     *
+     * @return the previous lease id.
+     */
+    public long prevLease()
+    {
+        return buffer.getLong(offset + PREV_LEASE, LITTLE_ENDIAN);
     }
 }

@@ -125,6 +125,7 @@ final class ChronicleHistoryReader implements HistoryReader
             bytes, change.prevValueOffset(), change.prevValueLength(),
             change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(),
             record.timestampNanos());
+        into.leases(change.lease(), change.prevLease());
         lastRevision = record.revision();
         return true;
     }

@@ -2,10 +2,12 @@ package io.ringwatch.persistence;
 
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.LeaseSink;
 import io.ringwatch.engine.spi.SnapshotOutput;
 import io.ringwatch.engine.spi.SnapshotSink;
 import io.ringwatch.ringbuffer.ChangeRecord;
 
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -17,13 +19,15 @@ public final class ChronicleJournal implements Journal
 {
 
     private final RevisionLog log;
+    private final LeaseFile leases;
     private final boolean sync;
     private final LogReaderGate readers = new LogReaderGate();
     private LongSupplier visibleRevision = () -> Long.MAX_VALUE;
 
-    private ChronicleJournal(final RevisionLog log, final boolean sync)
+    private ChronicleJournal(final RevisionLog log, final LeaseFile leases, final boolean sync)
     {
         this.log = log;
+        this.leases = leases;
         this.sync = sync;
     }
 
@@ -38,7 +42,19 @@ public final class ChronicleJournal implements Journal
      */
     public static ChronicleJournal open(final LogConfig config, final String threadPrefix)
     {
-        return new ChronicleJournal(RevisionLog.open(config, threadPrefix), config.durability() == LogConfig.Durability.SYNC);
+        final RevisionLog log = RevisionLog.open(config, threadPrefix);
+        final LeaseFile leases;
+        try
+        {
+            // After the log: its open checked (and locked) the directory first.
+            leases = LeaseFile.open(config.directory(), true);
+        }
+        catch (final RuntimeException e)
+        {
+            log.close();
+            throw e;
+        }
+        return new ChronicleJournal(log, leases, config.durability() == LogConfig.Durability.SYNC);
     }
 
     /**
@@ -77,6 +93,28 @@ public final class ChronicleJournal implements Journal
     public void flush()
     {
         log.flush();
+        leases.force();
+    }
+
+    @Override
+    public void recordLeaseGrant(final long id, final long ttlSeconds)
+    {
+        leases.grant(id, ttlSeconds, log.lastRevision());
+    }
+
+    @Override
+    public void recordLeaseRevoke(final long id)
+    {
+        leases.revoke(id, log.lastRevision());
+    }
+
+    @Override
+    public void loadLeases(final LeaseSink into)
+    {
+        for (final Map.Entry<Long, long[]> lease : leases.live().entrySet())
+        {
+            into.lease(lease.getKey(), lease.getValue()[0]);
+        }
     }
 
     @Override
@@ -122,7 +160,7 @@ public final class ChronicleJournal implements Journal
             while (snapshot.next(entry))
             {
                 into.entry(entry.buffer(), 0, entry.keyLength(), entry.buffer(), entry.valueOffset(), entry.valueLength(),
-                    entry.createRevision(), entry.modRevision(), entry.version());
+                    entry.createRevision(), entry.modRevision(), entry.version(), entry.lease());
             }
             return snapshot.snapshotRevision();
         }
@@ -164,6 +202,7 @@ public final class ChronicleJournal implements Journal
         // Readers on threads the engine's close does not join may still be stepping through the
         // mapped log: let them out before it is unmapped.
         readers.shutAndAwaitEmpty();
+        leases.close();
         log.close();
     }
 }

@@ -19,13 +19,15 @@ import org.agrona.ExpandableDirectByteBuffer;
  *     0 byte type   1 int keyLen   5 int valueLen   9 int prevValueLen
  *    13 long createRevision  21 long modRevision  29 long version
  *    37 long prevCreateRevision  45 long prevModRevision  53 long prevVersion
- *    61 key bytes, value bytes, prev value bytes
+ *    61 long lease  69 long prevLease (format 2, issue 15: 0 for none)
+ *    77 key bytes, value bytes, prev value bytes
  * </pre>
  * Fixed-width fields keep every field addressable in O(1) by a flyweight. Package-private.
  */
 final class ExcerptLayout
 {
-    static final byte FORMAT_VERSION = 1;
+    /** 2 since leases (issue 15): each change carries the key's lease after and before it. */
+    static final byte FORMAT_VERSION = 2;
     static final byte KIND_REVISION = 1;
     static final byte KIND_VOID = 2;
 
@@ -47,7 +49,9 @@ final class ExcerptLayout
     static final int PREV_CREATE_REVISION = 37;
     static final int PREV_MOD_REVISION = 45;
     static final int PREV_VERSION = 53;
-    static final int CHANGE_FIXED_LENGTH = 61;
+    static final int LEASE = 61;
+    static final int PREV_LEASE = 69;
+    static final int CHANGE_FIXED_LENGTH = 77;
 
     private ExcerptLayout()
     {

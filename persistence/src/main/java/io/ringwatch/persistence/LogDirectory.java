@@ -13,6 +13,7 @@ import java.util.List;
  * <pre>
  * dir/ringwatch.meta        metadata ({@link MetadataFile})
  * dir/ringwatch.lock        the owner's lock ({@link DirectoryLock})
+ * dir/ringwatch.leases      lease grants and revokes ({@link LeaseFile})
  * dir/queue/*.cq4, *.cq4t   the Chronicle queue
  * dir/snapshots/*.snap      index snapshots
  * </pre>
@@ -76,7 +77,8 @@ final class LogDirectory
             {
                 checkEntries(entry, SnapshotFiles.SUFFIX, SnapshotFiles.TEMP_SUFFIX);
             }
-            else if (!MetadataFile.NAME.equals(name) && !MetadataFile.TEMP_NAME.equals(name))
+            else if (!MetadataFile.NAME.equals(name) && !MetadataFile.TEMP_NAME.equals(name) &&
+                !LeaseFile.NAME.equals(name) && !LeaseFile.TEMP_NAME.equals(name))
             {
                 throw new LogDirectoryException(directory + " holds a foreign entry '" + name + "'; refusing to use it");
             }

@@ -176,6 +176,13 @@ public final class LogReader implements AutoCloseable
             throw new LogFormatException("Excerpt at queue index 0x" + Long.toHexString(index) + " has format version " +
                 version + "; this code reads up to " + FORMAT_VERSION);
         }
+        if (version == 1)
+        {
+            // Format 1 had no leases and a shorter change; reading it would need a second layout.
+            throw new LogFormatException("Excerpt at queue index 0x" + Long.toHexString(index) +
+                " has format version 1, written before leases; this code reads format " + FORMAT_VERSION +
+                ": read or republish that log with a release before issue 15");
+        }
         final int stored = buffer.getInt(CRC_OFFSET, LITTLE_ENDIAN);
         if (version < 1 || stored != ExcerptLayout.crc(crc, buffer, length))
         {

@@ -100,6 +100,9 @@ final class RevisionEncoder
         buffer.putLong(at + PREV_CREATE_REVISION, prevCreateRevision, LITTLE_ENDIAN);
         buffer.putLong(at + PREV_MOD_REVISION, prevModRevision, LITTLE_ENDIAN);
         buffer.putLong(at + PREV_VERSION, prevVersion, LITTLE_ENDIAN);
+        // Changes encoded here carry no lease; the engine's journal copies its ChangeRecord's leases.
+        buffer.putLong(at + ExcerptLayout.LEASE, 0, LITTLE_ENDIAN);
+        buffer.putLong(at + ExcerptLayout.PREV_LEASE, 0, LITTLE_ENDIAN);
         int bytesAt = at + CHANGE_FIXED_LENGTH;
         buffer.putBytes(bytesAt, key, keyOffset, keyLength);
         bytesAt += keyLength;

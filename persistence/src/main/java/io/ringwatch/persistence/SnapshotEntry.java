@@ -16,6 +16,7 @@ public final class SnapshotEntry
     private long createRevision;
     private long modRevision;
     private long version;
+    private long lease;
 
     /**
      * Creates an empty entry to read into. Any thread; allocates its buffer.
@@ -25,8 +26,10 @@ public final class SnapshotEntry
     }
 
     ExpandableDirectByteBuffer prepare(
-        final int keyLength, final int valueLength, final long createRevision, final long modRevision, final long version)
+        final int keyLength, final int valueLength, final long createRevision, final long modRevision, final long version,
+        final long lease)
     {
+        this.lease = lease;
         buffer.checkLimit(keyLength + valueLength);
         this.keyLength = keyLength;
         this.valueLength = valueLength;
@@ -104,5 +107,15 @@ public final class SnapshotEntry
     public long version()
     {
         return version;
+    }
+
+    /**
+     * The key's lease id, 0 for none (and for every entry of a format-1 snapshot).
+     *
+     * @return the lease id.
+     */
+    public long lease()
+    {
+        return lease;
     }
 }

@@ -24,6 +24,8 @@ public final class SnapshotReader implements AutoCloseable
     private final Path file;
     private final FileChannel channel;
     private final long snapshotRevision;
+    /** The fixed part of an entry in this file's format (format 1 had no lease). */
+    private final int entryFixedLength;
     private final long entryCount;
     private final long size;
     private ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(LITTLE_ENDIAN);
@@ -60,6 +62,7 @@ public final class SnapshotReader implements AutoCloseable
                 throw new LogFormatException("Snapshot " + file + " has format version " + version +
                     "; this code reads up to " + SnapshotFormat.FORMAT_VERSION);
             }
+            entryFixedLength = version == 1 ? SnapshotFormat.ENTRY_FIXED_LENGTH_V1 : SnapshotFormat.ENTRY_FIXED_LENGTH;
             snapshotRevision = buffer.getLong(8);
             checkCrc(size);
             fill(size - SnapshotFormat.TRAILER_LENGTH, SnapshotFormat.TRAILER_LENGTH);
@@ -142,19 +145,20 @@ public final class SnapshotReader implements AutoCloseable
                 }
                 return false;
             }
-            ensure(SnapshotFormat.ENTRY_FIXED_LENGTH);
+            ensure(entryFixedLength);
             final int keyLength = buffer.getInt();
             final int valueLength = buffer.getInt();
             final long createRevision = buffer.getLong();
             final long modRevision = buffer.getLong();
             final long version = buffer.getLong();
-            position += SnapshotFormat.ENTRY_FIXED_LENGTH;
+            final long lease = entryFixedLength == SnapshotFormat.ENTRY_FIXED_LENGTH ? buffer.getLong() : 0;
+            position += entryFixedLength;
             if (keyLength < 1 || valueLength < 0 || (long)keyLength + valueLength > size - position)
             {
                 throw corrupted("has an entry with bad lengths at byte " + position);
             }
             final int bytes = keyLength + valueLength;
-            final ExpandableDirectByteBuffer target = into.prepare(keyLength, valueLength, createRevision, modRevision, version);
+            final ExpandableDirectByteBuffer target = into.prepare(keyLength, valueLength, createRevision, modRevision, version, lease);
             ensure(bytes);
             target.putBytes(0, buffer, buffer.position(), bytes);
             buffer.position(buffer.position() + bytes);

@@ -89,7 +89,7 @@ public final class SnapshotWriter implements SnapshotOutput
     public void append(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long createRevision, final long modRevision, final long version)
+        final long createRevision, final long modRevision, final long version, final long lease)
     {
         if (finished)
         {
@@ -99,7 +99,8 @@ public final class SnapshotWriter implements SnapshotOutput
         RevisionLog.checkRange("value", value, valueOffset, valueLength, 0);
         final int length = SnapshotFormat.ENTRY_FIXED_LENGTH + keyLength + valueLength;
         ensureRoom(length);
-        buffer.putInt(keyLength).putInt(valueLength).putLong(createRevision).putLong(modRevision).putLong(version);
+        buffer.putInt(keyLength).putInt(valueLength).putLong(createRevision).putLong(modRevision).putLong(version)
+            .putLong(lease);
         key.getBytes(keyOffset, buffer, buffer.position(), keyLength);
         buffer.position(buffer.position() + keyLength);
         if (valueLength > 0)

@@ -13,9 +13,24 @@ import io.ringwatch.persistence.ChangeView;
  * @param createRevision the revision that created the key.
  * @param modRevision    the revision of its last change.
  * @param version        puts since it was created.
+ * @param lease          the lease it is attached to, 0 for none.
  */
-record KeyState(byte[] key, byte[] value, long createRevision, long modRevision, long version)
+record KeyState(byte[] key, byte[] value, long createRevision, long modRevision, long version, long lease)
 {
+    /**
+     * A key without a lease.
+     *
+     * @param key            the key bytes.
+     * @param value          the value bytes.
+     * @param createRevision the revision that created the key.
+     * @param modRevision    the revision of its last change.
+     * @param version        puts since it was created.
+     */
+    KeyState(final byte[] key, final byte[] value, final long createRevision, final long modRevision, final long version)
+    {
+        this(key, value, createRevision, modRevision, version, 0);
+    }
+
     /**
      * The key's state after a change.
      *
@@ -29,7 +44,7 @@ record KeyState(byte[] key, byte[] value, long createRevision, long modRevision,
             return null;
         }
         return new KeyState(key(change), copy(change, change.valueOffset(), change.valueLength()),
-            change.createRevision(), change.modRevision(), change.version());
+            change.createRevision(), change.modRevision(), change.version(), change.lease());
     }
 
     /**
@@ -45,7 +60,7 @@ record KeyState(byte[] key, byte[] value, long createRevision, long modRevision,
             return null;
         }
         return new KeyState(key(change), copy(change, change.prevValueOffset(), change.prevValueLength()),
-            change.prevCreateRevision(), change.prevModRevision(), change.prevVersion());
+            change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(), change.prevLease());
     }
 
     /**

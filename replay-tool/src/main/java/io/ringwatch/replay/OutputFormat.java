@@ -1,6 +1,7 @@
 package io.ringwatch.replay;
 
 import io.ringwatch.persistence.ChangeType;
+import io.ringwatch.persistence.LeaseFile;
 
 /**
  * How {@code print} and {@code state} write their lines: {@code text} for people (printable UTF-8
@@ -22,14 +23,29 @@ enum OutputFormat
                 " create=" + (after == null ? 0 : after.createRevision()) +
                 " mod=" + modRevision(revision, after) +
                 " version=" + (after == null ? 0 : after.version()) +
-                " prev=" + (before == null ? "-" : ByteText.printable(before.value()));
+                " prev=" + (before == null ? "-" : ByteText.printable(before.value())) +
+                (after == null || after.lease() == 0 ? "" : " lease=" + after.lease());
         }
 
         @Override
         String entry(final KeyState state)
         {
             return "key=" + ByteText.printable(state.key()) + " value=" + ByteText.printable(state.value()) +
-                " create=" + state.createRevision() + " mod=" + state.modRevision() + " version=" + state.version();
+                " create=" + state.createRevision() + " mod=" + state.modRevision() + " version=" + state.version() +
+                (state.lease() == 0 ? "" : " lease=" + state.lease());
+        }
+
+        @Override
+        String lease(final LeaseFile.Record record)
+        {
+            return "rev=" + record.revision() + " LEASE_" + (record.op() == LeaseFile.GRANT ? "GRANT" : "END") +
+                " lease=" + record.id() + (record.op() == LeaseFile.GRANT ? " ttl=" + record.ttlSeconds() : "");
+        }
+
+        @Override
+        String liveLease(final long id, final long ttlSeconds, final long keys)
+        {
+            return "lease=" + id + " ttl=" + ttlSeconds + " keys=" + keys;
         }
     },
 
@@ -50,10 +66,12 @@ enum OutputFormat
                 .number("createRevision", after == null ? 0 : after.createRevision())
                 .number("modRevision", modRevision(revision, after))
                 .number("version", after == null ? 0 : after.version())
+                .number("lease", after == null ? 0 : after.lease())
                 .bytes("prevValue", before == null ? null : before.value())
                 .number("prevCreateRevision", before == null ? 0 : before.createRevision())
                 .number("prevModRevision", before == null ? 0 : before.modRevision())
                 .number("prevVersion", before == null ? 0 : before.version())
+                .number("prevLease", before == null ? 0 : before.lease())
                 .end();
         }
 
@@ -66,6 +84,28 @@ enum OutputFormat
                 .number("createRevision", state.createRevision())
                 .number("modRevision", state.modRevision())
                 .number("version", state.version())
+                .number("lease", state.lease())
+                .end();
+        }
+
+        @Override
+        String lease(final LeaseFile.Record record)
+        {
+            return new JsonLine()
+                .number("revision", record.revision())
+                .string("type", record.op() == LeaseFile.GRANT ? "LEASE_GRANT" : "LEASE_END")
+                .number("lease", record.id())
+                .number("ttlSeconds", record.ttlSeconds())
+                .end();
+        }
+
+        @Override
+        String liveLease(final long id, final long ttlSeconds, final long keys)
+        {
+            return new JsonLine()
+                .number("lease", id)
+                .number("ttlSeconds", ttlSeconds)
+                .number("keys", keys)
                 .end();
         }
     };
@@ -94,6 +134,24 @@ enum OutputFormat
      * @return the line, without a line end.
      */
     abstract String entry(KeyState state);
+
+    /**
+     * One record of the lease log: a grant or an end, placed after the revision it names.
+     *
+     * @param record the record.
+     * @return the line, without a line end.
+     */
+    abstract String lease(LeaseFile.Record record);
+
+    /**
+     * One lease live at the revision {@code state} rebuilt.
+     *
+     * @param id         the lease id.
+     * @param ttlSeconds its granted TTL.
+     * @param keys       how many of the printed keys are attached to it.
+     * @return the line, without a line end.
+     */
+    abstract String liveLease(long id, long ttlSeconds, long keys);
 
     /**
      * An epoch-nanosecond timestamp as an ISO-8601 instant.

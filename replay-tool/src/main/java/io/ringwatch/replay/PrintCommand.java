@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import io.ringwatch.persistence.ChangeView;
+import io.ringwatch.persistence.LeaseFile;
 import io.ringwatch.persistence.RevisionRecord;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Spec;
  * command's thread; allocates each line.
  */
 @Command(name = "print", mixinStandardHelpOptions = true,
-    description = "Prints the events of revisions --from..--to, one line each (text or JSON Lines).")
+    description = "Prints the events of revisions --from..--to, one line each (text or JSON Lines), and the lease " +
+        "grants and ends recorded after each revision.")
 final class PrintCommand implements Callable<Integer>
 {
     @Spec
@@ -59,16 +61,27 @@ final class PrintCommand implements Callable<Integer>
             final RevisionSpan span = log.span(from, to);
             // On a terminal the lines themselves show progress; a bar would tear them, so only on request.
             final Progress bar = progress.forced ? progress.start(spec.commandLine().getErr(), "print", span.count()) : Progress.none();
+            final LeaseLines leases = new LeaseLines(out, format, LeaseFile.read(directory), span.from(), span.to());
             try
             {
                 if (format == OutputFormat.TEXT)
                 {
                     final TextEventLine line = new TextEventLine(out);
-                    log.read(span, record -> printText(line, record, filter), bar);
+                    log.read(span, record ->
+                    {
+                        leases.printBefore(record.revision());
+                        printText(line, record, filter);
+                    }, bar);
+                    leases.printRest();
                 }
                 else
                 {
-                    log.read(span, record -> printEvents(out, record, filter), bar);
+                    log.read(span, record ->
+                    {
+                        leases.printBefore(record.revision());
+                        printEvents(out, record, filter);
+                    }, bar);
+                    leases.printRest();
                 }
             }
             finally

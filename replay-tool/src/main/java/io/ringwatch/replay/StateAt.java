@@ -141,7 +141,8 @@ final class StateAt
                     final byte[] value = new byte[entry.valueLength()];
                     entry.buffer().getBytes(0, key);
                     entry.buffer().getBytes(entry.valueOffset(), value);
-                    keys.put(key, new KeyState(key, value, entry.createRevision(), entry.modRevision(), entry.version()));
+                    keys.put(key, new KeyState(key, value, entry.createRevision(), entry.modRevision(), entry.version(),
+                        entry.lease()));
                 }
             }
             return true;

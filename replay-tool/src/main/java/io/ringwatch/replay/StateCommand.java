@@ -2,8 +2,10 @@ package io.ringwatch.replay;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
+import io.ringwatch.persistence.LeaseFile;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +20,8 @@ import picocli.CommandLine.Spec;
  * thread; holds the selected keys in memory.
  */
 @Command(name = "state", mixinStandardHelpOptions = true,
-    description = "Prints the keys of a range as they were at revision --at (from a snapshot and the log).")
+    description = "Prints the keys of a range as they were at revision --at (from a snapshot and the log), then " +
+        "the leases live at that revision with how many of those keys each holds.")
 final class StateCommand implements Callable<Integer>
 {
     @Spec
@@ -55,14 +58,21 @@ final class StateCommand implements Callable<Integer>
         {
             final StateAt.Result state = StateAt.rebuild(log, at, "--at", filter, err,
                 total -> progress.start(err, "state", total));
+            final TreeMap<Long, Long> leases = LeaseLines.liveAt(LeaseFile.read(directory), state.revision());
+            final TreeMap<Long, Long> keysPerLease = new TreeMap<>();
             for (final KeyState key : state.keys().values())
             {
                 out.println(format.entry(key));
+                if (key.lease() != 0)
+                {
+                    keysPerLease.merge(key.lease(), 1L, Long::sum);
+                }
             }
+            leases.forEach((id, ttl) -> out.println(format.liveLease(id, ttl, keysPerLease.getOrDefault(id, 0L))));
             out.flush();
             err.println(state.keys().size() + " keys at revision " + state.revision() +
                 (state.snapshotRevision() == 0 ? ", replayed from revision 1" :
-                    ", from the snapshot at revision " + state.snapshotRevision()));
+                    ", from the snapshot at revision " + state.snapshotRevision()) + "; " + leases.size() + " leases");
             err.flush();
         }
         return ExitCodes.OK;

@@ -35,6 +35,7 @@ final class TextEventLine
     private static final byte[] MOD = ascii(" mod=");
     private static final byte[] VERSION = ascii(" version=");
     private static final byte[] PREV = ascii(" prev=");
+    private static final byte[] LEASE = ascii(" lease=");
     private static final byte[] NONE = ascii("-");
 
     private final PrintWriter out;
@@ -96,6 +97,11 @@ final class TextEventLine
         else
         {
             appendPrintable(buffer, change.prevValueOffset(), change.prevValueLength());
+        }
+        if (put && change.lease() != 0)
+        {
+            append(LEASE);
+            append(change.lease());
         }
         append(LINE_END);
         if (bytes != null)

@@ -20,7 +20,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   0 byte  type ({@link #PUT} or {@link #DELETE})   1 int keyLength   5 int valueLength   9 int prevValueLength
  *  13 long  createRevision  21 long modRevision  29 long version
  *  37 long  prevCreateRevision  45 long prevModRevision (0: the key was absent)  53 long prevVersion
- *  61 key bytes, value bytes, previous value bytes
+ *  61 long  lease (0: none)  69 long prevLease
+ *  77 key bytes, value bytes, previous value bytes
  * </pre>
  * Stored as etcd reports them: a DELETE has no value and 0 createRevision, modRevision and version;
  * a change without a previous key-value has no previous value and 0 previous revisions.
@@ -56,8 +57,12 @@ public final class ChangeRecord
     public static final int PREV_MOD_REVISION = 45;
     /** Offset of the previous version. */
     public static final int PREV_VERSION = 53;
+    /** Offset of the key's lease id after the change (0: none). */
+    public static final int LEASE = 61;
+    /** Offset of the key's lease id before the change. */
+    public static final int PREV_LEASE = 69;
     /** Length of a change's fixed part; its key, value and previous value follow. */
-    public static final int FIXED_LENGTH = 61;
+    public static final int FIXED_LENGTH = 77;
 
     private static final int INITIAL_CAPACITY = 256;
 
@@ -151,6 +156,44 @@ public final class ChangeRecord
         final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
         final long prevCreateRevision, final long prevModRevision, final long prevVersion)
     {
+        add(type, key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, 0,
+            prevValue, prevValueOffset, prevValueLength, prevCreateRevision, prevModRevision, prevVersion, 0);
+    }
+
+    /**
+     * As the other {@code add}, with the key's lease after the change (ignored and stored as 0 for
+     * a DELETE) and before it (ignored when {@code prevModRevision == 0}). Builder thread; no
+     * allocation unless the record grows.
+     *
+     * @param type               PUT or DELETE.
+     * @param key                holds the key.
+     * @param keyOffset          offset of the key in {@code key}.
+     * @param keyLength          length of the key.
+     * @param value              holds the new value; may be null for a DELETE or an empty value.
+     * @param valueOffset        offset of the value in {@code value}.
+     * @param valueLength        length of the value.
+     * @param createRevision     the key's createRevision after a PUT.
+     * @param modRevision        the key's modRevision after a PUT: the change's revision.
+     * @param version            the key's version after a PUT.
+     * @param lease              the key's lease id after a PUT, 0 for none.
+     * @param prevValue          holds the previous value; may be null when there is none.
+     * @param prevValueOffset    offset of the previous value in {@code prevValue}.
+     * @param prevValueLength    length of the previous value.
+     * @param prevCreateRevision the previous createRevision.
+     * @param prevModRevision    the previous modRevision, 0 when the key was absent.
+     * @param prevVersion        the previous version.
+     * @param prevLease          the previous lease id, 0 for none.
+     * @throws InvalidEventException if the type is null or a range lies outside its buffer; the
+     *                               record is unchanged.
+     */
+    public void add(
+        final EventType type,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long createRevision, final long modRevision, final long version, final long lease,
+        final DirectBuffer prevValue, final int prevValueOffset, final int prevValueLength,
+        final long prevCreateRevision, final long prevModRevision, final long prevVersion, final long prevLease)
+    {
         if (null == type)
         {
             throw new InvalidEventException("type must not be null");
@@ -181,6 +224,8 @@ public final class ChangeRecord
         buffer.putLong(at + PREV_CREATE_REVISION, hasPrev ? prevCreateRevision : 0, LITTLE_ENDIAN);
         buffer.putLong(at + PREV_MOD_REVISION, prevModRevision, LITTLE_ENDIAN);
         buffer.putLong(at + PREV_VERSION, hasPrev ? prevVersion : 0, LITTLE_ENDIAN);
+        buffer.putLong(at + LEASE, isPut ? lease : 0, LITTLE_ENDIAN);
+        buffer.putLong(at + PREV_LEASE, hasPrev ? prevLease : 0, LITTLE_ENDIAN);
         int bytesAt = at + FIXED_LENGTH;
         if (keyLength > 0)
         {
@@ -348,6 +393,22 @@ public final class ChangeRecord
     public long prevVersion()
     {
         return buffer.getLong(position + PREV_VERSION, LITTLE_ENDIAN);
+    }
+
+    /**
+     * @return the key's lease id after the current change, 0 for none and for a DELETE.
+     */
+    public long lease()
+    {
+        return buffer.getLong(position + LEASE, LITTLE_ENDIAN);
+    }
+
+    /**
+     * @return the key's lease id before the current change, 0 for none or when the key was absent.
+     */
+    public long prevLease()
+    {
+        return buffer.getLong(position + PREV_LEASE, LITTLE_ENDIAN);
     }
 
     /**

@@ -34,6 +34,8 @@ public final class EventRecord
     private long prevCreateRevision;
     private long prevModRevision;
     private long prevVersion;
+    private long lease;
+    private long prevLease;
     private long timestampNanos;
 
     /**
@@ -118,6 +120,8 @@ public final class EventRecord
         this.prevCreateRevision = hasPrev ? prevCreateRevision : 0;
         this.prevModRevision = hasPrev ? prevModRevision : 0;
         this.prevVersion = hasPrev ? prevVersion : 0;
+        this.lease = 0;
+        this.prevLease = 0;
         this.timestampNanos = timestampNanos;
         this.keyLength = keyLength;
         this.valueLength = put ? valueLength : 0;
@@ -339,6 +343,41 @@ public final class EventRecord
     public long prevVersion()
     {
         return prevVersion;
+    }
+
+    /**
+     * The key's lease id after the change (etcd's {@code lease}); 0 for none and for a DELETE.
+     * Reader thread; no allocation.
+     *
+     * @return the lease id.
+     */
+    public long lease()
+    {
+        return lease;
+    }
+
+    /**
+     * The previous key-value's lease id; 0 for none or without a previous key-value. Reader
+     * thread; no allocation.
+     *
+     * @return the previous lease id.
+     */
+    public long prevLease()
+    {
+        return prevLease;
+    }
+
+    /**
+     * Sets the event's lease and previous lease, after {@link #set} (which clears them) or a copy
+     * from the window. The thread filling the record; no allocation.
+     *
+     * @param lease     the key's lease id after the change, 0 for none.
+     * @param prevLease the key's lease id before it, 0 for none.
+     */
+    public void leases(final long lease, final long prevLease)
+    {
+        this.lease = lease;
+        this.prevLease = prevLease;
     }
 
     /**

@@ -3,7 +3,9 @@ package io.ringwatch.ringbuffer;
 import static io.ringwatch.ringbuffer.SlotLayout.CREATE_REVISION;
 import static io.ringwatch.ringbuffer.SlotLayout.DATA_POSITION;
 import static io.ringwatch.ringbuffer.SlotLayout.KEY_LENGTH;
+import static io.ringwatch.ringbuffer.SlotLayout.LEASE;
 import static io.ringwatch.ringbuffer.SlotLayout.PREV_CREATE_REVISION;
+import static io.ringwatch.ringbuffer.SlotLayout.PREV_LEASE;
 import static io.ringwatch.ringbuffer.SlotLayout.PREV_MOD_REVISION;
 import static io.ringwatch.ringbuffer.SlotLayout.PREV_VALUE_LENGTH;
 import static io.ringwatch.ringbuffer.SlotLayout.PREV_VERSION;
@@ -100,7 +102,9 @@ final class Generation
         final long version,
         final long prevCreateRevision,
         final long prevModRevision,
-        final long prevVersion)
+        final long prevVersion,
+        final long lease,
+        final long prevLease)
     {
         final int eventBytes = keyLength + valueLength + prevValueLength;
         long start = dataTail;
@@ -129,6 +133,8 @@ final class Generation
         slots.putInt(slot + VALUE_LENGTH, valueLength);
         slots.putInt(slot + PREV_VALUE_LENGTH, prevValueLength);
         slots.putInt(slot + TYPE, typeCode);
+        slots.putLong(slot + LEASE, lease);
+        slots.putLong(slot + PREV_LEASE, prevLease);
 
         if (eventBytes > 0)
         {
@@ -161,7 +167,9 @@ final class Generation
             slots.getLong(slot + VERSION),
             slots.getLong(slot + PREV_CREATE_REVISION),
             slots.getLong(slot + PREV_MOD_REVISION),
-            slots.getLong(slot + PREV_VERSION));
+            slots.getLong(slot + PREV_VERSION),
+            slots.getLong(slot + LEASE),
+            slots.getLong(slot + PREV_LEASE));
     }
 
     /**
@@ -233,6 +241,8 @@ final class Generation
         final long prevCreateRevision = slots.getLong(slot + PREV_CREATE_REVISION);
         final long prevModRevision = slots.getLong(slot + PREV_MOD_REVISION);
         final long prevVersion = slots.getLong(slot + PREV_VERSION);
+        final long lease = slots.getLong(slot + LEASE);
+        final long prevLease = slots.getLong(slot + PREV_LEASE);
         final long timestampNanos = slots.getLong(slot + TIMESTAMP);
         final long position = slots.getLong(slot + DATA_POSITION);
         final int keyLength = slots.getInt(slot + KEY_LENGTH);
@@ -252,6 +262,7 @@ final class Generation
         into.copyFrom(
             sequence, revision, type, createRevision, version, prevCreateRevision, prevModRevision, prevVersion,
             timestampNanos, data, dataOffset, keyLength, valueLength, prevValueLength, withValues);
+        into.leases(lease, prevLease);
 
         VarHandle.loadLoadFence();
         return sequence >= oldestIntact.get();

@@ -19,8 +19,10 @@ final class SlotLayout
     static final int VALUE_LENGTH = 76;
     static final int PREV_VALUE_LENGTH = 80;
     static final int TYPE = 84;
+    static final int LEASE = 88;
+    static final int PREV_LEASE = 96;
     /** A multiple of 8, so every long of every slot is aligned. */
-    static final int SLOT_LENGTH = 88;
+    static final int SLOT_LENGTH = 104;
 
     private SlotLayout()
     {

@@ -170,7 +170,7 @@ public final class WatchWindow
             sequence, revision, isPut ? EventType.PUT.code() : EventType.DELETE.code(), timestampNanos,
             change.buffer(), change.bytesOffset(), keyLength, valueLength, prevValueLength,
             createRevision, version,
-            change.prevCreateRevision(), prevModRevision, change.prevVersion());
+            change.prevCreateRevision(), prevModRevision, change.prevVersion(), change.lease(), change.prevLease());
         countDataEvictions(dataEvictions);
         nextSequence = sequence + 1;
         lastRevision = revision;

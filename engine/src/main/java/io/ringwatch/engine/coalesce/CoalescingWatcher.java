@@ -416,7 +416,7 @@ public final class CoalescingWatcher implements DeltaWatcher
             {
                 final byte[] value = new byte[event.valueLength()];
                 event.valueBuffer().getBytes(0, value);
-                pending.put(pendingKey, Delta.present(key, new KeyValue(key, value, event.createRevision(), event.modRevision(), event.version())));
+                pending.put(pendingKey, Delta.present(key, new KeyValue(key, value, event.createRevision(), event.modRevision(), event.version(), event.lease())));
             }
         }
     }

@@ -5,6 +5,8 @@ import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.PersistenceUnavailableException;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.idle.WakeableWaitStrategy;
+import io.ringwatch.engine.lease.LeaseClock;
+import io.ringwatch.engine.lease.Leases;
 import io.ringwatch.engine.spi.Persistence;
 import io.ringwatch.engine.spi.PersistenceProvider;
 import org.agrona.concurrent.IdleStrategy;
@@ -64,6 +66,9 @@ public final class RingWatchConfig
     private final Duration deliveryKeepAlive;
     private final int indexInitialCapacity;
     private final long consistentReadBudgetBytes;
+    private final long leaseMinTtlSeconds;
+    private final Duration leaseCheckInterval;
+    private final LeaseClock leaseClock;
     private final Supplier<WaitStrategy> writerWaitStrategy;
     private final Supplier<IdleStrategy> dispatcherIdleStrategy;
     private final Supplier<IdleStrategy> deliveryIdleStrategy;
@@ -95,6 +100,9 @@ public final class RingWatchConfig
         deliveryKeepAlive = b.deliveryKeepAlive;
         indexInitialCapacity = b.indexInitialCapacity;
         consistentReadBudgetBytes = b.consistentReadBudgetBytes;
+        leaseMinTtlSeconds = b.leaseMinTtlSeconds;
+        leaseCheckInterval = b.leaseCheckInterval;
+        leaseClock = b.leaseClock;
         writerWaitStrategy = b.writerWaitStrategy;
         dispatcherIdleStrategy = b.dispatcherIdleStrategy;
         deliveryIdleStrategy = b.deliveryIdleStrategy;
@@ -324,6 +332,31 @@ public final class RingWatchConfig
         return consistentReadBudgetBytes;
     }
 
+    /**
+     * @return the least TTL a lease is granted, in seconds: a grant asking for less is raised to it
+     * (etcd's {@code minLeaseTTL}).
+     */
+    public long leaseMinTtlSeconds()
+    {
+        return leaseMinTtlSeconds;
+    }
+
+    /**
+     * @return how often the lease timer asks the writer to end the leases that are due; zero when
+     * the engine runs no timer (leases then end only through
+     * {@link io.ringwatch.engine.lease.Leases#expireDue()}).
+     */
+    public Duration leaseCheckInterval()
+    {
+        return leaseCheckInterval;
+    }
+
+    /** @return the clock lease commands are stamped with. */
+    public LeaseClock leaseClock()
+    {
+        return leaseClock;
+    }
+
     /** @return makes the writer thread's wait strategy. */
     public Supplier<WaitStrategy> writerWaitStrategy()
     {
@@ -369,6 +402,9 @@ public final class RingWatchConfig
         private Duration deliveryKeepAlive = Duration.ofSeconds(10);
         private int indexInitialCapacity = 1024;
         private long consistentReadBudgetBytes = 256L << 20;
+        private long leaseMinTtlSeconds = 2;
+        private Duration leaseCheckInterval = Duration.ofMillis(500);
+        private LeaseClock leaseClock = LeaseClock.MONOTONIC;
         private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
         private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::new;
         private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::new;
@@ -685,6 +721,57 @@ public final class RingWatchConfig
                 throw new InvalidRequestException("consistent read budget must be 1 MiB to 1 TiB: " + bytes);
             }
             consistentReadBudgetBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The least TTL a lease is granted; a grant asking for less is raised to it, as etcd raises
+         * it to its {@code minLeaseTTL} (1.5 election timeouts, 2 s with etcd's defaults). The
+         * default is 2 seconds.
+         *
+         * @param seconds the minimum, 1 to {@link io.ringwatch.engine.lease.Leases#MAX_TTL_SECONDS}.
+         * @return this builder.
+         */
+        public Builder leaseMinTtlSeconds(final long seconds)
+        {
+            if (seconds < 1 || seconds > Leases.MAX_TTL_SECONDS)
+            {
+                throw new InvalidRequestException("lease minimum TTL must be 1 to " + Leases.MAX_TTL_SECONDS + " s: " + seconds);
+            }
+            leaseMinTtlSeconds = seconds;
+            return this;
+        }
+
+        /**
+         * How often the lease timer thread ({@code <name>-lease-timer}) hands the writer "end the
+         * leases due now". A lease ends at most this late after its deadline. The default is 500 ms,
+         * etcd's. Zero runs no timer: leases then end only when
+         * {@link io.ringwatch.engine.lease.Leases#expireDue()} is called (tests with a manual clock).
+         *
+         * @param interval zero, or 1 ms to 1 hour.
+         * @return this builder.
+         */
+        public Builder leaseCheckInterval(final Duration interval)
+        {
+            notNull("lease check interval", interval);
+            leaseCheckInterval = interval.isZero() ? interval :
+                between("lease check interval", interval, Duration.ofMillis(1), Duration.ofHours(1));
+            return this;
+        }
+
+        /**
+         * The clock lease commands are stamped with, read by the thread that hands a lease command
+         * to the writer (the writer reads no clock). The default is monotonic
+         * ({@link LeaseClock#MONOTONIC}). A test hook above all: a test passes a clock it moves by
+         * hand, with {@code leaseCheckInterval(Duration.ZERO)}, and calls
+         * {@link io.ringwatch.engine.lease.Leases#expireDue()}, so that it never sleeps for an expiry.
+         *
+         * @param clock the clock, never going back.
+         * @return this builder.
+         */
+        public Builder leaseClock(final LeaseClock clock)
+        {
+            leaseClock = notNull("lease clock", clock);
             return this;
         }
 

@@ -58,6 +58,11 @@ public interface DirectEntry
     long version();
 
     /**
+     * @return the id of the lease the key is attached to, 0 for none (etcd's {@code lease}).
+     */
+    long lease();
+
+    /**
      * Copies the key out; allocates the returned array. For convenience off the hot path.
      *
      * @return a new array holding the key.

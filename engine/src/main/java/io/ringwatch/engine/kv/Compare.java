@@ -20,6 +20,8 @@ public final class Compare
         CREATE,
         /** Revision of the last modification; 0 when absent. */
         MOD,
+        /** The id of the lease the key is attached to, 0 for none or when absent (etcd's {@code LEASE}). */
+        LEASE,
         /** The value bytes, in unsigned byte order. */
         VALUE
     }
@@ -171,6 +173,24 @@ public final class Compare
      */
     public boolean test(final boolean present, final long version, final long createRevision, final long modRevision, final byte[] value)
     {
+        return test(present, version, createRevision, modRevision, 0, value);
+    }
+
+    /**
+     * Evaluates this condition against a key's current state, its lease included.
+     *
+     * @param present        whether the key exists.
+     * @param version        its version (ignored when absent).
+     * @param createRevision its create revision (ignored when absent).
+     * @param modRevision    its mod revision (ignored when absent).
+     * @param lease          its lease id, 0 for none (ignored when absent).
+     * @param value          its value (ignored when absent).
+     * @return whether the condition holds.
+     */
+    public boolean test(
+        final boolean present, final long version, final long createRevision, final long modRevision, final long lease,
+        final byte[] value)
+    {
         final int cmp;
         switch (target)
         {
@@ -182,6 +202,9 @@ public final class Compare
                 break;
             case MOD:
                 cmp = Long.compare(present ? modRevision : 0, number);
+                break;
+            case LEASE:
+                cmp = Long.compare(present ? lease : 0, number);
                 break;
             default:
                 if (!present)

@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * An immutable key-value pair with its etcd metadata: the revision that created the key, the
- * revision of its last modification, and its version (1 on creation, +1 on every put, reset by
- * a delete). Returned by the convenient read and write API; owns copies of its bytes.
+ * revision of its last modification, its version (1 on creation, +1 on every put, reset by
+ * a delete) and the lease it is attached to (0: none). Returned by the convenient read and write API; owns copies of its bytes.
  * Thread-safe (immutable). Allocates its arrays once, on construction.
  */
 public final class KeyValue
@@ -16,6 +16,7 @@ public final class KeyValue
     private final long createRevision;
     private final long modRevision;
     private final long version;
+    private final long lease;
 
     /**
      * @param key            the key bytes; not copied, the caller hands them over.
@@ -26,11 +27,26 @@ public final class KeyValue
      */
     public KeyValue(final byte[] key, final byte[] value, final long createRevision, final long modRevision, final long version)
     {
+        this(key, value, createRevision, modRevision, version, 0);
+    }
+
+    /**
+     * @param key            the key bytes; not copied, the caller hands them over.
+     * @param value          the value bytes; not copied, the caller hands them over.
+     * @param createRevision revision that created the key.
+     * @param modRevision    revision of the key's last modification.
+     * @param version        number of puts since the key was created.
+     * @param lease          id of the lease the key is attached to, 0 for none.
+     */
+    public KeyValue(
+        final byte[] key, final byte[] value, final long createRevision, final long modRevision, final long version, final long lease)
+    {
         this.key = key;
         this.value = value;
         this.createRevision = createRevision;
         this.modRevision = modRevision;
         this.version = version;
+        this.lease = lease;
     }
 
     /**
@@ -90,6 +106,14 @@ public final class KeyValue
     }
 
     /**
+     * @return the id of the lease the key is attached to (etcd's {@code lease}), 0 for none.
+     */
+    public long lease()
+    {
+        return lease;
+    }
+
+    /**
      * @param other key bytes to compare with.
      * @return true when this pair's key equals {@code other}.
      */
@@ -111,7 +135,7 @@ public final class KeyValue
         }
         final KeyValue that = (KeyValue)o;
         return createRevision == that.createRevision && modRevision == that.modRevision &&
-            version == that.version && Arrays.equals(key, that.key) && Arrays.equals(value, that.value);
+            version == that.version && lease == that.lease && Arrays.equals(key, that.key) && Arrays.equals(value, that.value);
     }
 
     @Override
@@ -124,6 +148,7 @@ public final class KeyValue
     public String toString()
     {
         return keyAsString() + "=" + valueAsString() +
-            " (create=" + createRevision + ", mod=" + modRevision + ", version=" + version + ")";
+            " (create=" + createRevision + ", mod=" + modRevision + ", version=" + version +
+            (lease != 0 ? ", lease=" + lease : "") + ")";
     }
 }

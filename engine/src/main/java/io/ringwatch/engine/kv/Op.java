@@ -25,14 +25,25 @@ public final class Op
     private final byte[] value;
     private final boolean prevKv;
     private final Txn nested;
+    private final long lease;
+    private final boolean ignoreLease;
 
     private Op(final Kind kind, final KeyRange range, final byte[] value, final boolean prevKv, final Txn nested)
+    {
+        this(kind, range, value, prevKv, nested, 0, false);
+    }
+
+    private Op(
+        final Kind kind, final KeyRange range, final byte[] value, final boolean prevKv, final Txn nested,
+        final long lease, final boolean ignoreLease)
     {
         this.kind = kind;
         this.range = range;
         this.value = value;
         this.prevKv = prevKv;
         this.nested = nested;
+        this.lease = lease;
+        this.ignoreLease = ignoreLease;
     }
 
     /**
@@ -122,7 +133,76 @@ public final class Op
         {
             throw new InvalidRequestException("prev_kv is set on a nested transaction's own operations");
         }
-        return new Op(kind, range, value, true, null);
+        return new Op(kind, range, value, true, null, lease, ignoreLease);
+    }
+
+    /**
+     * A put that attaches its key to a lease (etcd's {@code PutRequest.lease}): when the lease ends,
+     * the key is deleted. The writer refuses the put, changing nothing, if the lease does not live
+     * ({@link io.ringwatch.engine.errors.LeaseNotFoundException}). A put without a lease detaches
+     * its key from any lease, as in etcd.
+     *
+     * @param leaseId the lease, positive; 0 for none (the default).
+     * @return a copy of this put with the lease.
+     * @throws InvalidRequestException for a delete or nested transaction, a negative id, or a put
+     *                                 that keeps its key's lease ({@link #withIgnoreLease()}).
+     */
+    public Op withLease(final long leaseId)
+    {
+        requirePut("a lease");
+        if (leaseId < 0)
+        {
+            throw new InvalidRequestException("lease id must not be negative: " + leaseId);
+        }
+        if (ignoreLease && leaseId != 0)
+        {
+            throw new InvalidRequestException("etcdserver: lease is provided");
+        }
+        return new Op(kind, range, value, prevKv, null, leaseId, false);
+    }
+
+    /**
+     * A put that keeps its key's current lease, whatever it is (etcd's {@code ignore_lease}). The
+     * writer refuses it, changing nothing, when the key does not exist
+     * ({@link io.ringwatch.engine.errors.KeyNotFoundException}).
+     *
+     * @return a copy of this put that keeps the key's lease.
+     * @throws InvalidRequestException for a delete or nested transaction, or a put that names a
+     *                                 lease (etcd's "lease is provided").
+     */
+    public Op withIgnoreLease()
+    {
+        requirePut("ignore_lease");
+        if (lease != 0)
+        {
+            throw new InvalidRequestException("etcdserver: lease is provided");
+        }
+        return new Op(kind, range, value, prevKv, null, 0, true);
+    }
+
+    /**
+     * @return the lease a put attaches its key to, 0 for none (or for a put that keeps the key's
+     *         lease, or for anything but a put).
+     */
+    public long lease()
+    {
+        return lease;
+    }
+
+    /**
+     * @return true for a put that keeps its key's current lease.
+     */
+    public boolean ignoreLease()
+    {
+        return ignoreLease;
+    }
+
+    private void requirePut(final String what)
+    {
+        if (kind != Kind.PUT)
+        {
+            throw new InvalidRequestException(what + " is set on a put only, not on " + kind);
+        }
     }
 
     /**

@@ -50,6 +50,38 @@ public interface Journal extends History, AutoCloseable
     void flush();
 
     /**
+     * Records a lease grant (issue 15), which makes no revision. Journal thread, in order with the
+     * revisions around it; {@link #flush} makes it durable with them. By default nothing is
+     * recorded: leases then do not survive a restart.
+     *
+     * @param id         the lease id.
+     * @param ttlSeconds its granted TTL.
+     */
+    default void recordLeaseGrant(final long id, final long ttlSeconds)
+    {
+    }
+
+    /**
+     * Records that a lease ended (revoked or expired), after the revision that deleted its keys.
+     * Journal thread; by default nothing is recorded.
+     *
+     * @param id the lease id.
+     */
+    default void recordLeaseRevoke(final long id)
+    {
+    }
+
+    /**
+     * Hands recovery every lease recorded as granted and not ended, in id order. Recovery thread,
+     * before the writer starts; by default none.
+     *
+     * @param into receives each lease.
+     */
+    default void loadLeases(final LeaseSink into)
+    {
+    }
+
+    /**
      * The most bytes one revision may take in this journal, counted as
      * {@link #revisionHeaderBytes()} plus {@link #changeBytes} of each change. The writer measures
      * a revision against it before it changes anything, so a revision the journal would refuse is

@@ -32,10 +32,33 @@ public interface SnapshotOutput extends AutoCloseable
      * @param version        the key's version.
      * @throws IllegalStateException if the snapshot was committed or closed.
      */
+    default void append(
+        DirectBuffer key, int keyOffset, int keyLength,
+        DirectBuffer value, int valueOffset, int valueLength,
+        long createRevision, long modRevision, long version)
+    {
+        append(key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, 0);
+    }
+
+    /**
+     * Adds one key-value with its metadata and its lease. The buffers are read during the call only.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key.
+     * @param keyLength      length of the key, positive.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value.
+     * @param valueLength    length of the value.
+     * @param createRevision the key's create revision.
+     * @param modRevision    the key's mod revision.
+     * @param version        the key's version.
+     * @param lease          the key's lease id, 0 for none.
+     * @throws IllegalStateException if the snapshot was committed or closed.
+     */
     void append(
         DirectBuffer key, int keyOffset, int keyLength,
         DirectBuffer value, int valueOffset, int valueLength,
-        long createRevision, long modRevision, long version);
+        long createRevision, long modRevision, long version, long lease);
 
     /**
      * Makes the snapshot the newest one recovery starts from, durably.

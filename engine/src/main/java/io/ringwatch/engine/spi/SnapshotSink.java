@@ -22,8 +22,30 @@ public interface SnapshotSink
      * @param modRevision    the key's modRevision.
      * @param version        the key's version.
      */
+    default void entry(
+        DirectBuffer key, int keyOffset, int keyLength,
+        DirectBuffer value, int valueOffset, int valueLength,
+        long createRevision, long modRevision, long version)
+    {
+        entry(key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, 0);
+    }
+
+    /**
+     * One key-value of the snapshot, with its lease.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key.
+     * @param keyLength      length of the key.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value.
+     * @param valueLength    length of the value.
+     * @param createRevision the key's createRevision.
+     * @param modRevision    the key's modRevision.
+     * @param version        the key's version.
+     * @param lease          the key's lease id, 0 for none.
+     */
     void entry(
         DirectBuffer key, int keyOffset, int keyLength,
         DirectBuffer value, int valueOffset, int valueLength,
-        long createRevision, long modRevision, long version);
+        long createRevision, long modRevision, long version, long lease);
 }

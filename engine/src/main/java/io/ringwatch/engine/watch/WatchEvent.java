@@ -60,6 +60,12 @@ public interface WatchEvent
     long version();
 
     /**
+     * @return the id of the lease the key is attached to after the change (etcd's {@code lease}),
+     *         0 for none and for a DELETE.
+     */
+    long lease();
+
+    /**
      * @return true when the previous key-value is present.
      */
     boolean hasPrevKv();
@@ -88,6 +94,12 @@ public interface WatchEvent
      * @return the previous key-value's version.
      */
     long prevVersion();
+
+    /**
+     * @return the previous key-value's lease id, 0 for none; only meaningful when
+     *         {@link #hasPrevKv()}.
+     */
+    long prevLease();
 
     /**
      * Copies this event into an immutable value that outlives the callback. Allocates.

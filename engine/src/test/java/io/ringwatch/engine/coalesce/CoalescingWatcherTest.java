@@ -493,6 +493,18 @@ class CoalescingWatcherTest
         }
 
         @Override
+        public long lease()
+        {
+            return kv.lease();
+        }
+
+        @Override
+        public long prevLease()
+        {
+            return 0;
+        }
+
+        @Override
         public Event toEvent()
         {
             return new Event(type, kv, null);

@@ -119,13 +119,25 @@ final class EventView implements WatchEvent
     }
 
     @Override
+    public long lease()
+    {
+        return mode == IndexMatch.AS_DELETE ? 0 : record.lease();
+    }
+
+    @Override
+    public long prevLease()
+    {
+        return hasPrevKv() ? record.prevLease() : 0;
+    }
+
+    @Override
     public Event toEvent()
     {
         final byte[] key = bytes(record.key(), record.keyLength());
-        final KeyValue kv = new KeyValue(key, bytes(record.value(), valueLength()), createRevision(), modRevision(), version());
+        final KeyValue kv = new KeyValue(key, bytes(record.value(), valueLength()), createRevision(), modRevision(), version(), lease());
         final KeyValue prev = hasPrevKv() ?
             new KeyValue(key.clone(), bytes(record.prevValue(), record.prevValueLength()),
-                record.prevCreateRevision(), record.prevModRevision(), record.prevVersion()) :
+                record.prevCreateRevision(), record.prevModRevision(), record.prevVersion(), record.prevLease()) :
             null;
         return new Event(type(), kv, prev);
     }

@@ -229,7 +229,8 @@ public final class Snapshotter implements AutoCloseable
 
     private boolean write(final IndexEntry e)
     {
-        writer.append(e.key(), 0, e.keyLength(), e.value(), 0, e.valueLength(), e.createRevision(), e.modRevision(), e.version());
+        writer.append(e.key(), 0, e.keyLength(), e.value(), 0, e.valueLength(), e.createRevision(), e.modRevision(), e.version(),
+            e.lease());
         return true;
     }
 

@@ -31,8 +31,9 @@ public final class Recovery
     {
         final IndexEntry prev = new IndexEntry();
         final long snapshotRevision = journal.loadSnapshot(
-            (key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version) ->
-                index.restore(key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, prev));
+            (key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, lease) ->
+                index.restore(key, keyOffset, keyLength, value, valueOffset, valueLength, lease,
+                    createRevision, modRevision, version, prev));
         final long last = journal.lastRevision();
         if (last <= snapshotRevision)
         {
@@ -56,7 +57,7 @@ public final class Recovery
                 if (change.type() == EventType.PUT)
                 {
                     index.restore(change.key(), 0, change.keyLength(), change.value(), 0, change.valueLength(),
-                        change.createRevision(), change.modRevision(), change.version(), prev);
+                        change.lease(), change.createRevision(), change.modRevision(), change.version(), prev);
                 }
                 else
                 {

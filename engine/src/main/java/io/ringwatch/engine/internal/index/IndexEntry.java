@@ -6,7 +6,7 @@ import org.agrona.ExpandableArrayBuffer;
 
 /**
  * Reusable holder for one index entry: key, value and etcd metadata (createRevision,
- * modRevision, version); the {@link DirectEntry} that {@code RingWatch.newDirectEntry()} hands
+ * modRevision, version, lease); the {@link DirectEntry} that {@code RingWatch.newDirectEntry()} hands
  * out. The index copies into it, so its contents stay valid after the call returns and never
  * change under the holder.
  * <p>
@@ -25,6 +25,7 @@ public final class IndexEntry implements DirectEntry
     private long createRevision;
     private long modRevision;
     private long version;
+    private long lease;
 
     /**
      * Creates an empty holder; allocates its two buffers. Any thread.
@@ -82,6 +83,12 @@ public final class IndexEntry implements DirectEntry
     }
 
     @Override
+    public long lease()
+    {
+        return lease;
+    }
+
+    @Override
     public byte[] keyBytes()
     {
         final byte[] bytes = new byte[keyLength];
@@ -117,9 +124,11 @@ public final class IndexEntry implements DirectEntry
         final int valueLength,
         final long createRevision,
         final long modRevision,
-        final long version)
+        final long version,
+        final long lease)
     {
         this.found = true;
+        this.lease = lease;
         this.keyLength = keyLength;
         this.valueLength = valueLength;
         this.createRevision = createRevision;
@@ -135,5 +144,6 @@ public final class IndexEntry implements DirectEntry
         createRevision = 0;
         modRevision = 0;
         version = 0;
+        lease = 0;
     }
 }

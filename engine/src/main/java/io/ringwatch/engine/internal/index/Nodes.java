@@ -11,8 +11,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  *   0 version (int)  4 block units (int, the arena's)  8 shape: key length &lt;&lt; 5 | level (0 when free)
  *  12 value length  16 createRev  24 modRev  32 version (etcd's)
- *  40 next[level] (4-byte block references), then the key bytes, then the value bytes
+ *  40 next[level] (4-byte block references), then the key bytes, then the value bytes, then,
+ *     only when the shape's {@link #LEASE_FLAG} is set, the key's lease id (long)
  * </pre>
+ * A key without a lease pays nothing for leases; a key with one pays 8 bytes (issue 15; issue 16
+ * counts bytes per key).
  * The key's hash is not stored: the hash table keeps 32 bits of it in the slot. Writer methods:
  * the writer thread only. Read methods: any thread. Nothing allocates unless an
  * {@link IndexEntry} buffer has to grow.
@@ -33,6 +36,9 @@ final class Nodes
 
     private static final int LEVEL_BITS = 5;
     private static final int LEVEL_MASK = (1 << LEVEL_BITS) - 1;
+    /** Set in the shape when the node ends with a lease id: the one bit the key length leaves free. */
+    static final int LEASE_FLAG = 1 << 31;
+    private static final int KEY_LENGTH_MASK = ~LEASE_FLAG;
 
     /** Outcome of {@link #readIfKey}: the node holds the key and was copied. */
     static final int MATCH = 0;
@@ -49,6 +55,24 @@ final class Nodes
     static long nodeLength(final int level, final int keyLength, final int valueLength)
     {
         return NEXT_OFFSET + (long)Integer.BYTES * level + keyLength + valueLength;
+    }
+
+    /**
+     * @return bytes a node needs, header and lease trailer (when {@code lease} is not 0) included.
+     */
+    static long nodeLength(final int level, final int keyLength, final int valueLength, final long lease)
+    {
+        return nodeLength(level, keyLength, valueLength) + leaseBytes(lease);
+    }
+
+    private static int leaseBytes(final long lease)
+    {
+        return lease == 0 ? 0 : Long.BYTES;
+    }
+
+    private static int leaseBytes(final int shape)
+    {
+        return (shape & LEASE_FLAG) == 0 ? 0 : Long.BYTES;
     }
 
     /**
@@ -72,7 +96,7 @@ final class Nodes
      */
     static int keyLength(final UnsafeBuffer buffer, final int offset)
     {
-        return buffer.getInt(offset + SHAPE_OFFSET) >>> LEVEL_BITS;
+        return (buffer.getInt(offset + SHAPE_OFFSET) & KEY_LENGTH_MASK) >>> LEVEL_BITS;
     }
 
     /**
@@ -86,11 +110,12 @@ final class Nodes
         final int level,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
         final long createRevision,
         final long modRevision,
         final long version)
     {
-        buffer.putInt(offset + SHAPE_OFFSET, keyLength << LEVEL_BITS | level);
+        buffer.putInt(offset + SHAPE_OFFSET, keyLength << LEVEL_BITS | level | (lease == 0 ? 0 : LEASE_FLAG));
         buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueLength);
         buffer.putLong(offset + CREATE_REVISION_OFFSET, createRevision);
         buffer.putLong(offset + MOD_REVISION_OFFSET, modRevision);
@@ -105,14 +130,18 @@ final class Nodes
         {
             buffer.putBytes(keyAt + keyLength, value, valueOffset, valueLength);
         }
+        if (lease != 0)
+        {
+            buffer.putLong(keyAt + keyLength + valueLength, lease);
+        }
     }
 
     /**
      * @return whether a value of {@code valueLength} bytes fits in this node's block.
      */
-    static boolean valueFits(final UnsafeBuffer buffer, final int offset, final int valueLength)
+    static boolean valueFits(final UnsafeBuffer buffer, final int offset, final int valueLength, final long lease)
     {
-        final long needed = nodeLength(level(buffer, offset), keyLength(buffer, offset), valueLength);
+        final long needed = nodeLength(level(buffer, offset), keyLength(buffer, offset), valueLength, lease);
         return needed <= BlockArena.blockLength(buffer, offset);
     }
 
@@ -124,17 +153,24 @@ final class Nodes
         final UnsafeBuffer buffer,
         final int offset,
         final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
         final long modRevision,
         final long version)
     {
-        final int valueAt = offset + nextOffset(level(buffer, offset)) + keyLength(buffer, offset);
+        final int shape = buffer.getInt(offset + SHAPE_OFFSET);
+        final int valueAt = offset + nextOffset(shape & LEVEL_MASK) + ((shape & KEY_LENGTH_MASK) >>> LEVEL_BITS);
         SeqLock.beginWrite(buffer, offset);
+        buffer.putInt(offset + SHAPE_OFFSET, lease == 0 ? shape & KEY_LENGTH_MASK : shape | LEASE_FLAG);
         buffer.putLong(offset + MOD_REVISION_OFFSET, modRevision);
         buffer.putLong(offset + ENTRY_VERSION_OFFSET, version);
         buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueLength);
         if (valueLength > 0)
         {
             buffer.putBytes(valueAt, value, valueOffset, valueLength);
+        }
+        if (lease != 0)
+        {
+            buffer.putLong(valueAt + valueLength, lease);
         }
         SeqLock.endWrite(buffer, offset);
     }
@@ -146,7 +182,7 @@ final class Nodes
     static void copyEntry(final UnsafeBuffer buffer, final int offset, final IndexEntry into)
     {
         final int shape = buffer.getInt(offset + SHAPE_OFFSET);
-        final int keyLength = shape >>> LEVEL_BITS;
+        final int keyLength = (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS;
         final int valueLength = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
         final int keyAt = offset + nextOffset(shape & LEVEL_MASK);
         final ExpandableArrayBuffer key = into.keyBuffer();
@@ -160,7 +196,8 @@ final class Nodes
             valueLength,
             buffer.getLong(offset + CREATE_REVISION_OFFSET),
             buffer.getLong(offset + MOD_REVISION_OFFSET),
-            buffer.getLong(offset + ENTRY_VERSION_OFFSET));
+            buffer.getLong(offset + ENTRY_VERSION_OFFSET),
+            leaseBytes(shape) == 0 ? 0 : buffer.getLong(keyAt + keyLength + valueLength));
     }
 
     /**
@@ -174,7 +211,8 @@ final class Nodes
         final int level = shape & LEVEL_MASK;
         final int valueLength = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
         return level >= 1 && level <= MAX_LEVEL && valueLength >= 0 &&
-            nodeLength(level, shape >>> LEVEL_BITS, valueLength) <= BlockArena.blockLength(buffer, offset);
+            nodeLength(level, (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS, valueLength) + leaseBytes(shape) <=
+            BlockArena.blockLength(buffer, offset);
     }
 
     /**
@@ -187,7 +225,7 @@ final class Nodes
     {
         final int shape = buffer.getInt(offset + SHAPE_OFFSET);
         return Keys.compare(
-            buffer, offset + nextOffset(shape & LEVEL_MASK), shape >>> LEVEL_BITS, key, keyOffset, keyLength);
+            buffer, offset + nextOffset(shape & LEVEL_MASK), (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS, key, keyOffset, keyLength);
     }
 
     /**
@@ -197,7 +235,7 @@ final class Nodes
         final UnsafeBuffer buffer, final int offset, final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         final int shape = buffer.getInt(offset + SHAPE_OFFSET);
-        return shape >>> LEVEL_BITS == keyLength &&
+        return (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS == keyLength &&
             Keys.compare(buffer, offset + nextOffset(shape & LEVEL_MASK), keyLength, key, keyOffset, keyLength) == 0;
     }
 

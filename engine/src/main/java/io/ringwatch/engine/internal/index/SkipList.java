@@ -39,7 +39,7 @@ final class SkipList
         final UnsafeBuffer buffer = arena.buffer(head);
         final int offset = arena.offset(head);
         SeqLock.beginWrite(buffer, offset);
-        Nodes.write(buffer, offset, MAX_LEVEL, null, 0, 0, null, 0, 0, 0, 0, 0);
+        Nodes.write(buffer, offset, MAX_LEVEL, null, 0, 0, null, 0, 0, 0, 0, 0, 0);
         SeqLock.endWrite(buffer, offset);
         Arrays.fill(tails, head);
     }

@@ -64,7 +64,7 @@ public final class HistoricalReader
                     // A key's first change after A carries its state at A; later ones lose the merge.
                     result.addPreImage(change.key(), 0, change.keyLength(), change.prevValue(), 0,
                         change.hasPrev() ? change.prevValueLength() : -1,
-                        change.prevCreateRevision(), change.prevModRevision(), change.prevVersion());
+                        change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(), change.prevLease());
                 }
             }
         }

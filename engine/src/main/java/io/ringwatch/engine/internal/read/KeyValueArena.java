@@ -15,7 +15,7 @@ import java.util.Arrays;
  * <p>An entry is addressed by a long, {@code chunk << 32 | offset}, that grows with the order of
  * appends, so sorting addresses by (key, address) keeps appends of one key in their order.
  * Layout of an entry: key length (int), value length (int, -1 for "absent"), createRevision,
- * modRevision, version (longs), then the key and the value bytes.
+ * modRevision, version, lease (longs), then the key and the value bytes.
  *
  * <p>One thread fills it; once handed over (to a {@link PackedKeyValues}) it is read-only and may
  * be read from any thread. Allocates its chunks, doubling from 4 KiB to 1 MiB, and a chunk of
@@ -23,13 +23,14 @@ import java.util.Arrays;
  */
 final class KeyValueArena
 {
-    private static final int HEADER = 2 * Integer.BYTES + 3 * Long.BYTES;
+    private static final int HEADER = 2 * Integer.BYTES + 4 * Long.BYTES;
     private static final int FIRST_CHUNK = 4 << 10;
     private static final int LARGEST_CHUNK = 1 << 20;
     private static final int VALUE_LENGTH = Integer.BYTES;
     private static final int CREATE = 2 * Integer.BYTES;
     private static final int MOD = CREATE + Long.BYTES;
     private static final int VERSION = MOD + Long.BYTES;
+    private static final int LEASE = VERSION + Long.BYTES;
 
     private byte[][] chunks = new byte[8][];
     private UnsafeBuffer[] views = new UnsafeBuffer[8];
@@ -49,12 +50,13 @@ final class KeyValueArena
      * @param createRevision the key's createRevision.
      * @param modRevision    its modRevision.
      * @param version        its version.
+     * @param lease          its lease id, 0 for none.
      * @return the entry's address.
      */
     long append(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long createRevision, final long modRevision, final long version)
+        final long createRevision, final long modRevision, final long version, final long lease)
     {
         final int length = HEADER + keyLength + Math.max(valueLength, 0);
         final long address = reserve(length);
@@ -65,6 +67,7 @@ final class KeyValueArena
         view.putLong(at + CREATE, createRevision);
         view.putLong(at + MOD, modRevision);
         view.putLong(at + VERSION, version);
+        view.putLong(at + LEASE, lease);
         view.putBytes(at + HEADER, key, keyOffset, keyLength);
         if (valueLength > 0)
         {
@@ -140,7 +143,8 @@ final class KeyValueArena
         final byte[] value = new byte[valueLength];
         view.getBytes(at + HEADER, key);
         view.getBytes(at + HEADER + keyLength, value);
-        return new KeyValue(key, value, view.getLong(at + CREATE), view.getLong(at + MOD), view.getLong(at + VERSION));
+        return new KeyValue(key, value, view.getLong(at + CREATE), view.getLong(at + MOD), view.getLong(at + VERSION),
+            view.getLong(at + LEASE));
     }
 
     private int keyLength(final long address)

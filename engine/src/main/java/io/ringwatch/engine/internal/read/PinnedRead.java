@@ -151,11 +151,12 @@ public final class PinnedRead implements AutoCloseable
      * @param createRevision the previous createRevision.
      * @param modRevision    the previous modRevision.
      * @param version        the previous version.
+     * @param lease          the previous lease id.
      * @return the key-value, or {@link #ABSENT}.
      */
     public static KeyValue preImage(
         final byte[] key, final DirectBuffer buffer, final int valueOffset, final int valueLength,
-        final long createRevision, final long modRevision, final long version)
+        final long createRevision, final long modRevision, final long version, final long lease)
     {
         if (valueLength < 0)
         {
@@ -163,6 +164,6 @@ public final class PinnedRead implements AutoCloseable
         }
         final byte[] value = new byte[valueLength];
         buffer.getBytes(valueOffset, value);
-        return new KeyValue(key, value, createRevision, modRevision, version);
+        return new KeyValue(key, value, createRevision, modRevision, version, lease);
     }
 }

@@ -155,6 +155,7 @@ public final class RangeReader
 
     private static KeyValue toKeyValue(final IndexEntry entry)
     {
-        return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version());
+        return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version(),
+            entry.lease());
     }
 }

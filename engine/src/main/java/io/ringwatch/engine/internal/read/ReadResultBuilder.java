@@ -34,7 +34,7 @@ public final class ReadResultBuilder
     public void addScanned(final IndexEntry entry)
     {
         scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
-            entry.createRevision(), entry.modRevision(), entry.version()));
+            entry.createRevision(), entry.modRevision(), entry.version(), entry.lease()));
     }
 
     /**
@@ -77,12 +77,13 @@ public final class ReadResultBuilder
      * @param createRevision the key's createRevision then.
      * @param modRevision    its modRevision then.
      * @param version        its version then.
+     * @param lease          its lease id then, 0 for none.
      */
     public void addPreImage(
         final DirectBuffer buffer, final int keyOffset, final int keyLength, final int valueOffset, final int valueLength,
-        final long createRevision, final long modRevision, final long version)
+        final long createRevision, final long modRevision, final long version, final long lease)
     {
-        addPreImage(buffer, keyOffset, keyLength, buffer, valueOffset, valueLength, createRevision, modRevision, version);
+        addPreImage(buffer, keyOffset, keyLength, buffer, valueOffset, valueLength, createRevision, modRevision, version, lease);
     }
 
     /**
@@ -98,14 +99,15 @@ public final class ReadResultBuilder
      * @param createRevision the key's createRevision then.
      * @param modRevision    its modRevision then.
      * @param version        its version then.
+     * @param lease          its lease id then, 0 for none.
      */
     public void addPreImage(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
-        final long createRevision, final long modRevision, final long version)
+        final long createRevision, final long modRevision, final long version, final long lease)
     {
         final long address = arena.append(key, keyOffset, keyLength, value, valueOffset, valueLength,
-            createRevision, modRevision, version);
+            createRevision, modRevision, version, lease);
         if (cut == NO_CUT || arena.compareKeys(address, cut) <= 0)
         {
             undone.add(address);

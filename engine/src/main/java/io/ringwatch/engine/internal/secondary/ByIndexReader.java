@@ -52,13 +52,13 @@ final class ByIndexReader
                 final IndexValues values = derived.get();
                 final UnsafeBuffer wanted = new UnsafeBuffer(indexValue);
                 read.undoneSince(null, (buffer, keyOffset, keyLength, valueOffset, valueLength,
-                    createRevision, modRevision, version) ->
+                    createRevision, modRevision, version, lease) ->
                 {
                     final boolean matched = valueLength >= 0 &&
                         values.collect(index.name, index.function, buffer, valueOffset, valueLength)
                             .contains(wanted, 0, indexValue.length);
                     result.addPreImage(buffer, keyOffset, keyLength, valueOffset, matched ? valueLength : -1,
-                        createRevision, modRevision, version);
+                        createRevision, modRevision, version, lease);
                 });
                 if (read.isStable())
                 {

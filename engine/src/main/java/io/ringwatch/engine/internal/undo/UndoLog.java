@@ -40,7 +40,7 @@ import java.util.ArrayDeque;
 public final class UndoLog
 {
     /** Bytes before an entry's key: length, key length, value length (-1 absent), revision and the three revisions. */
-    static final int HEADER = 48;
+    static final int HEADER = 56;
     private static final int LENGTH = 0;
     private static final int KEY_LENGTH = 4;
     private static final int VALUE_LENGTH = 8;
@@ -48,6 +48,7 @@ public final class UndoLog
     private static final int CREATE_REVISION = 24;
     private static final int MOD_REVISION = 32;
     private static final int VERSION = 40;
+    private static final int LEASE = 48;
     private static final int MIN_SEGMENT_BYTES = 1 << 20;
     /** Spare segments kept for the next read once the last one left; the rest are freed. */
     private static final int POOLED_SEGMENTS = 4;
@@ -223,6 +224,7 @@ public final class UndoLog
         buffer.putLong(at + CREATE_REVISION, changes.prevCreateRevision());
         buffer.putLong(at + MOD_REVISION, changes.prevModRevision());
         buffer.putLong(at + VERSION, changes.prevVersion());
+        buffer.putLong(at + LEASE, changes.prevLease());
         buffer.putBytes(at + HEADER, changes.key(), 0, keyLength);
         if (valueLength > 0)
         {
@@ -421,7 +423,8 @@ public final class UndoLog
         {
             final int keyLength = staging.getInt(at + KEY_LENGTH);
             visitor.visit(staging, at + HEADER, keyLength, at + HEADER + keyLength, staging.getInt(at + VALUE_LENGTH),
-                staging.getLong(at + CREATE_REVISION), staging.getLong(at + MOD_REVISION), staging.getLong(at + VERSION));
+                staging.getLong(at + CREATE_REVISION), staging.getLong(at + MOD_REVISION), staging.getLong(at + VERSION),
+                staging.getLong(at + LEASE));
         }
     }
 

@@ -19,8 +19,9 @@ public interface UndoVisitor
      * @param createRevision the key's createRevision before the change.
      * @param modRevision    the key's modRevision before the change.
      * @param version        the key's version before the change.
+     * @param lease          the key's lease id before the change, 0 for none.
      */
     void visit(
         DirectBuffer buffer, int keyOffset, int keyLength, int valueOffset, int valueLength,
-        long createRevision, long modRevision, long version);
+        long createRevision, long modRevision, long version, long lease);
 }

@@ -25,6 +25,7 @@ final class BlockingCompletion implements WriteCompletion
     long deleted;
     List<KeyValue> prevKvs;
     TxnResult txn;
+    Object value;
     RingWatchException error;
 
     void arm()
@@ -33,6 +34,7 @@ final class BlockingCompletion implements WriteCompletion
         error = null;
         prevKvs = null;
         txn = null;
+        value = null;
         done = false;
     }
 
@@ -44,6 +46,7 @@ final class BlockingCompletion implements WriteCompletion
         deleted = command.resultDeleted;
         prevKvs = command.resultPrevKvs;
         txn = command.resultTxn;
+        value = command.resultValue;
         error = command.resultError;
         done = true;
         LockSupport.unpark(waiter);

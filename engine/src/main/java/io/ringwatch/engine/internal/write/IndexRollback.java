@@ -40,7 +40,7 @@ final class IndexRollback
             if (prevModRevision != 0)
             {
                 index.restore(changes.key(), 0, keyLength, changes.prevValue(), 0, changes.prevValueLength(),
-                    changes.prevCreateRevision(), prevModRevision, changes.prevVersion(), replaced);
+                    changes.prevLease(), changes.prevCreateRevision(), prevModRevision, changes.prevVersion(), replaced);
                 secondary.onChange(prevModRevision, changes.key(), keyLength, replaced,
                     changes.prevValue(), changes.prevValueLength());
             }

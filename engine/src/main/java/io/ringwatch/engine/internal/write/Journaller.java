@@ -92,6 +92,8 @@ final class Journaller implements Runnable
     /** Revisions appended since the start; the append timer counts them batch by batch. */
     private long appendedCount;
     private long appendedRevision;
+    /** SYNC: lease records appended since the last flush (a batch of grants alone still needs one). */
+    private boolean leaseRecordsUnflushed;
     private long appendedWindowSequence = -1;
     private long durableRevision;
     private volatile JournalFailedException failure;
@@ -200,22 +202,7 @@ final class Journaller implements Runnable
     {
         stopping = true;
         idle.doorbell().ring();
-        boolean interrupted = false;
-        while (thread.isAlive())
-        {
-            try
-            {
-                thread.join();
-            }
-            catch (final InterruptedException e)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinUninterruptibly(thread);
     }
 
     @Override
@@ -268,6 +255,10 @@ final class Journaller implements Runnable
         {
             append(command);
         }
+        if (failure == null && command.leaseRecord != WriteCommand.NO_LEASE_RECORD)
+        {
+            recordLease(command);
+        }
         if (failure != null && command.resultError == null)
         {
             command.resultError = failure;
@@ -311,6 +302,31 @@ final class Journaller implements Runnable
         }
     }
 
+    /** A grant, or an end after the revision that deleted its keys: the lease table's own records. */
+    private void recordLease(final WriteCommand command)
+    {
+        try
+        {
+            if (command.leaseRecord == WriteCommand.LEASE_GRANTED)
+            {
+                journal.recordLeaseGrant(command.leaseRecordId, command.leaseRecordTtlSeconds);
+            }
+            else
+            {
+                journal.recordLeaseRevoke(command.leaseRecordId);
+            }
+            leaseRecordsUnflushed = true;
+        }
+        catch (final RuntimeException e)
+        {
+            if (sync)
+            {
+                settle();
+            }
+            fail("recording lease " + command.leaseRecordId, e);
+        }
+    }
+
     private void endOfBatch()
     {
         if (sync)
@@ -322,12 +338,13 @@ final class Journaller implements Runnable
     /** SYNC: forces the batch to disk once, opens the gate up to it, and acknowledges its writes. */
     private void settle()
     {
-        if (failure == null && appendedRevision > durableRevision)
+        if (failure == null && (appendedRevision > durableRevision || leaseRecordsUnflushed))
         {
             try
             {
                 final long start = System.nanoTime();
                 journal.flush();
+                leaseRecordsUnflushed = false;
                 flushes.record(1, System.nanoTime() - start);
                 makeVisible();
             }

@@ -1,12 +1,16 @@
 package io.ringwatch.engine.internal.write;
 
 import com.lmax.disruptor.EventHandler;
+import io.ringwatch.engine.errors.KeyNotFoundException;
+import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.IndexVisitor;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.lease.Lease;
+import io.ringwatch.engine.internal.lease.LeaseTable;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.kv.Compare;
@@ -14,6 +18,8 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.lease.LeaseGrant;
+import io.ringwatch.engine.lease.LeaseTimeToLive;
 import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
@@ -59,6 +65,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final RevisionCursor cursor;
     private final IndexMaintainer secondary;
     private final UndoLog undo;
+    private final LeaseTable leases;
     private final IndexEntry prev = new IndexEntry();
     private final IndexEntry probe = new IndexEntry();
     private final ExpandableArrayBuffer doomedKeys = new ExpandableArrayBuffer(1024);
@@ -91,6 +98,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
         final UndoLog undo,
+        final LeaseTable leases,
         final Journal journalSizes,
         final Journaller journal,
         final Doorbell[] windowReaders,
@@ -104,6 +112,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.cursor = cursor;
         this.secondary = secondary;
         this.undo = undo;
+        this.leases = leases;
         this.revision = cursor.applied();
         this.rungRevision = revision;
         this.journal = journal;
@@ -200,6 +209,14 @@ final class RevisionApplier implements EventHandler<WriteCommand>
                 case WriteCommand.TXN:
                     applyTxn(command);
                     break;
+                case WriteCommand.LEASE_GRANT:
+                case WriteCommand.LEASE_REVOKE:
+                case WriteCommand.LEASE_KEEP_ALIVE:
+                case WriteCommand.LEASE_EXPIRE:
+                case WriteCommand.LEASE_TIME_TO_LIVE:
+                case WriteCommand.LEASE_LIST:
+                    applyLease(command);
+                    break;
                 default:
                     return;
             }
@@ -229,6 +246,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
                 return;
             }
         }
+        final long lease = leaseOfPut(command.key, command.keyLength, command.lease, command.ignoreLease);
         if (sizer.mustMeasureSingleChanges())
         {
             sizer.begin();
@@ -237,7 +255,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             sizer.check();
         }
         secondary.checkPut(command.value, command.valueLength);
-        put(command, command.key, command.keyLength, command.value, command.valueLength);
+        put(command, command.key, command.keyLength, command.value, command.valueLength, lease);
         command.resultRevision = revision + 1;
         command.resultSucceeded = true;
         if (command.prevKv && prev.found())
@@ -268,6 +286,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     {
         final TxnPlan plan = TxnPlan.choose(command.txn, conditions);
         final List<Op> ops = plan.writes();
+        final long[] opLeases = leasesOfPuts(ops, command);
         secondary.checkTxn(ops);
         if (sizer.isBounded())
         {
@@ -284,7 +303,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             {
                 key.putBytes(0, op.key());
                 command.value.putBytes(0, op.value());
-                put(command, key, op.key().length, command.value, op.value().length);
+                put(command, key, op.key().length, command.value, op.value().length, opLeases[i]);
                 if (op.prevKv() && prev.found())
                 {
                     command.resultPrevKvs = List.of(copyOf(prev));
@@ -326,8 +345,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final byte[] key = compare.key();
         compareKey.wrap(key);
         final boolean present = index.get(compareKey, 0, key.length, probe);
-        return compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(),
-            present ? probe.valueBytes() : null);
+        return compare.test(present, probe.version(), probe.createRevision(), probe.modRevision(), probe.lease(),
+            present && compare.target() == Compare.Target.VALUE ? probe.valueBytes() : null);
     }
 
     /** Every key of the range must pass; an empty range compares as one absent key (etcd). */
@@ -351,7 +370,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
 
     private boolean testInRange(final IndexEntry entry)
     {
-        rangeHolds = rangeCompare.test(true, entry.version(), entry.createRevision(), entry.modRevision(),
+        rangeHolds = rangeCompare.test(true, entry.version(), entry.createRevision(), entry.modRevision(), entry.lease(),
             rangeCompare.target() == Compare.Target.VALUE ? entry.valueBytes() : null);
         return rangeHolds;
     }
@@ -427,19 +446,170 @@ final class RevisionApplier implements EventHandler<WriteCommand>
      * dirty a G1 card per put (see {@link WriteCommand#reset}).
      */
     private void put(
-        final WriteCommand command, final DirectBuffer key, final int keyLength, final DirectBuffer value, final int valueLength)
+        final WriteCommand command, final DirectBuffer key, final int keyLength, final DirectBuffer value, final int valueLength,
+        final long lease)
     {
         final long next = beginMutation(command);
-        index.put(key, 0, keyLength, value, 0, valueLength, next, prev);
+        index.put(key, 0, keyLength, value, 0, valueLength, lease, next, prev);
         secondary.onChange(next, key, keyLength, prev, value, valueLength);
         final boolean existed = prev.found();
+        final long prevLease = existed ? prev.lease() : 0;
+        if (prevLease != lease)
+        {
+            // The key moves: etcd's put detaches it from its old lease, attaches it to the new.
+            leases.detach(prevLease, key, keyLength);
+            leases.attach(lease, key, keyLength);
+        }
         final long createRevision = existed ? prev.createRevision() : next;
         final long version = existed ? prev.version() + 1 : 1;
         final ChangeRecord changes = command.changes;
-        changes.add(EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, next, version,
+        changes.add(EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, next, version, lease,
             existed ? prev.value() : null, 0, existed ? prev.valueLength() : 0,
-            existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0);
+            existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0, prevLease);
         window.append(next, changes);
+    }
+
+    /**
+     * The lease a put leaves its key with, checked before anything changes.
+     *
+     * @throws LeaseNotFoundException for a lease that does not live.
+     * @throws KeyNotFoundException   for a put keeping the lease of a key that does not exist.
+     */
+    private long leaseOfPut(final DirectBuffer key, final int keyLength, final long lease, final boolean ignoreLease)
+    {
+        if (ignoreLease)
+        {
+            if (!index.get(key, 0, keyLength, probe))
+            {
+                throw new KeyNotFoundException();
+            }
+            return probe.lease();
+        }
+        if (lease != 0 && leases.find(lease) == null)
+        {
+            throw new LeaseNotFoundException(lease);
+        }
+        return lease;
+    }
+
+    /**
+     * The lease of each put of a transaction's chosen branch, checked before its first change
+     * (keys are distinct within a branch, so the index before the transaction decides).
+     */
+    private long[] leasesOfPuts(final List<Op> ops, final WriteCommand command)
+    {
+        final long[] result = new long[ops.size()];
+        for (int i = 0; i < ops.size(); i++)
+        {
+            final Op op = ops.get(i);
+            if (op.kind() == Op.Kind.PUT && (op.lease() != 0 || op.ignoreLease()))
+            {
+                command.key.putBytes(0, op.key());
+                result[i] = leaseOfPut(command.key, op.key().length, op.lease(), op.ignoreLease());
+            }
+        }
+        return result;
+    }
+
+    private void applyLease(final WriteCommand command)
+    {
+        final long now = command.leaseNowMillis;
+        command.resultRevision = revision;
+        command.resultSucceeded = true;
+        switch (command.kind)
+        {
+            case WriteCommand.LEASE_GRANT:
+            {
+                final Lease lease = leases.grant(command.lease, command.leaseTtlSeconds, now);
+                command.resultValue = new LeaseGrant(lease.id(), lease.ttlSeconds());
+                command.leaseRecord = WriteCommand.LEASE_GRANTED;
+                command.leaseRecordId = lease.id();
+                command.leaseRecordTtlSeconds = lease.ttlSeconds();
+                break;
+            }
+            case WriteCommand.LEASE_KEEP_ALIVE:
+            {
+                final Lease lease = leases.find(command.lease);
+                if (lease == null || lease.deadlineMillis() <= now)
+                {
+                    // etcd's lessor refuses to renew a lease already due; the next check ends it.
+                    throw new LeaseNotFoundException(command.lease);
+                }
+                leases.renew(lease, now);
+                command.resultValue = lease.ttlSeconds();
+                break;
+            }
+            case WriteCommand.LEASE_REVOKE:
+            {
+                final Lease lease = leases.find(command.lease);
+                if (lease == null)
+                {
+                    throw new LeaseNotFoundException(command.lease);
+                }
+                end(command, lease);
+                break;
+            }
+            case WriteCommand.LEASE_EXPIRE:
+            {
+                final Lease lease = leases.firstDue(now);
+                command.resultSucceeded = lease != null;
+                if (lease != null)
+                {
+                    end(command, lease);
+                }
+                break;
+            }
+            case WriteCommand.LEASE_TIME_TO_LIVE:
+            {
+                final Lease lease = leases.find(command.lease);
+                if (lease == null)
+                {
+                    throw new LeaseNotFoundException(command.lease);
+                }
+                final List<byte[]> keys = new ArrayList<>(command.leaseWithKeys ? lease.keyCount() : 0);
+                for (int i = 0; command.leaseWithKeys && i < lease.keyCount(); i++)
+                {
+                    keys.add(lease.key(i).clone());
+                }
+                command.resultValue = new LeaseTimeToLive(lease.id(), lease.ttlSeconds(), lease.deadlineMillis() - now, keys);
+                break;
+            }
+            default:
+                command.resultValue = leases.ids();
+                break;
+        }
+    }
+
+    /**
+     * Ends a lease: deletes its keys, in key order, under one revision (none when it held no key),
+     * then forgets it. Measured against the journal's cap first, so a refused end changes nothing.
+     */
+    private void end(final WriteCommand command, final Lease lease)
+    {
+        final int count = lease.keyCount();
+        if (count > 0 && sizer.isBounded())
+        {
+            sizer.begin();
+            for (int i = 0; i < count; i++)
+            {
+                final byte[] key = lease.key(i);
+                command.key.putBytes(0, key);
+                sizer.add(key.length, 0, index.get(command.key, 0, key.length, probe) ? probe.valueLength() : 0);
+            }
+            sizer.check();
+        }
+        // Out of the table first: deleting its keys then detaches nothing from it.
+        leases.remove(lease);
+        for (int i = 0; i < count; i++)
+        {
+            final byte[] key = lease.key(i);
+            command.key.putBytes(0, key);
+            deleteOne(command, command.key, key.length, false);
+        }
+        command.resultDeleted = count;
+        command.resultRevision = mutating ? revision + 1 : revision;
+        command.leaseRecord = WriteCommand.LEASE_ENDED;
+        command.leaseRecordId = lease.id();
     }
 
     private long deleteOne(final WriteCommand command, final DirectBuffer key, final int keyLength, final boolean prevKv)
@@ -506,9 +676,10 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final WriteCommand command, final long next, final DirectBuffer key, final int keyLength, final boolean prevKv)
     {
         secondary.onChange(next, key, keyLength, prev, null, 0);
+        leases.detach(prev.lease(), key, keyLength);
         final ChangeRecord changes = command.changes;
-        changes.add(EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0, 0,
-            prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version());
+        changes.add(EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0, 0, 0,
+            prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version(), prev.lease());
         window.append(next, changes);
         if (prevKv)
         {
@@ -558,6 +729,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
 
     private static KeyValue copyOf(final IndexEntry entry)
     {
-        return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version());
+        return new KeyValue(entry.keyBytes(), entry.valueBytes(), entry.createRevision(), entry.modRevision(), entry.version(),
+            entry.lease());
     }
 }

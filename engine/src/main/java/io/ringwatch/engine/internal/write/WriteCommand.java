@@ -23,6 +23,14 @@ final class WriteCommand
     static final int PUT = 1;
     static final int DELETE = 2;
     static final int TXN = 3;
+    /** Lease commands (issue 15): decided by the writer from the time the command carries. */
+    static final int LEASE_GRANT = 4;
+    static final int LEASE_REVOKE = 5;
+    static final int LEASE_KEEP_ALIVE = 6;
+    /** End the lease due first at the command's time, if any. */
+    static final int LEASE_EXPIRE = 7;
+    static final int LEASE_TIME_TO_LIVE = 8;
+    static final int LEASE_LIST = 9;
 
     /** Range end modes of a delete. */
     static final int SINGLE_KEY = 0;
@@ -44,11 +52,28 @@ final class WriteCommand
     int valueLength;
     long expectedModRevision;
     boolean prevKv;
+    /** A put's lease (0: none), or the lease a lease command names. */
+    long lease;
+    /** A put that keeps its key's lease (etcd's ignore_lease). */
+    boolean ignoreLease;
+    long leaseTtlSeconds;
+    /** A lease command's time, from the lease clock, stamped by its producer. */
+    long leaseNowMillis;
+    boolean leaseWithKeys;
     Txn txn;
     WriteCompletion completion;
     WriteCallback callback;
     /** When the command entered (wall clock, ms), stamped by its producer: the writer reads no clock. */
     long timestampMillis;
+
+    /** No lease record for the journal. */
+    static final byte NO_LEASE_RECORD = 0;
+    static final byte LEASE_GRANTED = 1;
+    static final byte LEASE_ENDED = 2;
+    /** What the journal records of the lease table for this command, after its revision if any. */
+    byte leaseRecord;
+    long leaseRecordId;
+    long leaseRecordTtlSeconds;
 
     /** The revision the writer gave this command's changes, 0 when it changed nothing. */
     long journalRevision;
@@ -62,6 +87,8 @@ final class WriteCommand
     long resultDeleted;
     List<KeyValue> resultPrevKvs;
     TxnResult resultTxn;
+    /** A lease command's result. */
+    Object resultValue;
     RingWatchException resultError;
 
     /**
@@ -91,14 +118,21 @@ final class WriteCommand
         valueLength = 0;
         expectedModRevision = ANY_REVISION;
         prevKv = false;
+        lease = 0;
+        ignoreLease = false;
+        leaseTtlSeconds = 0;
+        leaseNowMillis = 0;
+        leaseWithKeys = false;
         txn = null;
         timestampMillis = 0;
         journalRevision = 0;
+        leaseRecord = NO_LEASE_RECORD;
         resultRevision = 0;
         resultSucceeded = false;
         resultDeleted = 0;
         resultPrevKvs = null;
         resultTxn = null;
+        resultValue = null;
         resultError = null;
     }
 

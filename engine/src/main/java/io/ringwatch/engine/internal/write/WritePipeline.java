@@ -14,6 +14,7 @@ import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
+import io.ringwatch.engine.internal.lease.LeaseRecovery;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.kv.Compare;
@@ -23,6 +24,8 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.kv.TxnResult;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.lease.LeaseClock;
+import io.ringwatch.engine.lease.Leases;
 import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.ringbuffer.WatchWindow;
 import org.agrona.DirectBuffer;
@@ -52,6 +55,9 @@ public final class WritePipeline implements AutoCloseable
     private final RingBuffer<WriteCommand> ring;
     private final Journaller journaller;
     private final boolean stampTime;
+    private final LeaseClock leaseClock;
+    private final WriterLeases leases;
+    private final LeaseTimer leaseTimer;
     private final ThreadLocal<BlockingCompletion> completions = ThreadLocal.withInitial(BlockingCompletion::new);
     private volatile boolean closed;
     private volatile Thread writerThread;
@@ -94,7 +100,9 @@ public final class WritePipeline implements AutoCloseable
         journaller = journal == null ? null : new Journaller(config.name() + "-journal", journal, disruptor.getRingBuffer(), window, cursor,
             windowReaders, new IndexRollback(index, secondary));
         stampTime = journal != null;
-        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, journal, journaller,
+        leaseClock = config.leaseClock();
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo,
+            LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis()), journal, journaller,
             windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         if (journaller != null)
@@ -107,6 +115,17 @@ public final class WritePipeline implements AutoCloseable
         disruptor.setDefaultExceptionHandler(new FailingHandler(journaller == null));
         ring = disruptor.start();
         applier.awaitRunning();
+        leases = new WriterLeases(this);
+        leaseTimer = config.leaseCheckInterval().isZero() ? null :
+            new LeaseTimer(config.name() + "-lease-timer", leases, config.leaseCheckInterval());
+    }
+
+    /**
+     * @return the engine's leases, whose every operation goes through this pipeline's writer.
+     */
+    public Leases leases()
+    {
+        return leases;
     }
 
     /**
@@ -220,6 +239,10 @@ public final class WritePipeline implements AutoCloseable
         }
         closed = true;
         VarHandle.fullFence();
+        if (leaseTimer != null)
+        {
+            leaseTimer.close();
+        }
         try
         {
             disruptor.shutdown(30, TimeUnit.SECONDS);
@@ -292,6 +315,40 @@ public final class WritePipeline implements AutoCloseable
             command.key(key, keyOffset, keyLength);
             command.rangeMode = WriteCommand.SINGLE_KEY;
             command.kind = WriteCommand.DELETE;
+        }
+        finally
+        {
+            release(command);
+        }
+    }
+
+    /**
+     * Publishes one lease command stamped with the lease clock's time and waits for it.
+     *
+     * @return the completion, holding the result.
+     */
+    BlockingCompletion lease(final int kind, final long id, final long ttlSeconds, final boolean withKeys)
+    {
+        final BlockingCompletion completion = armedCompletion();
+        publishLease(kind, id, ttlSeconds, withKeys, completion);
+        completion.await();
+        return completion;
+    }
+
+    /**
+     * Publishes one lease command stamped with the lease clock's time; {@code completion} hears of
+     * it on the thread that completes writes.
+     */
+    void publishLease(final int kind, final long id, final long ttlSeconds, final boolean withKeys, final WriteCompletion completion)
+    {
+        final WriteCommand command = claim(completion, null);
+        try
+        {
+            command.lease = id;
+            command.leaseTtlSeconds = ttlSeconds;
+            command.leaseWithKeys = withKeys;
+            command.leaseNowMillis = leaseClock.nowMillis();
+            command.kind = kind;
         }
         finally
         {
@@ -385,6 +442,8 @@ public final class WritePipeline implements AutoCloseable
         if (op.kind() == Op.Kind.PUT)
         {
             command.value(op.value());
+            command.lease = op.lease();
+            command.ignoreLease = op.ignoreLease();
             command.kind = WriteCommand.PUT;
             return;
         }

@@ -177,7 +177,7 @@ class ReadResultBuilderTest
         System.arraycopy(k, 0, both, 0, k.length);
         System.arraycopy(v, 0, both, k.length, v.length);
         builder.addPreImage(new UnsafeBuffer(both), 0, k.length, k.length, value == null ? -1 : v.length,
-            revision, revision, 1);
+            revision, revision, 1, 0);
     }
 
     private static List<String> render(final List<KeyValue> kvs)

@@ -110,7 +110,7 @@ class UndoLogTest
     {
         final List<String> seen = new ArrayList<>();
         undo.readSince(pin, range, new ExpandableArrayBuffer(64),
-            (buffer, keyOffset, keyLength, valueOffset, valueLength, createRevision, modRevision, version) ->
+            (buffer, keyOffset, keyLength, valueOffset, valueLength, createRevision, modRevision, version, lease) ->
             {
                 final String key = buffer.getStringWithoutLengthUtf8(keyOffset, keyLength);
                 seen.add(key + "=" + (valueLength < 0 ? "absent" :

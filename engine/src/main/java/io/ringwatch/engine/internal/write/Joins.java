@@ -1,0 +1,37 @@
+package io.ringwatch.engine.internal.write;
+
+/**
+ * Waiting for a stage's thread to end, as the write path's stages stop: an interrupt does not cut
+ * the wait short (a half-stopped stage would strand writes); it is kept and restored after.
+ */
+final class Joins
+{
+    private Joins()
+    {
+    }
+
+    /**
+     * Waits until {@code thread} has ended, restoring the caller's interrupt status afterwards.
+     *
+     * @param thread the thread to wait for.
+     */
+    static void joinUninterruptibly(final Thread thread)
+    {
+        boolean interrupted = false;
+        while (thread.isAlive())
+        {
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException e)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
