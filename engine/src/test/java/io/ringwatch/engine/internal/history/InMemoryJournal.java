@@ -9,6 +9,9 @@ import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,6 +38,8 @@ public final class InMemoryJournal implements Journal
     private volatile boolean failFlushes;
     private volatile CountDownLatch flushGate;
     private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
+    private final List<SnapshotKey> snapshot = new ArrayList<>();
+    private volatile long snapshotRevision;
 
     /**
      * @param capacity the most changes it holds.
@@ -107,6 +112,33 @@ public final class InMemoryJournal implements Journal
     public long durableRevision()
     {
         return durableRevision;
+    }
+
+    /**
+     * From now on an engine that opens this journal loads a snapshot at {@code revision} holding
+     * the keys given with {@link #snapshotHolds}, as if a snapshot file had been written.
+     *
+     * @param revision the snapshot's revision.
+     */
+    public void snapshotAt(final long revision)
+    {
+        snapshotRevision = revision;
+    }
+
+    /**
+     * Adds a key to the snapshot an opening engine loads (see {@link #snapshotAt}).
+     *
+     * @param key            the key.
+     * @param value          its value.
+     * @param createRevision its create revision.
+     * @param modRevision    its mod revision.
+     * @param version        its version.
+     */
+    public void snapshotHolds(final String key, final String value, final long createRevision, final long modRevision,
+        final long version)
+    {
+        snapshot.add(new SnapshotKey(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
+            createRevision, modRevision, version));
     }
 
     /**
@@ -200,7 +232,16 @@ public final class InMemoryJournal implements Journal
     @Override
     public long loadSnapshot(final SnapshotSink into)
     {
-        return 0;
+        for (final SnapshotKey entry : snapshot)
+        {
+            into.entry(new UnsafeBuffer(entry.key), 0, entry.key.length, new UnsafeBuffer(entry.value), 0, entry.value.length,
+                entry.createRevision, entry.modRevision, entry.version);
+        }
+        return snapshotRevision;
+    }
+
+    private record SnapshotKey(byte[] key, byte[] value, long createRevision, long modRevision, long version)
+    {
     }
 
     @Override
