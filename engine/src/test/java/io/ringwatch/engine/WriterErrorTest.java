@@ -6,6 +6,7 @@ import io.ringwatch.engine.direct.WriteCallback;
 import io.ringwatch.engine.errors.IndexFunctionException;
 import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.errors.WriterFailedException;
 import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
@@ -35,9 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /**
  * An {@link Error} thrown on the write path (a failed assertion or a class that would not load in
  * a user's index function or write callback, the {@code InternalError} of a mapped page the disk
- * cannot back) never leaves a caller waiting and never stops the thread that completes writes:
- * user code fails only its own write, with a typed error and nothing changed; a journal Error fails
- * the engine's writes with {@link JournalFailedException}, as a full disk does. The timeouts only
+ * cannot back, a bug in the writer's own work) never leaves a caller waiting and never stops the
+ * thread that completes writes: user code fails only its own write, with a typed error and nothing
+ * changed; a journal Error fails the engine's writes with {@link JournalFailedException}, as a full
+ * disk does; an Error in the writer's own work fails that write and every later one with
+ * {@link WriterFailedException}. The timeouts only
  * turn a hang (the bug this guards against) into a failure; no assertion depends on timing.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -93,6 +96,30 @@ class WriterErrorTest
             assertEquals(1, journal.lastRevision());
             assertEquals(1, engine.currentRevision(), "reads serve what the log holds");
             assertEquals(List.of("a"), keys(engine));
+        }
+    }
+
+    @ParameterizedTest(name = "sync={0}")
+    @ValueSource(booleans = {false, true})
+    void anErrorInTheWritersOwnWorkFailsThatWriteAndEveryLaterOneWithoutAHang(final boolean sync) throws Exception
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 10, sync);
+        journal.capRevisionsAt(1 << 20);
+        try (RingWatch engine = open(journal))
+        {
+            assertEquals(1, engine.put("a", "1").revision());
+            journal.failSizingWithError();
+
+            final Txn measured = Txn.of(List.of(), List.of(Op.put(bytes("x"), bytes("1")), Op.put(bytes("y"), bytes("2"))), List.of());
+            final WriterFailedException failed = assertThrows(WriterFailedException.class, () -> engine.txn(measured));
+            assertInstanceOf(InternalError.class, failed.getCause());
+            assertThrows(WriterFailedException.class, () -> engine.put("b", "2"), "every later write is refused");
+            final ExecutionException refused = assertThrows(ExecutionException.class,
+                () -> engine.writeAsync(Op.put(bytes("c"), bytes("3"))).get());
+            assertInstanceOf(WriterFailedException.class, refused.getCause());
+
+            assertEquals(1, engine.currentRevision());
+            assertEquals(List.of("a"), keys(engine), "reads go on");
         }
     }
 

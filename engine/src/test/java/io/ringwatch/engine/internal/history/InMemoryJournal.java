@@ -35,6 +35,8 @@ public final class InMemoryJournal implements Journal
     private volatile long firstRevision = 1;
     private volatile boolean failAppends;
     private volatile boolean errorAppends;
+    private volatile boolean errorSizing;
+    private volatile long maxRevisionBytes = Long.MAX_VALUE;
     private volatile boolean failFlushes;
     private volatile CountDownLatch flushGate;
     private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
@@ -64,6 +66,26 @@ public final class InMemoryJournal implements Journal
     public void failAppendsWithError()
     {
         errorAppends = true;
+    }
+
+    /**
+     * Caps a revision's size, as a log's per-revision limit does, so that the writer measures
+     * multi-change writes with {@link #changeBytes}. Call before an engine opens this journal.
+     *
+     * @param bytes the cap.
+     */
+    public void capRevisionsAt(final long bytes)
+    {
+        maxRevisionBytes = bytes;
+    }
+
+    /**
+     * From now on measuring a change throws an {@link Error} on the writer thread, which calls it
+     * while building a capped revision: the writer's own work failing, as a bug would.
+     */
+    public void failSizingWithError()
+    {
+        errorSizing = true;
     }
 
     /** From now on every flush throws, as an I/O error while forcing pages would. */
@@ -215,6 +237,22 @@ public final class InMemoryJournal implements Journal
         }
         flushes.incrementAndGet();
         durableRevision = lastRevision;
+    }
+
+    @Override
+    public long maxRevisionBytes()
+    {
+        return maxRevisionBytes;
+    }
+
+    @Override
+    public long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        if (errorSizing)
+        {
+            throw new InternalError("measuring a change failed (simulated)");
+        }
+        return Journal.super.changeBytes(keyLength, valueLength, prevValueLength);
     }
 
     @Override
