@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.history;
 
+import io.ringwatch.engine.errors.RecoveryException;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.Journal;
@@ -10,7 +11,11 @@ import io.ringwatch.ringbuffer.EventType;
 /**
  * Rebuilds the off-heap index from a {@link Journal} before the writer starts: the newest
  * snapshot, then every change recorded after it, each applied with the key's recorded state
- * (so a change the snapshot already holds is applied harmlessly again). Runs on the opening
+ * (so a change the snapshot already holds is applied harmlessly again). A snapshot and log that
+ * do not form one history are refused with {@link RecoveryException}: besides a log that misses or
+ * misreports revisions, a snapshot holding a change newer than the last revision recovered (a
+ * snapshot committed before the log held what its scan saw) would otherwise come back as keys no
+ * watcher can be told about and a range at an older revision silently hides. Runs on the opening
  * thread; allocates a reader and two reusable records.
  */
 public final class Recovery
@@ -25,15 +30,32 @@ public final class Recovery
      * @param journal the log to recover from.
      * @param index   an empty index, not yet shared with any other thread.
      * @return the last revision recovered, 0 for an empty journal.
-     * @throws IllegalStateException if the log is missing revisions the snapshot does not cover.
+     * @throws RecoveryException if the log is missing revisions the snapshot does not cover, or the
+     *                           snapshot holds a change newer than the revision recovered.
      */
     public static long recover(final Journal journal, final OffHeapIndex index)
     {
         final IndexEntry prev = new IndexEntry();
+        final long[] newestInSnapshot = new long[1];
         final long snapshotRevision = journal.loadSnapshot(
             (key, keyOffset, keyLength, value, valueOffset, valueLength, createRevision, modRevision, version, lease) ->
+            {
+                newestInSnapshot[0] = Math.max(newestInSnapshot[0], modRevision);
                 index.restore(key, keyOffset, keyLength, value, valueOffset, valueLength, lease,
-                    createRevision, modRevision, version, prev));
+                    createRevision, modRevision, version, prev);
+            });
+        final long recovered = replay(journal, index, snapshotRevision, prev);
+        if (newestInSnapshot[0] > recovered)
+        {
+            throw new RecoveryException("the snapshot at revision " + snapshotRevision + " holds a change of revision " +
+                newestInSnapshot[0] + " but the revision log ends at revision " + recovered +
+                ": the snapshot is ahead of the log");
+        }
+        return recovered;
+    }
+
+    private static long replay(final Journal journal, final OffHeapIndex index, final long snapshotRevision, final IndexEntry prev)
+    {
         final long last = journal.lastRevision();
         if (last <= snapshotRevision)
         {
@@ -42,7 +64,7 @@ public final class Recovery
         final long from = snapshotRevision + 1;
         if (journal.firstRevision() > from)
         {
-            throw new IllegalStateException("the revision log starts at revision " + journal.firstRevision() +
+            throw new RecoveryException("the revision log starts at revision " + journal.firstRevision() +
                 " but recovery needs it from revision " + from);
         }
         final EventRecord change = new EventRecord();
@@ -50,7 +72,7 @@ public final class Recovery
         {
             if (!reader.seek(from))
             {
-                throw new IllegalStateException("the revision log cannot be read from revision " + from);
+                throw new RecoveryException("the revision log cannot be read from revision " + from);
             }
             while (reader.next(change))
             {
@@ -66,7 +88,7 @@ public final class Recovery
             }
             if (reader.lastRevision() != last)
             {
-                throw new IllegalStateException("the revision log ends at revision " + reader.lastRevision() +
+                throw new RecoveryException("the revision log ends at revision " + reader.lastRevision() +
                     " but reports revision " + last + " as its last");
             }
         }

@@ -31,7 +31,7 @@ public final class IndexValues implements IndexValueSink
      * @param offset    where it starts.
      * @param length    its length.
      * @return this.
-     * @throws IndexFunctionException if the function throws or yields an unusable value.
+     * @throws IndexFunctionException if the function throws (an {@link Error} included) or yields an unusable value.
      */
     public IndexValues collect(
         final String indexName, final IndexFunction function, final DirectBuffer value, final int offset, final int length)
@@ -46,8 +46,10 @@ public final class IndexValues implements IndexValueSink
             clear();
             throw new IndexFunctionException("index '" + indexName + "': " + e.getMessage(), e);
         }
-        catch (final RuntimeException e)
+        catch (final RuntimeException | Error e)
         {
+            // An Error too (a failed assertion, a class that would not load): it is the user's
+            // function failing, and the writer that called it must go on.
             clear();
             throw new IndexFunctionException("index '" + indexName + "': the index function threw " + e, e);
         }

@@ -39,7 +39,8 @@ import java.util.concurrent.locks.LockSupport;
  *     revision (the visibility gate: no watcher or reader sees a revision before it is durable),
  *     the dispatchers are woken, and the batch's writes are acknowledged.</li>
  * </ul>
- * A journal failure (a typed exception from the journal: full disk, I/O error) fails that write
+ * A journal failure (a typed exception from the journal: full disk, I/O error; or an {@link Error}
+ * from it, such as the {@link InternalError} of a mapped page the disk cannot back) fails that write
  * and every later one with {@link JournalFailedException}; earlier writes of the batch are forced
  * and acknowledged first if the journal still can. The writer refuses every command from then
  * on; once it has stopped, this stage rolls the index back to the durable revision with the
@@ -279,8 +280,10 @@ final class Journaller implements Runnable
         {
             journal.appendRevision(revision, command.timestampMillis, command.changes);
         }
-        catch (final RuntimeException e)
+        catch (final RuntimeException | Error e)
         {
+            // An Error too: a mapped page the file system cannot back surfaces as InternalError,
+            // and this thread must live on to refuse and complete every later write.
             if (sync)
             {
                 // The batch's earlier revisions are in the log: make them durable if it still can.
@@ -345,7 +348,7 @@ final class Journaller implements Runnable
                 flushes.record(1, System.nanoTime() - start);
                 makeVisible();
             }
-            catch (final RuntimeException e)
+            catch (final RuntimeException | Error e)
             {
                 fail("forcing the revision log to disk", e);
             }
@@ -377,7 +380,7 @@ final class Journaller implements Runnable
         }
     }
 
-    private void fail(final String what, final RuntimeException cause)
+    private void fail(final String what, final Throwable cause)
     {
         failure = new JournalFailedException(
             "the revision log failed " + what + "; the engine refuses writes: " + cause, cause);

@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import io.ringwatch.engine.errors.KeyNotFoundException;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.errors.WriterFailedException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.IndexEntry;
@@ -27,6 +28,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +57,7 @@ import java.util.function.Predicate;
  */
 final class RevisionApplier implements EventHandler<WriteCommand>
 {
+    private static final Logger LOG = LoggerFactory.getLogger(RevisionApplier.class);
     /**
      * Revisions applied between rings of the window readers' doorbells within one long batch: a
      * reader parked at the start of a batch is woken before its end, yet a saturated writer pays
@@ -91,6 +96,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private int doomedBytes;
     private long revision;
     private boolean mutating;
+    /** Set once an Error stopped the writer: every later command fails with it. */
+    private WriterFailedException failure;
 
     RevisionApplier(
         final OffHeapIndex index,
@@ -186,6 +193,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private void apply(final WriteCommand command)
     {
         mutating = false;
+        if (failure != null && command.kind != WriteCommand.NOOP)
+        {
+            command.resultError = failure;
+            return;
+        }
         if (journal != null && command.kind != WriteCommand.NOOP)
         {
             final RingWatchException failure = journal.failure();
@@ -229,6 +241,20 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             finishRevision(command);
             command.resultError = e instanceof RingWatchException ?
                 (RingWatchException)e : new RingWatchException("write failed in the writer: " + e, e);
+        }
+        catch (final Error e)
+        {
+            // Not the user's code (index functions and callbacks are contained where they run): the
+            // writer stops writing, after publishing what was applied as above; completing the
+            // command as usual keeps every caller, through the journal stage too, from waiting.
+            failure = new WriterFailedException("the writer failed applying revision " + (revision + 1) +
+                " and refuses every write from now on; reopen the engine: " + e, e);
+            LOG.error("{}: {}", Thread.currentThread().getName(), failure.getMessage(), e);
+            if (mutating)
+            {
+                finishRevision(command);
+            }
+            command.resultError = failure;
         }
     }
 

@@ -167,9 +167,10 @@ final class WriteCommand
                 callback.onWritten(resultRevision, resultSucceeded, resultDeleted);
             }
         }
-        catch (final RuntimeException ignore)
+        catch (final RuntimeException | Error ignore)
         {
-            // A user callback's failure must not stop the thread that completes writes.
+            // A user callback's failure, an Error included, must not stop the thread that
+            // completes writes (the writer, or the journal stage).
         }
     }
 

@@ -9,6 +9,9 @@ import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,9 +34,14 @@ public final class InMemoryJournal implements Journal
     private volatile long compactRevision;
     private volatile long firstRevision = 1;
     private volatile boolean failAppends;
+    private volatile boolean errorAppends;
+    private volatile boolean errorSizing;
+    private volatile long maxRevisionBytes = Long.MAX_VALUE;
     private volatile boolean failFlushes;
     private volatile CountDownLatch flushGate;
     private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
+    private final List<SnapshotKey> snapshot = new ArrayList<>();
+    private volatile long snapshotRevision;
 
     /**
      * @param capacity the most changes it holds.
@@ -51,6 +59,35 @@ public final class InMemoryJournal implements Journal
         failAppends = true;
     }
 
+    /**
+     * From now on every append throws an {@link Error}, as a write to a mapped page that the file
+     * system cannot back does (the JVM turns that SIGBUS into an {@link InternalError}).
+     */
+    public void failAppendsWithError()
+    {
+        errorAppends = true;
+    }
+
+    /**
+     * Caps a revision's size, as a log's per-revision limit does, so that the writer measures
+     * multi-change writes with {@link #changeBytes}. Call before an engine opens this journal.
+     *
+     * @param bytes the cap.
+     */
+    public void capRevisionsAt(final long bytes)
+    {
+        maxRevisionBytes = bytes;
+    }
+
+    /**
+     * From now on measuring a change throws an {@link Error} on the writer thread, which calls it
+     * while building a capped revision: the writer's own work failing, as a bug would.
+     */
+    public void failSizingWithError()
+    {
+        errorSizing = true;
+    }
+
     /** From now on every flush throws, as an I/O error while forcing pages would. */
     public void failFlushes()
     {
@@ -61,6 +98,7 @@ public final class InMemoryJournal implements Journal
     public void heal()
     {
         failAppends = false;
+        errorAppends = false;
         failFlushes = false;
         visibleRevision = () -> Long.MAX_VALUE;
     }
@@ -99,6 +137,33 @@ public final class InMemoryJournal implements Journal
     }
 
     /**
+     * From now on an engine that opens this journal loads a snapshot at {@code revision} holding
+     * the keys given with {@link #snapshotHolds}, as if a snapshot file had been written.
+     *
+     * @param revision the snapshot's revision.
+     */
+    public void snapshotAt(final long revision)
+    {
+        snapshotRevision = revision;
+    }
+
+    /**
+     * Adds a key to the snapshot an opening engine loads (see {@link #snapshotAt}).
+     *
+     * @param key            the key.
+     * @param value          its value.
+     * @param createRevision its create revision.
+     * @param modRevision    its mod revision.
+     * @param version        its version.
+     */
+    public void snapshotHolds(final String key, final String value, final long createRevision, final long modRevision,
+        final long version)
+    {
+        snapshot.add(new SnapshotKey(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8),
+            createRevision, modRevision, version));
+    }
+
+    /**
      * Pretends retention dropped every revision before {@code revision}.
      *
      * @param revision the new first revision.
@@ -130,6 +195,10 @@ public final class InMemoryJournal implements Journal
         if (failAppends)
         {
             throw new IllegalStateException("no space left on device (simulated)");
+        }
+        if (errorAppends)
+        {
+            throw new InternalError("a fault occurred in an unsafe memory access operation (simulated)");
         }
         int appended = published;
         record.rewind();
@@ -171,6 +240,22 @@ public final class InMemoryJournal implements Journal
     }
 
     @Override
+    public long maxRevisionBytes()
+    {
+        return maxRevisionBytes;
+    }
+
+    @Override
+    public long changeBytes(final int keyLength, final int valueLength, final int prevValueLength)
+    {
+        if (errorSizing)
+        {
+            throw new InternalError("measuring a change failed (simulated)");
+        }
+        return Journal.super.changeBytes(keyLength, valueLength, prevValueLength);
+    }
+
+    @Override
     public boolean isSync()
     {
         return sync;
@@ -185,7 +270,16 @@ public final class InMemoryJournal implements Journal
     @Override
     public long loadSnapshot(final SnapshotSink into)
     {
-        return 0;
+        for (final SnapshotKey entry : snapshot)
+        {
+            into.entry(new UnsafeBuffer(entry.key), 0, entry.key.length, new UnsafeBuffer(entry.value), 0, entry.value.length,
+                entry.createRevision, entry.modRevision, entry.version);
+        }
+        return snapshotRevision;
+    }
+
+    private record SnapshotKey(byte[] key, byte[] value, long createRevision, long modRevision, long version)
+    {
     }
 
     @Override
