@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -34,6 +36,8 @@ final class DirectoryLock implements AutoCloseable
 {
     static final String NAME = "ringwatch.lock";
 
+    private static final DateTimeFormatter SINCE =
+        DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
     private static final ConcurrentHashMap<Object, String> HELD_IN_THIS_JVM = new ConcurrentHashMap<>();
 
     private final Object fileKey;
@@ -199,6 +203,26 @@ final class DirectoryLock implements AutoCloseable
 
     private static String describeThisProcess()
     {
+        return describe(ProcessHandle.current().pid(), localHost(), Instant.now());
+    }
+
+    /**
+     * The holder line, its start time always written with nine fraction digits: {@code Instant}'s own
+     * text drops trailing zero groups (".123Z" for a whole millisecond, ".123456Z" otherwise), which
+     * made the lock file of one process 3 bytes longer or shorter from one open to the next.
+     *
+     * @param pid   the holder's process id.
+     * @param host  its host name.
+     * @param since when it opened the log.
+     * @return the line (without its newline); allocates it.
+     */
+    static String describe(final long pid, final String host, final Instant since)
+    {
+        return "pid " + pid + " on host " + host + " since " + SINCE.format(since);
+    }
+
+    private static String localHost()
+    {
         String host;
         try
         {
@@ -208,7 +232,7 @@ final class DirectoryLock implements AutoCloseable
         {
             host = "unknown-host";
         }
-        return "pid " + ProcessHandle.current().pid() + " on host " + host + " since " + Instant.now();
+        return host;
     }
 
     private static LogLockedException locked(final Path directory, final String holder)

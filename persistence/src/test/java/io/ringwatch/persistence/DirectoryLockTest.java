@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,37 @@ class DirectoryLockTest
         try (RevisionLog reopened = RevisionLog.open(config(dir)))
         {
             assertEquals(2, reopened.lastRevision());
+        }
+    }
+
+    @Test
+    void theHolderLineHasOneLengthWhateverTheStartTimesFraction()
+    {
+        final Instant wholeSecond = Instant.ofEpochSecond(1_000_000_000L);
+
+        assertEquals("pid 42 on host h since 2001-09-09T01:46:40.000000000Z", DirectoryLock.describe(42, "h", wholeSecond));
+        for (final long nanos : new long[] {123_000_000L, 123_456_000L, 123_456_789L})
+        {
+            assertEquals(DirectoryLock.describe(42, "h", wholeSecond).length(),
+                DirectoryLock.describe(42, "h", wholeSecond.plusNanos(nanos)).length(), "fraction " + nanos);
+        }
+    }
+
+    @Test
+    void reopeningInOneProcessKeepsTheLockFilesSize() throws IOException
+    {
+        final Path dir = root.resolve("log");
+        try (RevisionLog first = RevisionLog.open(config(dir)))
+        {
+            revisions.write(first, 1);
+        }
+        final long size = Files.size(dir.resolve(DirectoryLock.NAME));
+        for (int open = 0; open < 20; open++)
+        {
+            try (RevisionLog reopened = RevisionLog.open(config(dir)))
+            {
+                assertEquals(size, Files.size(dir.resolve(DirectoryLock.NAME)), "open " + open);
+            }
         }
     }
 
