@@ -17,15 +17,20 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p><b>Threading.</b> Any thread may call any method; each call goes through the write ring to
  * the one writer thread, in order with the writes, and waits for it (from the thread that completes
- * writes, as from a write's callback, it would wait for itself and is refused). The calling thread
+ * writes, as from a write's callback, it would wait for itself and is refused); the {@code *Async}
+ * forms wait for nothing, but, like the engine's asynchronous writes, must not be started on the
+ * thread that completes writes (it would publish into its own ring): chain them with
+ * {@code thenComposeAsync}. The calling thread
  * reads the time from the configured {@link LeaseClock} and the command carries it: the writer
  * decides expiries and remaining TTLs from that time and reads no clock. Expiry: a timer thread
  * ({@code <name>-lease-timer}, every {@code leaseCheckInterval}) hands "expire what is due at T"
  * to the writer, which ends at most one lease per command, the one due first (ties by id), and the
  * timer repeats while any is due; {@link #expireDue()} does the same on the caller's thread.
  *
- * <p><b>Allocation.</b> Each call allocates its command's result. The engine keeps per lease one
- * small object and its keys in a sorted array (figures in jmh/README.md); a put that attaches a key
+ * <p><b>Allocation.</b> Each call allocates its command's result (and an asynchronous one its
+ * future). The engine keeps per lease one small object and its keys in an array, sorted up to 16
+ * keys and hash-indexed beyond, so attaching or detaching a key costs O(1) however many the lease
+ * holds (figures in jmh/README.md); a put that attaches a key
  * to a lease copies the key into the lease's set once; a put without a lease allocates nothing for
  * leases.
  */
@@ -58,6 +63,22 @@ public interface Leases
      * @throws EngineClosedException   after close.
      */
     LeaseGrant grant(long id, long ttlSeconds);
+
+    /**
+     * Grants a lease as {@link #grant(long, long)} does, without waiting (a server answering
+     * LeaseGrant holds no thread while the writer decides). The future completes on
+     * the thread that completes writes (the writer, or the journal thread of a persistent engine):
+     * chain slow work with the {@code *Async} methods. Allocates the future and its completion.
+     *
+     * @param id         the lease id, positive; 0 lets the engine choose.
+     * @param ttlSeconds the time to live in seconds; raised to the minimum when below it.
+     * @return the lease and the TTL granted, later; or, as the future's cause,
+     *         {@link LeaseExistsException}, {@link LeaseTtlException} or
+     *         {@link InvalidRequestException} (those two already failed when returned), each
+     *         changing nothing.
+     * @throws EngineClosedException after close.
+     */
+    CompletableFuture<LeaseGrant> grantAsync(long id, long ttlSeconds);
 
     /**
      * Renews a lease: it now expires its granted TTL after the time this call read.
@@ -95,6 +116,18 @@ public interface Leases
     long revoke(long id);
 
     /**
+     * Revokes a lease as {@link #revoke(long)} does, without waiting. The future completes on
+     * the thread that completes writes (the writer, or the journal thread of a persistent engine):
+     * chain slow work with the {@code *Async} methods. Allocates the future and its completion.
+     *
+     * @param id the lease.
+     * @return the revision after the revoke, later; or {@link LeaseNotFoundException} as the
+     *         future's cause, nothing changed.
+     * @throws EngineClosedException after close.
+     */
+    CompletableFuture<Long> revokeAsync(long id);
+
+    /**
      * Reads a lease's granted TTL and the time it has left, at the time this call read (etcd's
      * LeaseTimeToLive; etcd's server answers an unknown lease with TTL -1 rather than an error).
      *
@@ -107,12 +140,35 @@ public interface Leases
     LeaseTimeToLive timeToLive(long id, boolean withKeys);
 
     /**
+     * Reads a lease's time left as {@link #timeToLive(long, boolean)} does, without waiting. The
+     * future completes on the thread that completes writes (the writer, or the journal thread of a
+     * persistent engine): chain slow work with the {@code *Async} methods. Allocates the future and
+     * its completion.
+     *
+     * @param id       the lease.
+     * @param withKeys whether to list the keys attached to it (in key order).
+     * @return what the lease has left, later; or {@link LeaseNotFoundException} as the future's cause.
+     * @throws EngineClosedException after close.
+     */
+    CompletableFuture<LeaseTimeToLive> timeToLiveAsync(long id, boolean withKeys);
+
+    /**
      * Lists the live leases (etcd's LeaseLeases).
      *
      * @return their ids in ascending order; a new array.
      * @throws EngineClosedException after close.
      */
     long[] leases();
+
+    /**
+     * Lists the live leases as {@link #leases()} does, without waiting. The future completes on
+     * the thread that completes writes (the writer, or the journal thread of a persistent engine):
+     * chain slow work with the {@code *Async} methods. Allocates the future and its completion.
+     *
+     * @return their ids in ascending order, later; a new array.
+     * @throws EngineClosedException after close.
+     */
+    CompletableFuture<long[]> leasesAsync();
 
     /**
      * Ends every lease due at the clock's current time, one command (and one revision when it held

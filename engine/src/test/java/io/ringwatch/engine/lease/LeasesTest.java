@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -212,6 +213,52 @@ class LeasesTest
         final ExecutionException missing = assertThrows(ExecutionException.class,
             () -> leases.keepAliveAsync(lease + 1).get(30, TimeUnit.SECONDS));
         assertTrue(missing.getCause() instanceof LeaseNotFoundException, missing.toString());
+    }
+
+    @Test
+    void theAsynchronousFormsGrantReadListAndRevokeAsTheBlockingOnesDo() throws Exception
+    {
+        final LeaseGrant chosen = leases.grantAsync(0, 1).get(30, TimeUnit.SECONDS);
+        assertEquals(2, chosen.ttlSeconds(), "raised to the minimum");
+        final LeaseGrant named = leases.grantAsync(40, 10).get(30, TimeUnit.SECONDS);
+        assertEquals(40, named.id());
+        assertEquals(10, named.ttlSeconds());
+        engine.write(Op.put("b", "2").withLease(40));
+        engine.write(Op.put("a", "1").withLease(40));
+        clock.addAndGet(4_000);
+
+        final LeaseTimeToLive left = leases.timeToLiveAsync(40, true).get(30, TimeUnit.SECONDS);
+        assertEquals(6_000, left.remainingMillis());
+        assertEquals(List.of("a", "b"), left.keys().stream().map(k -> new String(k, StandardCharsets.UTF_8)).toList());
+        assertArrayEquals(new long[] {chosen.id(), 40}, leases.leasesAsync().get(30, TimeUnit.SECONDS));
+
+        final long before = engine.currentRevision();
+        assertEquals(before + 1, leases.revokeAsync(40).get(30, TimeUnit.SECONDS), "both keys deleted in one revision");
+        assertEquals(0, engine.count(KeyRange.all()));
+        assertArrayEquals(new long[] {chosen.id()}, leases.leasesAsync().get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void theAsynchronousFormsFailWithTypedCausesAndChangeNothing() throws Exception
+    {
+        final long lease = leases.grant(5, 20).id();
+        final long revision = engine.currentRevision();
+
+        assertCause(LeaseExistsException.class, leases.grantAsync(5, 30));
+        assertCause(LeaseTtlException.class, leases.grantAsync(0, Leases.MAX_TTL_SECONDS + 1));
+        assertCause(InvalidRequestException.class, leases.grantAsync(-1, 10));
+        assertCause(LeaseNotFoundException.class, leases.revokeAsync(6));
+        assertCause(LeaseNotFoundException.class, leases.timeToLiveAsync(6, true));
+
+        assertArrayEquals(new long[] {lease}, leases.leases());
+        assertEquals(20, leases.timeToLive(lease, false).grantedTtlSeconds());
+        assertEquals(revision, engine.currentRevision());
+    }
+
+    private static void assertCause(final Class<? extends Throwable> type, final CompletableFuture<?> future)
+    {
+        final ExecutionException failed = assertThrows(ExecutionException.class, () -> future.get(30, TimeUnit.SECONDS));
+        assertTrue(type.isInstance(failed.getCause()), failed.toString());
     }
 
     @Test

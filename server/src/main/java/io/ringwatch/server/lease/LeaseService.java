@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
-import io.ringwatch.engine.lease.LeaseGrant;
 import io.ringwatch.engine.lease.LeaseTimeToLive;
 import io.ringwatch.engine.lease.Leases;
 import io.ringwatch.server.api.etcdserverpb.LeaseGrantRequest;
@@ -23,6 +22,7 @@ import io.ringwatch.server.rpc.MemberIdentity;
 import io.ringwatch.server.rpc.Unary;
 
 import java.util.Objects;
+import java.util.concurrent.CompletionException;
 
 /**
  * etcd's Lease service over the engine's {@link Leases}: LeaseGrant (ID 0: the engine chooses),
@@ -31,8 +31,9 @@ import java.util.Objects;
  * etcd's answers where it answers without an error: TTL -1 from LeaseTimeToLive and TTL 0 from a
  * keep-alive for a lease that is unknown or has expired. Errors carry etcd's codes and messages
  * ("etcdserver: requested lease not found", "etcdserver: lease already exists", "etcdserver: too
- * large lease TTL"). Each unary call waits for the engine's writer, on gRPC's executor; keep-alive
- * renewals do not wait. Thread-safe; allocates per call.
+ * large lease TTL"). No call waits for the engine's writer on gRPC's executor: each unary call is
+ * answered when the engine's future completes (on the thread that completes writes, so the
+ * continuations only build the response), and keep-alive renewals do not wait either. Thread-safe; allocates per call.
  */
 public final class LeaseService extends LeaseGrpc.LeaseImplBase
 {
@@ -58,12 +59,9 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase
     @Override
     public void leaseGrant(final LeaseGrantRequest request, final StreamObserver<LeaseGrantResponse> response)
     {
-        Unary.answer(response, () ->
-        {
-            final LeaseGrant grant = engine.leases().grant(request.getID(), request.getTTL());
-            return LeaseGrantResponse.newBuilder().setHeader(member.header(engine.currentRevision()))
-                .setID(grant.id()).setTTL(grant.ttlSeconds()).build();
-        });
+        Unary.answerLater(response, () -> engine.leases().grantAsync(request.getID(), request.getTTL()).thenApply(grant ->
+            LeaseGrantResponse.newBuilder().setHeader(member.header(engine.currentRevision()))
+                .setID(grant.id()).setTTL(grant.ttlSeconds()).build()));
     }
 
     /**
@@ -75,8 +73,8 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase
     @Override
     public void leaseRevoke(final LeaseRevokeRequest request, final StreamObserver<LeaseRevokeResponse> response)
     {
-        Unary.answer(response, () ->
-            LeaseRevokeResponse.newBuilder().setHeader(member.header(engine.leases().revoke(request.getID()))).build());
+        Unary.answerLater(response, () -> engine.leases().revokeAsync(request.getID()).thenApply(revision ->
+            LeaseRevokeResponse.newBuilder().setHeader(member.header(revision)).build()));
     }
 
     /**
@@ -100,24 +98,27 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase
     @Override
     public void leaseTimeToLive(final LeaseTimeToLiveRequest request, final StreamObserver<LeaseTimeToLiveResponse> response)
     {
-        Unary.answer(response, () ->
+        Unary.answerLater(response, () -> engine.leases().timeToLiveAsync(request.getID(), request.getKeys()).handle((left, error) ->
         {
             final LeaseTimeToLiveResponse.Builder answer = LeaseTimeToLiveResponse.newBuilder().setID(request.getID());
-            try
+            if (error == null)
             {
-                final LeaseTimeToLive left = engine.leases().timeToLive(request.getID(), request.getKeys());
                 answer.setTTL(left.ttlSeconds()).setGrantedTTL(left.grantedTtlSeconds());
                 for (final byte[] key : left.keys())
                 {
                     answer.addKeys(ByteString.copyFrom(key));
                 }
             }
-            catch (final LeaseNotFoundException e)
+            else if (unwrap(error) instanceof LeaseNotFoundException)
             {
                 answer.setTTL(-1);
             }
+            else
+            {
+                throw error instanceof CompletionException ? (CompletionException)error : new CompletionException(error);
+            }
             return answer.setHeader(member.header(engine.currentRevision())).build();
-        });
+        }));
     }
 
     /**
@@ -129,14 +130,19 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase
     @Override
     public void leaseLeases(final LeaseLeasesRequest request, final StreamObserver<LeaseLeasesResponse> response)
     {
-        Unary.answer(response, () ->
+        Unary.answerLater(response, () -> engine.leases().leasesAsync().thenApply(ids ->
         {
             final LeaseLeasesResponse.Builder answer = LeaseLeasesResponse.newBuilder();
-            for (final long id : engine.leases().leases())
+            for (final long id : ids)
             {
                 answer.addLeases(LeaseStatus.newBuilder().setID(id));
             }
             return answer.setHeader(member.header(engine.currentRevision())).build();
-        });
+        }));
+    }
+
+    private static Throwable unwrap(final Throwable error)
+    {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 }

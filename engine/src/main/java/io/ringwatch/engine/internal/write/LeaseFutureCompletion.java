@@ -1,18 +1,28 @@
 package io.ringwatch.engine.internal.write;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
- * Completes a future with the TTL an asynchronous keep-alive renewed its lease to, or with the
- * error that refused it. Allocated per call; completed on the thread that completes writes.
+ * Completes a future with what an asynchronous lease command decided (read from the command by
+ * {@code result}), or with the typed error that refused it. Allocated per call; completed on the
+ * thread that completes writes.
+ *
+ * @param <T> the result's type.
  */
-final class LeaseFutureCompletion implements WriteCompletion
+final class LeaseFutureCompletion<T> implements WriteCompletion
 {
-    private final CompletableFuture<Long> future;
+    private final CompletableFuture<T> future;
+    private final Function<WriteCommand, T> result;
 
-    LeaseFutureCompletion(final CompletableFuture<Long> future)
+    /**
+     * @param future completed once, with the result or the command's error.
+     * @param result reads the result from the completed command (on the completing thread).
+     */
+    LeaseFutureCompletion(final CompletableFuture<T> future, final Function<WriteCommand, T> result)
     {
         this.future = future;
+        this.result = result;
     }
 
     @Override
@@ -24,7 +34,7 @@ final class LeaseFutureCompletion implements WriteCompletion
         }
         else
         {
-            future.complete((Long)command.resultValue);
+            future.complete(result.apply(command));
         }
     }
 }
