@@ -33,7 +33,8 @@ import java.util.concurrent.CompletionException;
  * ("etcdserver: requested lease not found", "etcdserver: lease already exists", "etcdserver: too
  * large lease TTL"). No call waits for the engine's writer on gRPC's executor: each unary call is
  * answered when the engine's future completes (on the thread that completes writes, so the
- * continuations only build the response), and keep-alive renewals do not wait either. Thread-safe; allocates per call.
+ * continuations only build the response), and keep-alive renewals do not wait either.
+ * Thread-safe; allocates per call.
  */
 public final class LeaseService extends LeaseGrpc.LeaseImplBase
 {
