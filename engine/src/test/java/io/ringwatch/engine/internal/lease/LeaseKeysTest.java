@@ -13,8 +13,9 @@ import java.util.TreeSet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * A lease's keys against a sorted set, through the sorted small form and the indexed large one and
- * back down: every add and remove, and the keys read in key order after each batch.
+ * A lease's keys against a sorted set, through the sorted small form into the indexed large one,
+ * then shrinking again (the index kept): every add and remove, and the keys read in key order after
+ * each batch.
  */
 class LeaseKeysTest
 {
