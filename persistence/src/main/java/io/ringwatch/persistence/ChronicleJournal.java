@@ -47,7 +47,7 @@ public final class ChronicleJournal implements Journal
         try
         {
             // After the log: its open checked (and locked) the directory first.
-            leases = LeaseFile.open(config.directory(), true);
+            leases = LeaseFile.open(config.directory(), true, log.lastRevision());
         }
         catch (final RuntimeException e)
         {
@@ -92,8 +92,9 @@ public final class ChronicleJournal implements Journal
     @Override
     public void flush()
     {
-        log.flush();
+        // The lease log first: an end it holds is void without its revision, never the reverse.
         leases.force();
+        log.flush();
     }
 
     @Override
@@ -103,9 +104,9 @@ public final class ChronicleJournal implements Journal
     }
 
     @Override
-    public void recordLeaseRevoke(final long id)
+    public void recordLeaseRevoke(final long id, final long revision)
     {
-        leases.revoke(id, log.lastRevision());
+        leases.revoke(id, revision != 0 ? revision : log.lastRevision());
     }
 
     @Override

@@ -25,9 +25,13 @@ import java.util.zip.CRC32C;
  *         int CRC32C of the 25 bytes before it
  * </pre>
  * The revision orders the records among the revisions for the replay tool ({@link #read}): a grant
- * recorded after revision R and before R + 1 says R.
+ * recorded after revision R and before R + 1 says R; an end says the revision that deletes its keys,
+ * and is recorded just before that revision is appended.
  * Opening reads every record into the live table (id to TTL) and cuts a torn tail (a crash in the
- * middle of an append) at the first record that fails its CRC. When the file holds more than twice
+ * middle of an append) at the first record that fails its CRC, or that names a revision the revision
+ * log does not hold (a crash between the end and its revision, or an OS crash that lost the log's
+ * tail): the end of a lease whose keys the log still holds is void, so a revoke or an expiry is
+ * all or nothing across the two files. When the file holds more than twice
  * the live leases' records (and over {@value #COMPACT_AFTER}), the next append rewrites it to the
  * live grants with their revisions (a temporary file, forced, then moved over it atomically): the
  * history of ended leases before a rewrite is then gone. Keep-alives are not
@@ -92,7 +96,7 @@ public final class LeaseFile implements AutoCloseable
     {
         try (LeaseFile leases = new LeaseFile(directory.resolve(NAME), true))
         {
-            leases.load(false);
+            leases.load(false, Long.MAX_VALUE);
             return leases.history;
         }
         catch (final IOException ex)
@@ -104,18 +108,20 @@ public final class LeaseFile implements AutoCloseable
     /**
      * Opens (or creates) the lease log in {@code directory} and reads the live leases.
      *
-     * @param directory the data directory.
-     * @param writable  false to read only (nothing is created or cut).
+     * @param directory    the data directory.
+     * @param writable     false to read only (nothing is created or cut).
+     * @param lastRevision the newest revision the recovered revision log holds: the file is cut at
+     *                     the first record naming a newer one.
      * @return the file; {@link #live()} holds the leases it records.
      * @throws LogFormatException    for a file of another format.
      * @throws LogDirectoryException if it cannot be read or created.
      */
-    static LeaseFile open(final Path directory, final boolean writable)
+    static LeaseFile open(final Path directory, final boolean writable, final long lastRevision)
     {
         final LeaseFile leases = new LeaseFile(directory.resolve(NAME), false);
         try
         {
-            leases.load(writable);
+            leases.load(writable, lastRevision);
         }
         catch (final IOException ex)
         {
@@ -152,7 +158,8 @@ public final class LeaseFile implements AutoCloseable
      * Records a revoke or expiry. Journal thread.
      *
      * @param id       the lease id.
-     * @param revision the newest revision in the revision log (the one that deleted its keys).
+     * @param revision the revision that deletes its keys, about to be appended (the newest one when
+     *                 it held none).
      * @throws LogWriteException if the file cannot take it.
      */
     void revoke(final long id, final long revision)
@@ -234,7 +241,7 @@ public final class LeaseFile implements AutoCloseable
         record.flip();
     }
 
-    private void load(final boolean writable) throws IOException
+    private void load(final boolean writable, final long lastRevision) throws IOException
     {
         if (!Files.exists(file))
         {
@@ -276,7 +283,7 @@ public final class LeaseFile implements AutoCloseable
             final long ttl = all.getLong();
             final long revision = all.getLong();
             final int stored = all.getInt();
-            if (stored != (int)check.getValue() || (op != GRANT && op != REVOKE))
+            if (stored != (int)check.getValue() || (op != GRANT && op != REVOKE) || revision > lastRevision)
             {
                 break;
             }
@@ -297,7 +304,8 @@ public final class LeaseFile implements AutoCloseable
         }
         if (writable)
         {
-            // A torn last record (a crash mid-append) is cut, so the next append follows the last whole one.
+            // A torn last record (a crash mid-append), or an end whose revision the log lost, is cut,
+            // so the next append follows the last whole one and a reused revision number never revives it.
             channel.truncate(end);
             channel.position(end);
         }

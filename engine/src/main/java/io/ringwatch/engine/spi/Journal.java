@@ -62,12 +62,16 @@ public interface Journal extends History, AutoCloseable
     }
 
     /**
-     * Records that a lease ended (revoked or expired), after the revision that deleted its keys.
-     * Journal thread; by default nothing is recorded.
+     * Records that a lease ended (revoked or expired), BEFORE the revision that deletes its keys is
+     * appended: recovery holds an end only once the log holds that revision, so a crash between the
+     * two writes leaves neither (the lease and its keys, as the client saw no answer). Journal
+     * thread; by default nothing is recorded.
      *
-     * @param id the lease id.
+     * @param id       the lease id.
+     * @param revision the revision that deletes its keys, about to be appended; 0 when it held no
+     *                 key (no revision).
      */
-    default void recordLeaseRevoke(final long id)
+    default void recordLeaseRevoke(final long id, final long revision)
     {
     }
 

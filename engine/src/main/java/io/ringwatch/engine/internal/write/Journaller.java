@@ -251,11 +251,18 @@ final class Journaller implements Runnable
 
     private void onCommand(final WriteCommand command)
     {
+        // An end goes to the lease log before the revision deleting its keys: recovery holds an end
+        // only with that revision, so a failure or a crash between the two leaves neither.
+        final boolean endFirst = command.leaseRecord == WriteCommand.LEASE_ENDED;
+        if (failure == null && endFirst)
+        {
+            recordLease(command);
+        }
         if (failure == null && command.journalRevision != 0)
         {
             append(command);
         }
-        if (failure == null && command.leaseRecord != WriteCommand.NO_LEASE_RECORD)
+        if (failure == null && !endFirst && command.leaseRecord != WriteCommand.NO_LEASE_RECORD)
         {
             recordLease(command);
         }
@@ -302,7 +309,7 @@ final class Journaller implements Runnable
         }
     }
 
-    /** A grant, or an end after the revision that deleted its keys: the lease table's own records. */
+    /** A grant, or an end before the revision that deletes its keys: the lease table's own records. */
     private void recordLease(final WriteCommand command)
     {
         try
@@ -313,7 +320,7 @@ final class Journaller implements Runnable
             }
             else
             {
-                journal.recordLeaseRevoke(command.leaseRecordId);
+                journal.recordLeaseRevoke(command.leaseRecordId, command.journalRevision);
             }
             leaseRecordsUnflushed = true;
         }

@@ -1,0 +1,150 @@
+package io.ringwatch.engine.lease;
+
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.JournalFailedException;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.persistence.LogConfig;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * A lease's end writes to two files: the deletes of its keys as a revision in the revision log, the
+ * end itself in the lease log. When the journal fails between the two (either one refuses its
+ * write: a full disk, an I/O error, the process dying there), the caller gets a typed error and,
+ * after a reopen, nothing changed: the lease lives with every key it had, no key names a lease that
+ * recovery does not know, and the lease still ends later as one revision. Before the end went to the
+ * lease log first (and recovery learned to void an end whose revision the log lacks), a failing
+ * lease log left the keys deleted and the lease alive: a revoke half done though refused.
+ */
+class LeaseEndAcrossTwoLogsTest
+{
+    private static final long LEASE = 7;
+
+    private final AtomicLong clock = new AtomicLong(1_000_000);
+
+    static Stream<Arguments> cases()
+    {
+        return Stream.of(LogConfig.Durability.SYNC, LogConfig.Durability.ASYNC).flatMap(durability ->
+            Stream.of("recordLeaseRevoke", "appendRevision").flatMap(failing ->
+                Stream.of(Arguments.of(durability, failing, false), Arguments.of(durability, failing, true))));
+    }
+
+    @ParameterizedTest(name = "{0}, {1} fails, expiry {2}")
+    @MethodSource("cases")
+    void anEndRefusedBetweenTheTwoLogsChangesNothingAfterAReopen(
+        final LogConfig.Durability durability, final String failing, final boolean expiry, @TempDir final Path dir)
+    {
+        final long before;
+        final AtomicBoolean armed = new AtomicBoolean();
+        try (RingWatch engine = open(dir, durability, failing, armed))
+        {
+            final Leases leases = engine.leases();
+            leases.grant(LEASE, 60);
+            engine.write(Op.put("a", "1").withLease(LEASE));
+            engine.write(Op.put("b", "2").withLease(LEASE));
+            engine.write(Op.put("c", "3"));
+            before = engine.currentRevision();
+            armed.set(true);
+            if (expiry)
+            {
+                clock.addAndGet(60_000);
+                assertThrows(JournalFailedException.class, leases::expireDue);
+            }
+            else
+            {
+                assertThrows(JournalFailedException.class, () -> leases.revoke(LEASE));
+            }
+        }
+        try (RingWatch engine = open(dir, durability, null, null))
+        {
+            assertUnchanged(engine, before);
+            engine.write(Op.put("d", "4"));
+        }
+        try (RingWatch engine = open(dir, durability, null, null))
+        {
+            // Revision before + 1 is now the put of d: an end recorded for it must not come back.
+            assertEquals(List.of("a=1 lease 7", "b=2 lease 7", "c=3 lease 0", "d=4 lease 0"), state(engine));
+            assertArrayEquals(new long[] {LEASE}, engine.leases().leases());
+            assertEquals(before + 2, engine.leases().revoke(LEASE), "the end is still one revision");
+            assertEquals(List.of("c=3 lease 0", "d=4 lease 0"), state(engine));
+        }
+        try (RingWatch engine = open(dir, durability, null, null))
+        {
+            assertArrayEquals(new long[0], engine.leases().leases());
+            assertEquals(List.of("c=3 lease 0", "d=4 lease 0"), state(engine));
+        }
+    }
+
+    private void assertUnchanged(final RingWatch engine, final long before)
+    {
+        assertEquals(before, engine.currentRevision(), "the refused end made no revision");
+        assertArrayEquals(new long[] {LEASE}, engine.leases().leases(), "the lease lives");
+        assertEquals(List.of("a=1 lease 7", "b=2 lease 7", "c=3 lease 0"), state(engine), "its keys live");
+        assertEquals(List.of("a", "b"), engine.leases().timeToLive(LEASE, true).keys().stream()
+            .map(k -> new String(k, StandardCharsets.UTF_8)).toList());
+    }
+
+    private RingWatch open(final Path dir, final LogConfig.Durability durability, final String failing, final AtomicBoolean armed)
+    {
+        final LogConfig log = LogConfig.builder(dir).durability(durability).build();
+        return RingWatch.open(RingWatchConfig.builder()
+            .persistence(failing == null ? log : name -> failingWhenArmed(log.openJournal(name), failing, armed))
+            .leaseClock(clock::get)
+            .leaseCheckInterval(Duration.ZERO)
+            .build());
+    }
+
+    /** The journal, whose method {@code failing} throws as a full disk would once {@code armed}. */
+    private static Journal failingWhenArmed(final Journal journal, final String failing, final AtomicBoolean armed)
+    {
+        final InvocationHandler handler = (proxy, method, args) ->
+        {
+            if (armed.get() && failing.equals(method.getName()))
+            {
+                throw new UncheckedIOException(new IOException("No space left on device (test)"));
+            }
+            try
+            {
+                return method.invoke(journal, args);
+            }
+            catch (final InvocationTargetException ex)
+            {
+                throw ex.getCause();
+            }
+        };
+        return (Journal)Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class}, handler);
+    }
+
+    private static List<String> state(final RingWatch engine)
+    {
+        return engine.range(KeyRange.all(), 0).kvs().stream().map(LeaseEndAcrossTwoLogsTest::describe).toList();
+    }
+
+    private static String describe(final KeyValue kv)
+    {
+        return kv.keyAsString() + "=" + kv.valueAsString() + " lease " + kv.lease();
+    }
+}
