@@ -3,6 +3,7 @@ package io.ringwatch.engine.internal.write;
 import com.lmax.disruptor.EventHandler;
 import io.ringwatch.engine.errors.KeyNotFoundException;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
+import io.ringwatch.engine.errors.RevisionTooLargeException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.errors.WriterFailedException;
 import io.ringwatch.engine.idle.Doorbell;
@@ -581,7 +582,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
                 command.resultSucceeded = lease != null;
                 if (lease != null)
                 {
-                    end(command, lease);
+                    endDue(command, lease, now);
                 }
                 break;
             }
@@ -603,6 +604,24 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             default:
                 command.resultValue = leases.ids();
                 break;
+        }
+    }
+
+    /**
+     * Ends a due lease. One whose keys the journal cannot delete in one revision is postponed by its
+     * TTL before the refusal goes back: as the first due it would otherwise stop every lease due
+     * after it from expiring, and the timer would retry (and warn) at every check.
+     */
+    private void endDue(final WriteCommand command, final Lease lease, final long now)
+    {
+        try
+        {
+            end(command, lease);
+        }
+        catch (final RevisionTooLargeException e)
+        {
+            leases.renew(lease, now);
+            throw e;
         }
     }
 
