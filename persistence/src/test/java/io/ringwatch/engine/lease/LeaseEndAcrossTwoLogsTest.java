@@ -6,18 +6,12 @@ import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
-import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.persistence.LogConfig;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,31 +105,10 @@ class LeaseEndAcrossTwoLogsTest
     {
         final LogConfig log = LogConfig.builder(dir).durability(durability).build();
         return RingWatch.open(RingWatchConfig.builder()
-            .persistence(failing == null ? log : name -> failingWhenArmed(log.openJournal(name), failing, armed))
+            .persistence(failing == null ? log : name -> FailingJournal.failing(log.openJournal(name), failing, armed))
             .leaseClock(clock::get)
             .leaseCheckInterval(Duration.ZERO)
             .build());
-    }
-
-    /** The journal, whose method {@code failing} throws as a full disk would once {@code armed}. */
-    private static Journal failingWhenArmed(final Journal journal, final String failing, final AtomicBoolean armed)
-    {
-        final InvocationHandler handler = (proxy, method, args) ->
-        {
-            if (armed.get() && failing.equals(method.getName()))
-            {
-                throw new UncheckedIOException(new IOException("No space left on device (test)"));
-            }
-            try
-            {
-                return method.invoke(journal, args);
-            }
-            catch (final InvocationTargetException ex)
-            {
-                throw ex.getCause();
-            }
-        };
-        return (Journal)Proxy.newProxyInstance(Journal.class.getClassLoader(), new Class<?>[] {Journal.class}, handler);
     }
 
     private static List<String> state(final RingWatch engine)

@@ -1,7 +1,9 @@
 package io.ringwatch.engine.internal.write;
 
 import io.ringwatch.engine.errors.EngineClosedException;
+import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.engine.errors.WriterFailedException;
 import io.ringwatch.engine.lease.Leases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The lease timer thread: every check interval it asks the writer to end the leases due now
  * ({@link Leases#expireDue()}). It decides nothing itself: the writer does, from the time each
- * command carries, in order with the writes. Started on construction; {@link #close()} stops it.
+ * command carries, in order with the writes. Started on construction; {@link #close()} stops it, and
+ * so does a failed journal or writer (every later command is refused until the engine is reopened).
  */
 final class LeaseTimer implements AutoCloseable
 {
@@ -47,6 +50,13 @@ final class LeaseTimer implements AutoCloseable
             }
             catch (final EngineClosedException e)
             {
+                return;
+            }
+            catch (final JournalFailedException | WriterFailedException e)
+            {
+                // Every later check would be refused the same way until the engine is reopened:
+                // one line, not one per check interval for as long as the engine stays open.
+                LOG.error("lease expiry stops until the engine is reopened: {}", e.toString());
                 return;
             }
             catch (final RingWatchException e)
