@@ -164,8 +164,10 @@ public final class LeaseFile implements AutoCloseable
      */
     void revoke(final long id, final long revision)
     {
-        live.remove(id);
+        // Forgotten only once recorded: a rewrite on the way keeps its grant ahead of this end,
+        // which recovery voids when the crash came before the end's revision.
         append(REVOKE, id, 0, revision);
+        live.remove(id);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.persistence.LogConfig;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -89,6 +90,33 @@ class LeaseEndAcrossTwoLogsTest
         {
             assertArrayEquals(new long[0], engine.leases().leases());
             assertEquals(List.of("c=3 lease 0", "d=4 lease 0"), state(engine));
+        }
+    }
+
+    @Test
+    void anEndVoidedRightAfterTheLeaseLogWasRewrittenStillFindsItsGrant(@TempDir final Path dir)
+    {
+        final AtomicBoolean armed = new AtomicBoolean();
+        try (RingWatch engine = open(dir, LogConfig.Durability.ASYNC, "appendRevision", armed))
+        {
+            final Leases leases = engine.leases();
+            leases.grant(LEASE, 60);
+            engine.write(Op.put("a", "1").withLease(LEASE));
+            // 1 + 2 x 2048 = 4097 records, one lease live: the next record rewrites the file first.
+            for (long id = 100; id < 100 + 2048; id++)
+            {
+                leases.grant(id, 60);
+                leases.revoke(id);
+            }
+            armed.set(true);
+            assertThrows(JournalFailedException.class, () -> leases.revoke(LEASE));
+        }
+        try (RingWatch engine = open(dir, LogConfig.Durability.ASYNC, null, null))
+        {
+            assertArrayEquals(new long[] {LEASE}, engine.leases().leases());
+            assertEquals(60, engine.leases().timeToLive(LEASE, false).grantedTtlSeconds(),
+                "its own grant, not a key's lease restored at the minimum TTL");
+            assertEquals(List.of("a=1 lease 7"), state(engine));
         }
     }
 
