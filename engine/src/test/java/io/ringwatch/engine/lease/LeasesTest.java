@@ -283,7 +283,7 @@ class LeasesTest
         return ttl.keys().stream().map(k -> new String(k, StandardCharsets.UTF_8)).toList();
     }
 
-    private static List<Event> next(final PullWatcher watcher, final int count) throws InterruptedException
+    static List<Event> next(final PullWatcher watcher, final int count) throws InterruptedException
     {
         final List<Event> events = new ArrayList<>();
         final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

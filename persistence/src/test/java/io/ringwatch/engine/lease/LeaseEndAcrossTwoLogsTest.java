@@ -1,10 +1,7 @@
 package io.ringwatch.engine.lease;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.JournalFailedException;
-import io.ringwatch.engine.kv.KeyRange;
-import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.persistence.LogConfig;
 import org.junit.jupiter.api.Test;
@@ -15,7 +12,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,15 +77,15 @@ class LeaseEndAcrossTwoLogsTest
         try (RingWatch engine = open(dir, durability, null, null))
         {
             // Revision before + 1 is now the put of d: an end recorded for it must not come back.
-            assertEquals(List.of("a=1 lease 7", "b=2 lease 7", "c=3 lease 0", "d=4 lease 0"), state(engine));
+            assertEquals(List.of("a=1 lease 7", "b=2 lease 7", "c=3 lease 0", "d=4 lease 0"), LeaseEngines.state(engine));
             assertArrayEquals(new long[] {LEASE}, engine.leases().leases());
             assertEquals(before + 2, engine.leases().revoke(LEASE), "the end is still one revision");
-            assertEquals(List.of("c=3 lease 0", "d=4 lease 0"), state(engine));
+            assertEquals(List.of("c=3 lease 0", "d=4 lease 0"), LeaseEngines.state(engine));
         }
         try (RingWatch engine = open(dir, durability, null, null))
         {
             assertArrayEquals(new long[0], engine.leases().leases());
-            assertEquals(List.of("c=3 lease 0", "d=4 lease 0"), state(engine));
+            assertEquals(List.of("c=3 lease 0", "d=4 lease 0"), LeaseEngines.state(engine));
         }
     }
 
@@ -116,7 +112,7 @@ class LeaseEndAcrossTwoLogsTest
             assertArrayEquals(new long[] {LEASE}, engine.leases().leases());
             assertEquals(60, engine.leases().timeToLive(LEASE, false).grantedTtlSeconds(),
                 "its own grant, not a key's lease restored at the minimum TTL");
-            assertEquals(List.of("a=1 lease 7"), state(engine));
+            assertEquals(List.of("a=1 lease 7"), LeaseEngines.state(engine));
         }
     }
 
@@ -124,7 +120,7 @@ class LeaseEndAcrossTwoLogsTest
     {
         assertEquals(before, engine.currentRevision(), "the refused end made no revision");
         assertArrayEquals(new long[] {LEASE}, engine.leases().leases(), "the lease lives");
-        assertEquals(List.of("a=1 lease 7", "b=2 lease 7", "c=3 lease 0"), state(engine), "its keys live");
+        assertEquals(List.of("a=1 lease 7", "b=2 lease 7", "c=3 lease 0"), LeaseEngines.state(engine), "its keys live");
         assertEquals(List.of("a", "b"), engine.leases().timeToLive(LEASE, true).keys().stream()
             .map(k -> new String(k, StandardCharsets.UTF_8)).toList());
     }
@@ -132,20 +128,6 @@ class LeaseEndAcrossTwoLogsTest
     private RingWatch open(final Path dir, final LogConfig.Durability durability, final String failing, final AtomicBoolean armed)
     {
         final LogConfig log = LogConfig.builder(dir).durability(durability).build();
-        return RingWatch.open(RingWatchConfig.builder()
-            .persistence(failing == null ? log : name -> FailingJournal.failing(log.openJournal(name), failing, armed))
-            .leaseClock(clock::get)
-            .leaseCheckInterval(Duration.ZERO)
-            .build());
-    }
-
-    private static List<String> state(final RingWatch engine)
-    {
-        return engine.range(KeyRange.all(), 0).kvs().stream().map(LeaseEndAcrossTwoLogsTest::describe).toList();
-    }
-
-    private static String describe(final KeyValue kv)
-    {
-        return kv.keyAsString() + "=" + kv.valueAsString() + " lease " + kv.lease();
+        return LeaseEngines.open(failing == null ? log : name -> FailingJournal.failing(log.openJournal(name), failing, armed), clock);
     }
 }

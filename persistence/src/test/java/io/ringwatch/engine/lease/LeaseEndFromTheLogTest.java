@@ -1,7 +1,6 @@
 package io.ringwatch.engine.lease;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.watch.Event;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,7 +48,7 @@ class LeaseEndFromTheLogTest
         try (RingWatch engine = open(dir))
         {
             final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.all()).startRevision(1).withPrevKv());
-            final List<Event> events = next(watcher, 3 + 2 + 100);
+            final List<Event> events = LeasesTest.next(watcher, 3 + 2 + 100);
             final List<String> seen = new ArrayList<>();
             for (final Event event : events.subList(0, 5))
             {
@@ -69,21 +67,6 @@ class LeaseEndFromTheLogTest
 
     private RingWatch open(final Path dir)
     {
-        return RingWatch.open(RingWatchConfig.builder()
-            .persistence(LogConfig.builder(dir).build())
-            .leaseClock(clock::get)
-            .leaseCheckInterval(Duration.ZERO)
-            .build());
-    }
-
-    private static List<Event> next(final PullWatcher watcher, final int count) throws InterruptedException
-    {
-        final List<Event> events = new ArrayList<>();
-        final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (events.size() < count && System.nanoTime() < deadline)
-        {
-            events.addAll(watcher.next(Duration.ofSeconds(1)).events());
-        }
-        return events;
+        return LeaseEngines.open(LogConfig.builder(dir).build(), clock);
     }
 }

@@ -1,9 +1,6 @@
 package io.ringwatch.engine.lease;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.config.RingWatchConfig;
-import io.ringwatch.engine.kv.KeyRange;
-import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.persistence.LeaseFile;
 import io.ringwatch.persistence.LogConfig;
@@ -13,7 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -49,31 +45,17 @@ class LeaseOrphanRecoveryTest
             assertEquals(List.of("a", "b"), ttl.keys().stream().map(k -> new String(k, StandardCharsets.UTF_8)).toList());
             clock.addAndGet(2_000);
             assertEquals(1, engine.leases().expireDue());
-            assertEquals(List.of("c=3 lease 0"), state(engine));
+            assertEquals(List.of("c=3 lease 0"), LeaseEngines.state(engine));
         }
         try (RingWatch engine = open(dir))
         {
             assertArrayEquals(new long[0], engine.leases().leases());
-            assertEquals(List.of("c=3 lease 0"), state(engine));
+            assertEquals(List.of("c=3 lease 0"), LeaseEngines.state(engine));
         }
     }
 
     private RingWatch open(final Path dir)
     {
-        return RingWatch.open(RingWatchConfig.builder()
-            .persistence(LogConfig.builder(dir).build())
-            .leaseClock(clock::get)
-            .leaseCheckInterval(Duration.ZERO)
-            .build());
-    }
-
-    private static List<String> state(final RingWatch engine)
-    {
-        return engine.range(KeyRange.all(), 0).kvs().stream().map(LeaseOrphanRecoveryTest::describe).toList();
-    }
-
-    private static String describe(final KeyValue kv)
-    {
-        return kv.keyAsString() + "=" + kv.valueAsString() + " lease " + kv.lease();
+        return LeaseEngines.open(LogConfig.builder(dir).build(), clock);
     }
 }

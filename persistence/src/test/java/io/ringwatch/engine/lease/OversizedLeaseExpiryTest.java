@@ -1,7 +1,6 @@
 package io.ringwatch.engine.lease;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.RevisionTooLargeException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -11,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -34,11 +32,7 @@ class OversizedLeaseExpiryTest
     @Test
     void aLeaseTooLargeToEndDoesNotKeepTheLeasesDueAfterItFromExpiring(@TempDir final Path dir)
     {
-        try (RingWatch engine = RingWatch.open(RingWatchConfig.builder()
-            .persistence(LogConfig.builder(dir).maxRevisionBytes(1024).build())
-            .leaseClock(clock::get)
-            .leaseCheckInterval(Duration.ZERO)
-            .build()))
+        try (RingWatch engine = LeaseEngines.open(LogConfig.builder(dir).maxRevisionBytes(1024).build(), clock))
         {
             final Leases leases = engine.leases();
             leases.grant(1, 10);

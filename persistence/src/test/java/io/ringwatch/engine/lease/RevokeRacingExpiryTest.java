@@ -1,7 +1,6 @@
 package io.ringwatch.engine.lease;
 
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -12,7 +11,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -127,10 +125,6 @@ class RevokeRacingExpiryTest
 
     private RingWatch open(final Path dir, final LogConfig.Durability durability)
     {
-        return RingWatch.open(RingWatchConfig.builder()
-            .persistence(LogConfig.builder(dir).durability(durability).build())
-            .leaseClock(clock::get)
-            .leaseCheckInterval(Duration.ZERO)
-            .build());
+        return LeaseEngines.open(LogConfig.builder(dir).durability(durability).build(), clock);
     }
 }
