@@ -2,6 +2,7 @@ package io.ringwatch.engine.lease;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.errors.JournalFailedException;
+import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.persistence.LogConfig;
 import org.junit.jupiter.api.Test;
@@ -113,6 +114,23 @@ class LeaseEndAcrossTwoLogsTest
             assertEquals(60, engine.leases().timeToLive(LEASE, false).grantedTtlSeconds(),
                 "its own grant, not a key's lease restored at the minimum TTL");
             assertEquals(List.of("a=1 lease 7"), LeaseEngines.state(engine));
+        }
+    }
+
+    @Test
+    void aGrantTheLeaseLogRefusesIsNotThereAfterAReopen(@TempDir final Path dir)
+    {
+        final AtomicBoolean armed = new AtomicBoolean(true);
+        try (RingWatch engine = open(dir, LogConfig.Durability.SYNC, "recordLeaseGrant", armed))
+        {
+            assertThrows(JournalFailedException.class, () -> engine.leases().grant(LEASE, 60));
+            assertThrows(JournalFailedException.class, () -> engine.write(Op.put("a", "1").withLease(LEASE)));
+        }
+        try (RingWatch engine = open(dir, LogConfig.Durability.SYNC, null, null))
+        {
+            assertArrayEquals(new long[0], engine.leases().leases());
+            assertThrows(LeaseNotFoundException.class, () -> engine.write(Op.put("a", "1").withLease(LEASE)));
+            assertEquals(List.of(), LeaseEngines.state(engine));
         }
     }
 
