@@ -1,9 +1,14 @@
 package io.ringwatch.engine.internal.durable;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Starts a main class of the test classpath in a child JVM with this JVM's module flags, as a
@@ -38,5 +43,51 @@ public final class ChildJvm
         command.add(main.getName());
         command.addAll(List.of(arguments));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    /**
+     * Runs a child that prints {@code ack <revision>} per acknowledged write, kills it with SIGKILL
+     * (no shutdown hook, no close, whatever it was doing) once it printed {@code killAfter} of them,
+     * and reads what it printed until it died.
+     *
+     * @param child     the started child.
+     * @param killAfter acknowledgements to wait for.
+     * @param onLine    told every line printed, the acks included.
+     * @return the acknowledgements read before the kill (fewer than {@code killAfter} if the child
+     *         ended on its own) and the newest revision acknowledged, in that order.
+     * @throws Exception if reading fails or the child does not die.
+     */
+    public static long[] killAfterAcks(final Process child, final int killAfter, final Consumer<String> onLine)
+        throws Exception
+    {
+        long last = 0;
+        int acks = 0;
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)))
+        {
+            String line;
+            while (acks < killAfter && (line = lines.readLine()) != null)
+            {
+                if (line.startsWith("ack "))
+                {
+                    last = Math.max(last, Long.parseLong(line.substring(4)));
+                    acks++;
+                }
+                onLine.accept(line);
+            }
+            child.toHandle().destroyForcibly();
+            if (!child.waitFor(30, TimeUnit.SECONDS))
+            {
+                throw new IllegalStateException("the child did not die");
+            }
+            while ((line = lines.readLine()) != null)
+            {
+                if (line.startsWith("ack "))
+                {
+                    last = Math.max(last, Long.parseLong(line.substring(4)));
+                }
+                onLine.accept(line);
+            }
+        }
+        return new long[] {acks, last};
     }
 }

@@ -8,14 +8,11 @@ import io.ringwatch.persistence.LogConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -74,32 +71,9 @@ class KillNineTest
         final Path dir, final int killAfter, final int snapshotEvery, final long seed, final long[] seen) throws Exception
     {
         final Process child = ChildJvm.start(CrashingWriter.class, dir.toString(), Integer.toString(snapshotEvery));
-        long last = 0;
-        int acks = 0;
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)))
-        {
-            String line;
-            while (acks < killAfter && (line = lines.readLine()) != null)
-            {
-                if (line.startsWith("ack "))
-                {
-                    last = Math.max(last, Long.parseLong(line.substring(4)));
-                    acks++;
-                }
-                noteSeen(line, seen);
-            }
-            // SIGKILL: no shutdown hook, no close, whatever the writer was doing.
-            child.toHandle().destroyForcibly();
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child did not die");
-            while ((line = lines.readLine()) != null)
-            {
-                if (line.startsWith("ack "))
-                {
-                    last = Math.max(last, Long.parseLong(line.substring(4)));
-                }
-                noteSeen(line, seen);
-            }
-        }
+        final long[] acksAndLast = ChildJvm.killAfterAcks(child, killAfter, line -> noteSeen(line, seen));
+        final long acks = acksAndLast[0];
+        final long last = acksAndLast[1];
         assertTrue(acks == killAfter, "seed " + seed + ": the child stopped after " + acks + " acknowledgements");
         return last;
     }

@@ -9,15 +9,12 @@ import io.ringwatch.persistence.LogConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -79,30 +76,10 @@ class LeaseKillNineTest
     private static long runAndKill(final Path dir, final int killAfter, final int snapshotEvery, final String at) throws Exception
     {
         final Process child = ChildJvm.start(LeaseCrashingWriter.class, dir.toString(), Integer.toString(snapshotEvery));
-        long last = 0;
-        int acks = 0;
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)))
-        {
-            String line;
-            while (acks < killAfter && (line = lines.readLine()) != null)
-            {
-                if (line.startsWith("ack "))
-                {
-                    last = Math.max(last, Long.parseLong(line.substring(4)));
-                    acks++;
-                }
-            }
-            child.toHandle().destroyForcibly();
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the child did not die");
-            while ((line = lines.readLine()) != null)
-            {
-                if (line.startsWith("ack "))
-                {
-                    last = Math.max(last, Long.parseLong(line.substring(4)));
-                }
-            }
-        }
-        assertEquals(killAfter, acks, at + ": the child stopped early");
+        final long[] acksAndLast = ChildJvm.killAfterAcks(child, killAfter, line -> { });
+        final long acks = acksAndLast[0];
+        final long last = acksAndLast[1];
+        assertEquals((long)killAfter, acks, at + ": the child stopped early");
         return last;
     }
 
