@@ -123,6 +123,23 @@ class WriterErrorTest
         }
     }
 
+    @ParameterizedTest(name = "sync={0}")
+    @ValueSource(booleans = {false, true})
+    void anErrorFromTheJournalRecordingALeaseFailsWritesWithATypedError(final boolean sync)
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 10, sync);
+        try (RingWatch engine = open(journal))
+        {
+            assertEquals(1, engine.put("a", "1").revision());
+            journal.failAppendsWithError();
+
+            final JournalFailedException failed = assertThrows(JournalFailedException.class, () -> engine.leases().grant(60));
+            assertInstanceOf(InternalError.class, failed.getCause());
+            assertThrows(JournalFailedException.class, () -> engine.put("b", "2"), "later writes are refused, not left waiting");
+            assertEquals(1, engine.currentRevision());
+        }
+    }
+
     @Test
     void anErrorInAWriteCallbackStopsNeitherTheWriterNorTheJournalStage() throws Exception
     {

@@ -324,7 +324,7 @@ final class Journaller implements Runnable
             }
             leaseRecordsUnflushed = true;
         }
-        catch (final RuntimeException e)
+        catch (final RuntimeException | Error e)
         {
             if (sync)
             {

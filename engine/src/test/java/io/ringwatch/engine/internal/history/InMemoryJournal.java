@@ -239,6 +239,16 @@ public final class InMemoryJournal implements Journal
         durableRevision = lastRevision;
     }
 
+    /** Records nothing, but fails as an append does after {@link #failAppendsWithError()}. */
+    @Override
+    public void recordLeaseGrant(final long id, final long ttlSeconds)
+    {
+        if (errorAppends)
+        {
+            throw new InternalError("a fault occurred in an unsafe memory access operation (simulated)");
+        }
+    }
+
     @Override
     public long maxRevisionBytes()
     {
