@@ -1,6 +1,8 @@
 package io.ringwatch.engine;
 
+import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.MissingJvmFlagsException;
+import io.ringwatch.engine.spi.Persistence;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,71 +10,64 @@ import java.util.List;
 /**
  * The JVM flags an engine needs, and the check {@link RingWatch#open(RingWatchConfig)} makes that
  * they are present. Every engine needs {@value #MISC}, for Agrona's {@code UnsafeBuffer}; a
- * persistent one also needs Chronicle Queue's three ({@value #NIO}, {@value #REFLECT},
- * {@value #REF}) and, on JDK 24 and later, {@value #NATIVE} and {@value #UNSAFE} (else the JVM
- * prints warnings, and a later JDK denies the access):
- * <table>
- * <caption>flags</caption>
- * <tr><th></th><th>JDK 17 to 23</th><th>JDK 24+</th></tr>
- * <tr><td>in memory</td><td>{@value #MISC}</td><td>the same</td></tr>
- * <tr><td>persistent</td><td>and the three of Chronicle</td><td>and {@value #NATIVE}, {@value #UNSAFE}</td></tr>
- * </table>
- * Checked by asking the JVM, not by reading the command line, so flags given through
+ * persistent one also needs what its {@link Persistence#requiredJvmFlags()} names (the Chronicle
+ * Queue log's are in {@code io.ringwatch.persistence.ChronicleJvmFlags}), so the engine itself
+ * knows nothing of the storage it is given.
+ *
+ * <p>A flag is checked by asking the JVM, not by reading the command line, so flags given through
  * {@code JDK_JAVA_OPTIONS} or an executable jar's {@code Add-Exports}/{@code Add-Opens}/
- * {@code Enable-Native-Access} manifest attributes count. Stateless; any thread.
+ * {@code Enable-Native-Access} manifest attributes count. The forms understood are
+ * {@code --add-exports=java.base/<package>=ALL-UNNAMED}, {@code --add-opens=java.base/<package>=ALL-UNNAMED},
+ * {@value #NATIVE} and {@value #UNSAFE}. Stateless; any thread; allocates the lists it returns.
  */
 public final class JvmFlags
 {
     /** Agrona's {@code UnsafeBuffer}: every engine. */
     public static final String MISC = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
-    /** Chronicle Queue's memory mapping. */
-    public static final String NIO = "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED";
-    /** Chronicle Queue's reflection. */
-    public static final String REFLECT = "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED";
-    /** Chronicle Queue's cleaner. */
-    public static final String REF = "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED";
-    /** JDK 24+: Chronicle's native libraries (jffi) load without a warning. */
+    /** JDK 22+: native code may be called from the class path without a warning. */
     public static final String NATIVE = "--enable-native-access=ALL-UNNAMED";
-    /** JDK 24+: Chronicle's {@code sun.misc.Unsafe} memory access without a warning (JDK 17 rejects this flag). */
+    /** JDK 23+: {@code sun.misc.Unsafe} memory access without a warning (JDK 17 rejects this flag). */
     public static final String UNSAFE = "--sun-misc-unsafe-memory-access=allow";
 
-    /** The JDK from which {@value #NATIVE} and {@value #UNSAFE} are needed. */
-    static final int WARNING_JDK = 24;
+    private static final String EXPORTS = "--add-exports=java.base/";
+    private static final String OPENS = "--add-opens=java.base/";
+    private static final String TO_CLASS_PATH = "=ALL-UNNAMED";
 
     private JvmFlags()
     {
     }
 
     /**
-     * @param persistent true for an engine with a Chronicle Queue revision log.
-     * @return every flag that use needs on the running JDK, in command-line form.
+     * @param persistence the engine's persistence; null for an in-memory engine.
+     * @return every flag that engine needs on the running JDK, in command-line form: {@value #MISC}
+     *         first, then the persistence's own.
      */
-    public static List<String> required(final boolean persistent)
+    public static List<String> required(final Persistence persistence)
     {
         final List<String> flags = new ArrayList<>();
         flags.add(MISC);
-        if (persistent)
+        if (persistence != null)
         {
-            flags.add(NIO);
-            flags.add(REFLECT);
-            flags.add(REF);
-            if (Runtime.version().feature() >= WARNING_JDK)
+            for (final String flag : persistence.requiredJvmFlags())
             {
-                flags.add(NATIVE);
-                flags.add(UNSAFE);
+                if (!flags.contains(flag))
+                {
+                    flags.add(flag);
+                }
             }
         }
         return flags;
     }
 
     /**
-     * @param persistent true for an engine with a Chronicle Queue revision log.
-     * @return the flags of {@link #required(boolean)} the running JVM lacks; empty when none.
+     * @param flags flags in command-line form.
+     * @return those the running JVM lacks, in the same order; empty when none.
+     * @throws InvalidRequestException for a flag of a form this class cannot check.
      */
-    public static List<String> missing(final boolean persistent)
+    public static List<String> missing(final List<String> flags)
     {
         final List<String> missing = new ArrayList<>();
-        for (final String flag : required(persistent))
+        for (final String flag : flags)
         {
             if (!isPresent(flag))
             {
@@ -83,16 +78,18 @@ public final class JvmFlags
     }
 
     /**
-     * @param persistent true for an engine with a Chronicle Queue revision log.
+     * @param persistence the engine's persistence; null for an in-memory engine.
      * @throws MissingJvmFlagsException naming the absent flags and every flag needed, if any is absent.
+     * @throws InvalidRequestException  if the persistence names a flag of a form this class cannot check.
      */
-    public static void check(final boolean persistent)
+    public static void check(final Persistence persistence)
     {
-        final List<String> missing = missing(persistent);
+        final List<String> required = required(persistence);
+        final List<String> missing = missing(required);
         if (!missing.isEmpty())
         {
-            throw new MissingJvmFlagsException(persistent ? "a persistent engine" : "an in-memory engine",
-                missing, required(persistent));
+            throw new MissingJvmFlagsException(persistence == null ? "an in-memory engine" : "a persistent engine",
+                missing, required);
         }
     }
 
@@ -100,24 +97,29 @@ public final class JvmFlags
     {
         final Module base = Object.class.getModule();
         final Module self = JvmFlags.class.getModule();
-        switch (flag)
+        if (flag.startsWith(EXPORTS) && flag.endsWith(TO_CLASS_PATH))
         {
-            case MISC:
-                return base.isExported("jdk.internal.misc", self);
-            case NIO:
-                return base.isExported("sun.nio.ch", self);
-            case REFLECT:
-                return base.isOpen("java.lang.reflect", self);
-            case REF:
-                return base.isExported("jdk.internal.ref", self);
-            case NATIVE:
-                return isNativeAccessEnabled(self);
-            case UNSAFE:
-                // The JVM records the option as this system property (JDK 23+).
-                return "allow".equals(System.getProperty("sun.misc.unsafe.memory.access"));
-            default:
-                throw new IllegalArgumentException(flag);
+            return base.isExported(packageOf(flag, EXPORTS), self);
         }
+        if (flag.startsWith(OPENS) && flag.endsWith(TO_CLASS_PATH))
+        {
+            return base.isOpen(packageOf(flag, OPENS), self);
+        }
+        if (NATIVE.equals(flag))
+        {
+            return isNativeAccessEnabled(self);
+        }
+        if (UNSAFE.equals(flag))
+        {
+            // The JVM records the option as this system property (JDK 23+).
+            return "allow".equals(System.getProperty("sun.misc.unsafe.memory.access"));
+        }
+        throw new InvalidRequestException("not a JVM flag this check understands: " + flag);
+    }
+
+    private static String packageOf(final String flag, final String prefix)
+    {
+        return flag.substring(prefix.length(), flag.length() - TO_CLASS_PATH.length());
     }
 
     private static boolean isNativeAccessEnabled(final Module module)

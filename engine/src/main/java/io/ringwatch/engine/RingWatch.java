@@ -124,7 +124,7 @@ public final class RingWatch implements AutoCloseable
         final Persistence persistence = config.persistence();
         if (config.checkJvmFlags())
         {
-            JvmFlags.check(persistence != null);
+            JvmFlags.check(persistence);
         }
         if (persistence == null)
         {

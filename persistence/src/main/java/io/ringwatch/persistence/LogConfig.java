@@ -4,6 +4,7 @@ import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.spi.Persistence;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 
@@ -132,6 +133,18 @@ public final class LogConfig implements Persistence
     public Journal openJournal(final String engineName)
     {
         return ChronicleJournal.open(this, engineName);
+    }
+
+    /**
+     * Chronicle Queue's JVM flags for the running JDK ({@link ChronicleJvmFlags}), which the engine
+     * checks at open. Any thread; allocates the list.
+     *
+     * @return the flags, in command-line form.
+     */
+    @Override
+    public List<String> requiredJvmFlags()
+    {
+        return ChronicleJvmFlags.required();
     }
 
     /**

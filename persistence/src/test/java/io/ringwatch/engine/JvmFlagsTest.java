@@ -23,15 +23,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class JvmFlagsTest
 {
+    /** The Chronicle log's persistence, asked only for its flags. */
+    private static final LogConfig LOG = LogConfig.builder(Path.of("unused")).build();
+
     @TempDir
     Path dir;
 
     @Test
     void theTestJvmHasEveryFlagSoNothingIsMissing()
     {
-        assertEquals(List.of(), JvmFlags.missing(true));
-        assertEquals(List.of(JvmFlags.MISC), JvmFlags.required(false));
-        assertEquals(Runtime.version().feature() >= 24 ? 6 : 4, JvmFlags.required(true).size());
+        assertEquals(List.of(), JvmFlags.missing(JvmFlags.required(LOG)));
+        assertEquals(List.of(JvmFlags.MISC), JvmFlags.required(null));
+        assertEquals(Runtime.version().feature() >= 24 ? 6 : 4, JvmFlags.required(LOG).size());
     }
 
     @Test
@@ -47,10 +50,10 @@ class JvmFlagsTest
     {
         final String out = run(List.of(JvmFlags.MISC), dir.toString());
         assertTrue(out.startsWith("MissingJvmFlagsException"), out);
-        final List<String> expected = new ArrayList<>(JvmFlags.required(true));
+        final List<String> expected = new ArrayList<>(JvmFlags.required(LOG));
         expected.remove(JvmFlags.MISC);
         assertTrue(out.contains("missing=" + expected), out);
-        assertTrue(out.contains("start java with all of: " + String.join(" ", JvmFlags.required(true))), out);
+        assertTrue(out.contains("start java with all of: " + String.join(" ", JvmFlags.required(LOG))), out);
         try (var files = Files.list(dir))
         {
             assertEquals(0, files.count(), "nothing was created before the check");
@@ -60,8 +63,8 @@ class JvmFlagsTest
     @Test
     void withEveryFlagForThisJdkBothKindsOfEngineOpenAndTheJvmPrintsNoWarning() throws Exception
     {
-        assertEquals("OPENED", run(JvmFlags.required(false), "memory"));
-        assertEquals("OPENED", run(JvmFlags.required(true), dir.toString()));
+        assertEquals("OPENED", run(JvmFlags.required(null), "memory"));
+        assertEquals("OPENED", run(JvmFlags.required(LOG), dir.toString()));
     }
 
     /** Runs {@link Probe} in a child JVM with exactly {@code flags}; returns its whole output, trimmed. */

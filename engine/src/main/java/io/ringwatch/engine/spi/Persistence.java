@@ -1,5 +1,7 @@
 package io.ringwatch.engine.spi;
 
+import java.util.List;
+
 /**
  * What {@code RingWatchConfig.Builder.persistence(...)} takes: a way to open the {@link Journal}
  * a persistent engine records every revision in, recovers from and lets watchers catch up from.
@@ -23,4 +25,17 @@ public interface Persistence
      *                          the engine then does not start.
      */
     Journal openJournal(String engineName);
+
+    /**
+     * The JVM flags this persistence needs beyond the engine's own, in command-line form, for the
+     * running JDK; {@code RingWatch.open} checks them before {@link #openJournal} and refuses to
+     * start without them ({@code io.ringwatch.engine.JvmFlags} lists the forms it can check). Any
+     * thread.
+     *
+     * @return the flags; none by default.
+     */
+    default List<String> requiredJvmFlags()
+    {
+        return List.of();
+    }
 }
