@@ -63,21 +63,63 @@ final class SnapshotFiles
     }
 
     /**
-     * Deletes all but the {@code keep} newest committed snapshots.
+     * Deletes all but the {@code keep} newest committed snapshots, and every temp file of a revision
+     * at or below the newest committed one: a process killed mid-write leaves its temp file behind
+     * (as large as a snapshot), and no writer of such a revision could still commit a newer
+     * snapshot.
      */
     static void prune(final Path directory, final int keep)
     {
         final List<Long> revisions = revisions(directory);
         for (int i = keep; i < revisions.size(); i++)
         {
-            try
+            delete(committed(directory, revisions.get(i)), "old snapshot " + revisions.get(i));
+        }
+        if (revisions.isEmpty())
+        {
+            return;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, PREFIX + "*" + TEMP_SUFFIX))
+        {
+            for (final Path file : stream)
             {
-                Files.deleteIfExists(committed(directory, revisions.get(i)));
+                final String name = file.getFileName().toString();
+                final String digits = name.substring(PREFIX.length(), name.length() - TEMP_SUFFIX.length());
+                final long revision = revisionOf(digits);
+                if (revision > 0 && revision <= revisions.get(0))
+                {
+                    delete(file, "abandoned snapshot " + name);
+                }
             }
-            catch (final IOException ex)
-            {
-                throw new LogWriteException("Cannot delete old snapshot " + revisions.get(i) + ": " + ex, ex);
-            }
+        }
+        catch (final IOException ex)
+        {
+            throw new LogWriteException("Cannot list " + directory + ": " + ex, ex);
+        }
+    }
+
+    /** The revision a temp file's name holds, or -1 for a name this class did not write. */
+    private static long revisionOf(final String digits)
+    {
+        try
+        {
+            return Long.parseLong(digits);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
+    }
+
+    private static void delete(final Path file, final String what)
+    {
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new LogWriteException("Cannot delete " + what + ": " + ex, ex);
         }
     }
 }

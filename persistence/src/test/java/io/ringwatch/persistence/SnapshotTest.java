@@ -115,6 +115,28 @@ class SnapshotTest
     }
 
     @Test
+    void aTempFileLeftByAKilledSnapshotIsDeletedAtTheNextCommitAndANewerOneIsLeft() throws IOException
+    {
+        final Path snapshots = dir.resolve(LogDirectory.SNAPSHOTS);
+        try (RevisionLog log = logWith(20))
+        {
+            writeSnapshot(log, 10, 10);
+        }
+        // What a kill -9 during the snapshots of revisions 15 and 40 leaves behind; the latter's
+        // revision is not in the log yet, as a snapshot can only be older than the log.
+        Files.write(SnapshotFiles.temp(snapshots, 15), new byte[4096]);
+        Files.write(SnapshotFiles.temp(snapshots, 40), new byte[16]);
+        try (RevisionLog log = logWith(20))
+        {
+            assertTrue(Files.exists(SnapshotFiles.temp(snapshots, 15)), "an open changes nothing it need not");
+            writeSnapshot(log, 20, 10);
+            assertFalse(Files.exists(SnapshotFiles.temp(snapshots, 15)), "older than the committed snapshot: deleted");
+            assertTrue(Files.exists(SnapshotFiles.temp(snapshots, 40)), "newer: left to its writer");
+            assertEquals(List.of(20L, 10L), SnapshotFiles.revisions(snapshots));
+        }
+    }
+
+    @Test
     void aCorruptSnapshotIsRefusedBeforeAnyEntry()
     {
         try (RevisionLog log = logWith(5))
