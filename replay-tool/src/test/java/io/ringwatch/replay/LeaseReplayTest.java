@@ -8,10 +8,21 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.ringwatch.persistence.LeaseFile;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -78,5 +89,36 @@ class LeaseReplayTest
         assertEquals(2, json.size(), three.out());
         assertTrue(json.get(0).contains("\"lease\":0"), json.get(0));
         assertTrue(json.get(1).contains("\"lease\":6") && json.get(1).contains("\"keys\":0"), json.get(1));
+    }
+
+    @Test
+    void anEndWhoseRevisionTheLogLostIsNeitherPrintedNorAppliedAsRecoveryCutsIt() throws IOException
+    {
+        // A crash after the end of lease 6 was recorded, before its revision 4 reached the log:
+        // recovery cuts that end, so the tool must show lease 6 as live too.
+        final Path crashed = temp.resolve("crashed");
+        try (Stream<Path> files = Files.walk(log))
+        {
+            for (final Path file : files.toList())
+            {
+                Files.copy(file, crashed.resolve(log.relativize(file).toString()));
+            }
+        }
+        final ByteBuffer end = ByteBuffer.allocate(29).order(ByteOrder.LITTLE_ENDIAN);
+        end.put(LeaseFile.REVOKE).putLong(6).putLong(0).putLong(4);
+        final CRC32C crc = new CRC32C();
+        crc.update(end.array(), 0, 25);
+        end.putInt((int)crc.getValue()).flip();
+        try (FileChannel leases = FileChannel.open(crashed.resolve(LeaseFile.NAME), StandardOpenOption.APPEND))
+        {
+            leases.write(end);
+        }
+
+        final HistoryFixture.Run state = HistoryFixture.run("state", crashed.toString(), "--at", "3");
+        assertEquals(0, state.exitCode(), state.err());
+        assertTrue(state.out().lines().anyMatch("lease=6 ttl=90 keys=0"::equals), state.out());
+        final HistoryFixture.Run print = HistoryFixture.run("print", crashed.toString());
+        assertEquals(0, print.exitCode(), print.err());
+        assertFalse(print.out().contains("LEASE_END lease=6"), print.out());
     }
 }
