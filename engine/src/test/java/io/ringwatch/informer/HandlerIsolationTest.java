@@ -52,7 +52,11 @@ class HandlerIsolationTest
         assertTrue(Await.until(() -> informer.lastSyncRevision() >= lastRevision && expected.equals(fast.state())),
             "the fast handler is current while the other is blocked");
         assertEquals(0, blocked.notifications());
-        assertEquals(1, blockedRegistration.overflowCount());
+        // Once if the handler took its first notification (and blocked in it) before the buffer
+        // filled; twice if it took it after: the slot it freed let the coalesced key out, and the
+        // next change filled the buffer again. Both keep the bound below.
+        final long overflows = blockedRegistration.overflowCount();
+        assertTrue(overflows == 1 || overflows == 2, "overflows: " + overflows);
 
         blocked.open();
         assertTrue(Await.until(() -> expected.equals(blocked.state())));

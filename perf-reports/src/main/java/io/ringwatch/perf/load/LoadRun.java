@@ -6,6 +6,7 @@ import io.ringwatch.perf.report.TimelinePoint;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,7 @@ public final class LoadRun
 {
     private static final long MONITOR_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long SETUP_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final Duration MIN_GIVE_UP_LAG = Duration.ofSeconds(5);
 
     private final Peer peer;
     private final LoadSettings settings;
@@ -91,7 +93,10 @@ public final class LoadRun
         activity.placeFrom(measureFrom);
         final AtomicLong lastSendNanos = new AtomicLong();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Sent sent = new Sent(measureFrom, warmupNanos + durationNanos);
+        // A producer gives up once it lags its schedule by the run's length, but never by less than
+        // MIN_GIVE_UP_LAG: a short run would otherwise give up at one scheduling stall of a loaded machine.
+        final long giveUpLagNanos = Math.max(warmupNanos + durationNanos, MIN_GIVE_UP_LAG.toNanos());
+        final Sent sent = new Sent(measureFrom, giveUpLagNanos);
         final List<Thread> producers = startProducers(schedule, totalWrites, acks, sendLag, lastSendNanos, failure, sent);
         final List<TimelinePoint> timeline = new ArrayList<>();
         final Completion completion = monitor(producers, totalWrites, sent, acks, deliveries, failure, measureFrom, timeline);
@@ -110,7 +115,7 @@ public final class LoadRun
         if (!settings.saturate() && sentWrites < totalWrites)
         {
             notes.add(String.format("gave up: the producers fell more than %d s behind schedule and stopped after %d of %d " +
-                "planned writes (%d of %d measured); the peer could not sustain the rate", (warmupNanos + durationNanos) / 1_000_000_000L,
+                "planned writes (%d of %d measured); the peer could not sustain the rate", giveUpLagNanos / 1_000_000_000L,
                 sentWrites, totalWrites, sentMeasured, measuredWrites));
         }
         if (!completion.drained)
