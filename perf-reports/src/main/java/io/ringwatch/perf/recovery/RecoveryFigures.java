@@ -9,6 +9,7 @@ import java.util.Locale;
  * @param writeNanos        from the first put to the acknowledgement of the last.
  * @param writeCloseNanos   closing the engine after the writes (snapshots off).
  * @param logBytes          the data directory's size after the writes (queue files' apparent size).
+ * @param rawReadNanos      Chronicle Queue reading every excerpt of the same log ({@link RawLogRead}).
  * @param replayNanos       {@code RingWatch.open} with no snapshot: the whole log replayed.
  * @param snapshotNanos     closing that engine, which took one snapshot of the index.
  * @param snapshotBytes     what the snapshot added to the directory.
@@ -21,6 +22,7 @@ record RecoveryFigures(
     long writeNanos,
     long writeCloseNanos,
     long logBytes,
+    long rawReadNanos,
     long replayNanos,
     long snapshotNanos,
     long snapshotBytes,
@@ -36,6 +38,14 @@ record RecoveryFigures(
     double appendRate()
     {
         return perSecond(settings.revisions(), writeNanos);
+    }
+
+    /**
+     * @return excerpts Chronicle Queue itself reads per second from the same log: the replay's baseline.
+     */
+    double rawReadRate()
+    {
+        return perSecond(settings.revisions(), rawReadNanos);
     }
 
     /**
@@ -74,8 +84,10 @@ record RecoveryFigures(
         line(text, "write    %,14.0f rev/s  %8.2f s  (async puts, %d in flight at most; snapshots off)",
             appendRate(), seconds(writeNanos), InFlightPuts.WINDOW);
         line(text, "close    %14s         %8.2f s  log %,.1f MB", "", seconds(writeCloseNanos), megabytes(logBytes));
-        line(text, "replay   %,14.0f rev/s  %8.2f s  (RingWatch.open, whole log, no snapshot)",
-            replayRate(), seconds(replayNanos));
+        line(text, "raw read %,14.0f rev/s  %8.2f s  (Chronicle Queue reading every excerpt of the log: the baseline)",
+            rawReadRate(), seconds(rawReadNanos));
+        line(text, "replay   %,14.0f rev/s  %8.2f s  (RingWatch.open, whole log, no snapshot: %.2fx the raw read)",
+            replayRate(), seconds(replayNanos), replayRate() / rawReadRate());
         line(text, "snapshot %14s         %8.2f s  (close taking one snapshot of %,d keys: %,.1f MB)",
             "", seconds(snapshotNanos), settings.liveKeys(), megabytes(snapshotBytes));
         line(text, "reopen   %,14.0f rev/s  %8.2f s  (RingWatch.open from the snapshot: %,.0f keys/s)",

@@ -21,6 +21,8 @@ import java.util.stream.Stream;
  * <ol>
  * <li>write: a persistent engine (ASYNC log, snapshots off) takes every put as fast as one producer
  * with bounded asynchronous puts can send them; closed;</li>
+ * <li>raw read: Chronicle Queue reads every excerpt of that log ({@link RawLogRead}, timed): the
+ * baseline of the replay;</li>
  * <li>replay: {@code RingWatch.open} on the directory rebuilds the index from the whole log (timed),
  * the state is checked; this engine is configured to snapshot only at close, so closing it (timed)
  * writes one snapshot at the last revision;</li>
@@ -68,6 +70,8 @@ final class RecoveryRun
         final long writeCloseNanos = timeClose(writing);
         final long logBytes = bytesUnder(directory);
         report("written", writeNanos);
+        final long rawReadNanos = RawLogRead.timeRead(directory, settings.revisions());
+        report("read raw by Chronicle", rawReadNanos);
 
         final long replayStart = System.nanoTime();
         final RingWatch replayed = RingWatch.open(config(Long.MAX_VALUE));
@@ -83,7 +87,7 @@ final class RecoveryRun
         report("reopened from the snapshot", reopenNanos);
         timeOrClose(reopened, () -> check(reopened));
         reopened.close();
-        return new RecoveryFigures(settings, writeNanos, writeCloseNanos, logBytes, replayNanos, snapshotNanos,
+        return new RecoveryFigures(settings, writeNanos, writeCloseNanos, logBytes, rawReadNanos, replayNanos, snapshotNanos,
             snapshotBytes, reopenNanos, loadAverage, Runtime.getRuntime().availableProcessors());
     }
 
