@@ -11,9 +11,11 @@ import java.util.Locale;
  * @param logBytes          the data directory's size after the writes (queue files' apparent size).
  * @param rawReadNanos      Chronicle Queue reading every excerpt of the same log ({@link RawLogRead}).
  * @param replayNanos       {@code RingWatch.open} with no snapshot: the whole log replayed.
+ * @param replayCpuNanos    the opening thread's CPU time in that open (recovery runs on it).
  * @param snapshotNanos     closing that engine, which took one snapshot of the index.
  * @param snapshotBytes     what the snapshot added to the directory.
  * @param snapshotOpenNanos {@code RingWatch.open} again: the snapshot loaded, nothing left to replay.
+ * @param snapshotOpenCpuNanos the opening thread's CPU time in that open.
  * @param loadAverage       the one-minute system load average when the run started, or negative.
  * @param processors        the processors the JVM saw.
  */
@@ -24,9 +26,11 @@ record RecoveryFigures(
     long logBytes,
     long rawReadNanos,
     long replayNanos,
+    long replayCpuNanos,
     long snapshotNanos,
     long snapshotBytes,
     long snapshotOpenNanos,
+    long snapshotOpenCpuNanos,
     double loadAverage,
     int processors)
 {
@@ -88,10 +92,14 @@ record RecoveryFigures(
             rawReadRate(), seconds(rawReadNanos));
         line(text, "replay   %,14.0f rev/s  %8.2f s  (RingWatch.open, whole log, no snapshot: %.2fx the raw read)",
             replayRate(), seconds(replayNanos), replayRate() / rawReadRate());
+        line(text, "         %,14.0f rev/s  %8.2f s  of the opening thread's CPU (what a busy machine leaves out)",
+            perSecond(settings.revisions(), replayCpuNanos), seconds(replayCpuNanos));
         line(text, "snapshot %14s         %8.2f s  (close taking one snapshot of %,d keys: %,.1f MB)",
             "", seconds(snapshotNanos), settings.liveKeys(), megabytes(snapshotBytes));
         line(text, "reopen   %,14.0f rev/s  %8.2f s  (RingWatch.open from the snapshot: %,.0f keys/s)",
             snapshotOpenRate(), seconds(snapshotOpenNanos), snapshotKeyRate());
+        line(text, "         %,14.0f keys/s %8.2f s  of the opening thread's CPU",
+            perSecond(settings.liveKeys(), snapshotOpenCpuNanos), seconds(snapshotOpenCpuNanos));
         return text.toString();
     }
 
