@@ -21,11 +21,13 @@ import org.agrona.DirectBuffer;
  * Speed: the snapshot, whose keys come in ascending order, is an ordered load
  * ({@link OffHeapIndex#beginOrderedLoad}: no hash probe per key, hash slots inserted in slot
  * order). The log is replayed {@value #REPLAY_BATCH} changes at a time: the batch is read, each
- * key's hash slot is touched ({@link OffHeapIndex#touch}), then the changes are applied in order,
- * so the batch's cache misses overlap instead of following one another.
+ * key's hash slot and then the node it names are touched ({@link OffHeapIndex#touch}), then the
+ * changes are applied in order, so the batch's cache misses overlap instead of following one
+ * another. A change that fails to decode fails recovery as before; the changes read before it in its
+ * batch are not applied, which nothing sees, since a failed recovery discards the index.
  * <p>
- * Runs on the opening thread; allocates a reader, a snapshot sink and {@value #REPLAY_BATCH} + 1
- * reusable records.
+ * Runs on the opening thread; allocates a reader, a snapshot sink, {@value #REPLAY_BATCH} reusable
+ * records and an entry.
  */
 public final class Recovery
 {
