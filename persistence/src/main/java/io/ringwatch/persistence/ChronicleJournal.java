@@ -157,6 +157,7 @@ public final class ChronicleJournal implements Journal
             {
                 return 0;
             }
+            into.expectEntries(snapshot.entryCount());
             final SnapshotEntry entry = new SnapshotEntry();
             while (snapshot.next(entry))
             {

@@ -10,6 +10,16 @@ import org.agrona.DirectBuffer;
 public interface SnapshotSink
 {
     /**
+     * Says how many key-values follow, before the first: the recovering index makes room for them
+     * at once rather than growing as they come. Optional for a journal (the default ignores it).
+     *
+     * @param entries the number of {@code entry} calls that follow, 0 or more.
+     */
+    default void expectEntries(long entries)
+    {
+    }
+
+    /**
      * One key-value of the snapshot.
      *
      * @param key            buffer holding the key.

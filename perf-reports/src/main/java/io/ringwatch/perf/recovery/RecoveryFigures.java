@@ -9,10 +9,13 @@ import java.util.Locale;
  * @param writeNanos        from the first put to the acknowledgement of the last.
  * @param writeCloseNanos   closing the engine after the writes (snapshots off).
  * @param logBytes          the data directory's size after the writes (queue files' apparent size).
+ * @param rawReadNanos      Chronicle Queue reading every excerpt of the same log ({@link RawLogRead}).
  * @param replayNanos       {@code RingWatch.open} with no snapshot: the whole log replayed.
+ * @param replayCpuNanos    the opening thread's CPU time in that open (recovery runs on it).
  * @param snapshotNanos     closing that engine, which took one snapshot of the index.
  * @param snapshotBytes     what the snapshot added to the directory.
  * @param snapshotOpenNanos {@code RingWatch.open} again: the snapshot loaded, nothing left to replay.
+ * @param snapshotOpenCpuNanos the opening thread's CPU time in that open.
  * @param loadAverage       the one-minute system load average when the run started, or negative.
  * @param processors        the processors the JVM saw.
  */
@@ -21,10 +24,13 @@ record RecoveryFigures(
     long writeNanos,
     long writeCloseNanos,
     long logBytes,
+    long rawReadNanos,
     long replayNanos,
+    long replayCpuNanos,
     long snapshotNanos,
     long snapshotBytes,
     long snapshotOpenNanos,
+    long snapshotOpenCpuNanos,
     double loadAverage,
     int processors)
 {
@@ -36,6 +42,14 @@ record RecoveryFigures(
     double appendRate()
     {
         return perSecond(settings.revisions(), writeNanos);
+    }
+
+    /**
+     * @return excerpts Chronicle Queue itself reads per second from the same log: the replay's baseline.
+     */
+    double rawReadRate()
+    {
+        return perSecond(settings.revisions(), rawReadNanos);
     }
 
     /**
@@ -74,12 +88,18 @@ record RecoveryFigures(
         line(text, "write    %,14.0f rev/s  %8.2f s  (async puts, %d in flight at most; snapshots off)",
             appendRate(), seconds(writeNanos), InFlightPuts.WINDOW);
         line(text, "close    %14s         %8.2f s  log %,.1f MB", "", seconds(writeCloseNanos), megabytes(logBytes));
-        line(text, "replay   %,14.0f rev/s  %8.2f s  (RingWatch.open, whole log, no snapshot)",
-            replayRate(), seconds(replayNanos));
+        line(text, "raw read %,14.0f rev/s  %8.2f s  (Chronicle Queue reading every excerpt of the log: the baseline)",
+            rawReadRate(), seconds(rawReadNanos));
+        line(text, "replay   %,14.0f rev/s  %8.2f s  (RingWatch.open, whole log, no snapshot: %.2fx the raw read)",
+            replayRate(), seconds(replayNanos), replayRate() / rawReadRate());
+        line(text, "         %,14.0f rev/s  %8.2f s  of the opening thread's CPU (what a busy machine leaves out)",
+            perSecond(settings.revisions(), replayCpuNanos), seconds(replayCpuNanos));
         line(text, "snapshot %14s         %8.2f s  (close taking one snapshot of %,d keys: %,.1f MB)",
             "", seconds(snapshotNanos), settings.liveKeys(), megabytes(snapshotBytes));
         line(text, "reopen   %,14.0f rev/s  %8.2f s  (RingWatch.open from the snapshot: %,.0f keys/s)",
             snapshotOpenRate(), seconds(snapshotOpenNanos), snapshotKeyRate());
+        line(text, "         %,14.0f keys/s %8.2f s  of the opening thread's CPU",
+            perSecond(settings.liveKeys(), snapshotOpenCpuNanos), seconds(snapshotOpenCpuNanos));
         return text.toString();
     }
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -21,6 +22,8 @@ import java.util.stream.Stream;
  * <ol>
  * <li>write: a persistent engine (ASYNC log, snapshots off) takes every put as fast as one producer
  * with bounded asynchronous puts can send them; closed;</li>
+ * <li>raw read: Chronicle Queue reads every excerpt of that log ({@link RawLogRead}, timed): the
+ * baseline of the replay;</li>
  * <li>replay: {@code RingWatch.open} on the directory rebuilds the index from the whole log (timed),
  * the state is checked; this engine is configured to snapshot only at close, so closing it (timed)
  * writes one snapshot at the last revision;</li>
@@ -33,6 +36,8 @@ final class RecoveryRun
 {
     // Headroom beyond the estimate: Chronicle maps and pre-allocates files in blocks of 64 MiB.
     private static final long DISK_SLACK_BYTES = 512L * 1024 * 1024;
+    /** Recovery runs on the opening thread: its CPU time is the recovery's work, whatever else the machine runs. */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final RecoverySettings settings;
     private final Path directory;
@@ -68,23 +73,29 @@ final class RecoveryRun
         final long writeCloseNanos = timeClose(writing);
         final long logBytes = bytesUnder(directory);
         report("written", writeNanos);
+        final long rawReadNanos = RawLogRead.timeRead(directory, settings.revisions());
+        report("read raw by Chronicle", rawReadNanos);
 
+        final long replayCpuStart = THREADS.getCurrentThreadCpuTime();
         final long replayStart = System.nanoTime();
         final RingWatch replayed = RingWatch.open(config(Long.MAX_VALUE));
         final long replayNanos = System.nanoTime() - replayStart;
+        final long replayCpuNanos = THREADS.getCurrentThreadCpuTime() - replayCpuStart;
         report("replayed", replayNanos);
         timeOrClose(replayed, () -> check(replayed));
         final long snapshotNanos = timeClose(replayed);
         final long snapshotBytes = bytesUnder(directory) - logBytes;
 
+        final long reopenCpuStart = THREADS.getCurrentThreadCpuTime();
         final long reopenStart = System.nanoTime();
         final RingWatch reopened = RingWatch.open(config(0));
         final long reopenNanos = System.nanoTime() - reopenStart;
+        final long reopenCpuNanos = THREADS.getCurrentThreadCpuTime() - reopenCpuStart;
         report("reopened from the snapshot", reopenNanos);
         timeOrClose(reopened, () -> check(reopened));
         reopened.close();
-        return new RecoveryFigures(settings, writeNanos, writeCloseNanos, logBytes, replayNanos, snapshotNanos,
-            snapshotBytes, reopenNanos, loadAverage, Runtime.getRuntime().availableProcessors());
+        return new RecoveryFigures(settings, writeNanos, writeCloseNanos, logBytes, rawReadNanos, replayNanos, replayCpuNanos,
+            snapshotNanos, snapshotBytes, reopenNanos, reopenCpuNanos, loadAverage, Runtime.getRuntime().availableProcessors());
     }
 
     /** Runs {@code work} and returns how long it took; closes the engine if it throws. */

@@ -31,7 +31,8 @@ class RecoveryBenchmarkTest
 
         // The run itself checks each recovered engine's revision, key count and last value.
         assertEquals(settings, figures.settings());
-        assertTrue(figures.writeNanos() > 0 && figures.replayNanos() > 0 && figures.snapshotOpenNanos() > 0, figures.toString());
+        assertTrue(figures.writeNanos() > 0 && figures.rawReadNanos() > 0 && figures.replayNanos() > 0 && figures.snapshotOpenNanos() > 0,
+            figures.toString());
         assertTrue(figures.logBytes() >= 20_000L * (16 + 100), "the log holds every revision: " + figures.logBytes());
         assertTrue(figures.snapshotBytes() >= 5_000L * (16 + 100), "one snapshot of every key: " + figures.snapshotBytes());
         assertEquals(figures.logBytes() + figures.snapshotBytes(), RecoveryRun.bytesUnder(directory));
@@ -48,7 +49,7 @@ class RecoveryBenchmarkTest
         final int exit = commandLine.execute("--revisions", "20000", "--keys", "1000", "--work-dir", work.toString());
 
         assertEquals(CommandLine.ExitCode.OK, exit, out.toString());
-        for (final String phase : new String[]{"write ", "close ", "replay ", "snapshot ", "reopen "})
+        for (final String phase : new String[]{"write ", "close ", "raw read ", "replay ", "snapshot ", "reopen "})
         {
             assertTrue(out.toString().contains(phase), phase + " missing from:\n" + out);
         }

@@ -77,10 +77,76 @@ final class NodeHashIndex
      */
     void ensureRoomForInsert()
     {
-        if ((live + tombstones + 1) * 4L > table.capacity() * 3L)
+        if (!hasRoomFor(1))
         {
-            rebuild();
+            rebuild(capacityFor(live + 1));
         }
+    }
+
+    /**
+     * @return whether {@code more} inserts fit without a rebuild; the writer thread only.
+     */
+    boolean hasRoomFor(final int more)
+    {
+        return (live + tombstones + (long)more) * 4L <= table.capacity() * 3L;
+    }
+
+    /**
+     * Rebuilds the table now, if needed, so that {@code keys} live keys in all (at most half the
+     * largest table) fit without another rebuild; the writer thread only. Allocates only when it
+     * rebuilds.
+     */
+    void reserve(final long keys)
+    {
+        final int capacity = capacityFor((int)Math.min(keys, MAX_CAPACITY / 2));
+        if (capacity > table.capacity())
+        {
+            rebuild(capacity);
+        }
+    }
+
+    /**
+     * Loads the slot a lookup of {@code hash} starts at, so that a later probe finds it cached;
+     * the writer thread only.
+     *
+     * @return the slot's content, for {@link #touchNode}.
+     */
+    long touchHome(final long hash)
+    {
+        final SlotTable t = table;
+        return t.get(t.home(SlotTable.tag(hash)));
+    }
+
+    /**
+     * Loads the start of the node a slot's content from {@link #touchHome} names, if it names one,
+     * so that a later probe comparing its key finds it cached; the writer thread only.
+     *
+     * @return a word of the node, for the caller to keep the load alive.
+     */
+    long touchNode(final long content)
+    {
+        if (!SlotTable.holdsNode(content))
+        {
+            return content;
+        }
+        final int node = SlotTable.node(content);
+        return arena.buffer(node).getLong(arena.offset(node) + Nodes.SHAPE_OFFSET);
+    }
+
+    /**
+     * Adds nodes for keys known to be absent, given as slot contents ({@link PendingSlots}), in
+     * the order of their home slots so that the probes walk the table forward instead of jumping
+     * across it; the writer thread only, after making room for all of them.
+     */
+    void insertAll(final PendingSlots pending)
+    {
+        pending.sortByHome(table.capacity());
+        final long[] contents = pending.contents();
+        for (int i = 0; i < pending.count(); i++)
+        {
+            insertTagged(SlotTable.tagOf(contents[i]), SlotTable.node(contents[i]));
+        }
+        pending.clear();
     }
 
     /**
@@ -89,8 +155,12 @@ final class NodeHashIndex
      */
     void insert(final long hash, final int node)
     {
+        insertTagged(SlotTable.tag(hash), node);
+    }
+
+    private void insertTagged(final int tag, final int node)
+    {
         final SlotTable t = table;
-        final int tag = SlotTable.tag(hash);
         int slot = t.home(tag);
         long content;
         while ((content = t.get(slot)) != SlotTable.EMPTY && content != SlotTable.TOMBSTONE)
@@ -191,11 +261,11 @@ final class NodeHashIndex
         table.free();
     }
 
-    /** Copies every live slot into a table of twice the live keys; slots carry their home, so no node is read. */
-    private void rebuild()
+    /** Copies every live slot into a table of {@code capacity} slots; slots carry their home, so no node is read. */
+    private void rebuild(final int capacity)
     {
         final SlotTable old = table;
-        final SlotTable fresh = new SlotTable(capacityFor(live + 1));
+        final SlotTable fresh = new SlotTable(capacity);
         for (int i = 0; i < old.capacity(); i++)
         {
             final long content = old.get(i);
@@ -213,6 +283,7 @@ final class NodeHashIndex
         table = fresh;
     }
 
+    /** Twice the keys, rounded up to a power of two: a table filled to between a quarter and a half. */
     private static int capacityFor(final int keys)
     {
         final long wanted = Math.max(MIN_CAPACITY, 2L * keys);

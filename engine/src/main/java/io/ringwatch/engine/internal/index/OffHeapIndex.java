@@ -54,6 +54,14 @@ public final class OffHeapIndex implements AutoCloseable
     private final SkipList skipList;
     private volatile long size;
     private boolean closed;
+    /** The slots an ordered load holds back; null outside one. */
+    private PendingSlots pendingSlots;
+    /** Whether any key was ever stored with a lease; writer thread only. */
+    private boolean leaseStored;
+    /** The slot contents of the batch {@link #touch} is loading. */
+    private long[] touched = new long[0];
+    /** Scratch for an out-of-order key in an ordered load; null outside one. */
+    private IndexEntry loadPrev;
 
     /**
      * Creates an empty index sized for {@code initialCapacityKeys}; it grows as needed. Allocates
@@ -150,11 +158,7 @@ public final class OffHeapIndex implements AutoCloseable
         final long createRevision, final long modRevision, final long version,
         final IndexEntry prevOut)
     {
-        if (createRevision < 1 || createRevision > modRevision || version < 1)
-        {
-            throw new IndexArgumentException("invalid key metadata: createRevision " + createRevision +
-                ", modRevision " + modRevision + ", version " + version);
-        }
+        checkMetadata(createRevision, modRevision, version);
         store(key, keyOffset, keyLength, value, valueOffset, valueLength, 0, createRevision, modRevision, version, prevOut);
     }
 
@@ -182,11 +186,7 @@ public final class OffHeapIndex implements AutoCloseable
         final long createRevision, final long modRevision, final long version,
         final IndexEntry prevOut)
     {
-        if (createRevision < 1 || createRevision > modRevision || version < 1)
-        {
-            throw new IndexArgumentException("invalid key metadata: createRevision " + createRevision +
-                ", modRevision " + modRevision + ", version " + version);
-        }
+        checkMetadata(createRevision, modRevision, version);
         store(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, createRevision, modRevision, version, prevOut);
     }
 
@@ -197,17 +197,9 @@ public final class OffHeapIndex implements AutoCloseable
         final long givenCreateRevision, final long modRevision, final long givenVersion,
         final IndexEntry prevOut)
     {
-        checkKey(key, keyOffset, keyLength);
-        checkRange("value", value, valueOffset, valueLength);
-        if (keyLength > Nodes.MAX_KEY_LENGTH || Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength, lease) > MAX_NODE_LENGTH)
-        {
-            throw new IndexArgumentException("key and value too large: " + keyLength + " + " + valueLength);
-        }
-        if (modRevision < 1)
-        {
-            throw new IndexArgumentException("modRevision must be positive: " + modRevision);
-        }
+        checkChange(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, modRevision);
         checkEntry("prevOut", prevOut);
+        leaseStored |= lease != 0;
 
         final long hash = Keys.hash(key, keyOffset, keyLength);
         final int slot = hashIndex.findSlot(hash, key, keyOffset, keyLength);
@@ -234,6 +226,137 @@ public final class OffHeapIndex implements AutoCloseable
             relocate(slot, node, key, keyOffset, keyLength, value, valueOffset, valueLength, lease,
                 createRevision, modRevision, version);
         }
+    }
+
+    /**
+     * Starts an ordered load, how recovery loads a snapshot, whose keys come in ascending order:
+     * makes room in the hash table for {@code expectedKeys} more keys, then lets
+     * {@link #restoreInOrder} add each key that sorts after every key present without a hash probe,
+     * its hash slot held back and inserted in batches in slot order ({@code PendingSlots}), until
+     * {@link #finishOrderedLoad}. Until then the index is only being built: the writer thread may
+     * call nothing but {@link #restoreInOrder} and no other thread may use it. Allocates the hash
+     * table when it grows and the held-back slots' arrays (at most 16 MiB of heap while the load lasts).
+     *
+     * @param expectedKeys keys the load will add, a hint, 0 or more (larger than the index can hold: as many as it can).
+     * @throws IndexArgumentException if negative or a load was already begun; nothing changes.
+     */
+    public void beginOrderedLoad(final long expectedKeys)
+    {
+        if (expectedKeys < 0)
+        {
+            throw new IndexArgumentException("expectedKeys must not be negative: " + expectedKeys);
+        }
+        if (pendingSlots != null)
+        {
+            throw new IndexArgumentException("an ordered load was already begun");
+        }
+        hashIndex.reserve(size + expectedKeys);
+        pendingSlots = new PendingSlots();
+        loadPrev = new IndexEntry();
+    }
+
+    /**
+     * As {@link #restore(DirectBuffer, int, int, DirectBuffer, int, int, long, long, long, long, IndexEntry)}
+     * inside an ordered load, without the previous entry: a key that sorts after every key present is
+     * absent, so it is linked after the last node with no hash probe and its hash slot is held back;
+     * any other key (out of order) first inserts the held-back slots, then is restored as usual.
+     * Writer thread only. Allocates only when the arena or hash table grows.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key in {@code key}.
+     * @param keyLength      key length, at least 1.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value in {@code value}.
+     * @param valueLength    value length, 0 or more.
+     * @param lease          the key's lease id, 0 for none.
+     * @param createRevision the key's createRevision, at least 1 and at most {@code modRevision}.
+     * @param modRevision    the key's modRevision, at least 1.
+     * @param version        the key's version, at least 1.
+     * @throws IndexArgumentException if no ordered load was begun or an argument is invalid; nothing changes.
+     */
+    public void restoreInOrder(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
+        final long createRevision, final long modRevision, final long version)
+    {
+        final PendingSlots pending = pendingSlots;
+        if (pending == null)
+        {
+            throw new IndexArgumentException("no ordered load was begun");
+        }
+        checkMetadata(createRevision, modRevision, version);
+        checkChange(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, modRevision);
+        if (!skipList.sortsAfterLast(key, keyOffset, keyLength))
+        {
+            insertPendingSlots();
+            restore(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, createRevision, modRevision,
+                version, loadPrev);
+            return;
+        }
+        if (pending.isFull() || !hashIndex.hasRoomFor(pending.count() + 1))
+        {
+            insertPendingSlots();
+            hashIndex.ensureRoomForInsert();
+        }
+        leaseStored |= lease != 0;
+        final int node = linkNewNode(key, keyOffset, keyLength, value, valueOffset, valueLength, lease,
+            createRevision, modRevision, version);
+        SeqLock.endWrite(arena.buffer(node), arena.offset(node));
+        pending.add(SlotTable.slotFor(SlotTable.tag(Keys.hash(key, keyOffset, keyLength)), node));
+        SIZE.setRelease(this, size + 1);
+    }
+
+    /**
+     * Ends an ordered load: inserts the held-back hash slots, after which the index is whole and
+     * may be used and shared as usual. Writer thread only; does nothing without a load begun.
+     */
+    public void finishOrderedLoad()
+    {
+        if (pendingSlots != null)
+        {
+            insertPendingSlots();
+            pendingSlots = null;
+            loadPrev = null;
+        }
+    }
+
+    /**
+     * Loads what the lookups of a batch of keys will read first (each key's home hash slot, then the
+     * node it names), without waiting on each: the loads of one step do not depend on each other, so
+     * their cache misses overlap, where changing one key after another waits for each miss in turn
+     * (recovery's replay touches each batch before applying it). Changes nothing. Writer thread
+     * only; allocates only when {@code count} exceeds every earlier batch.
+     *
+     * @param keys       buffers holding the keys, each at offset 0.
+     * @param keyLengths the keys' lengths, each at least 1.
+     * @param count      keys in the batch, from index 0.
+     * @return a value of what was loaded, meaningless, for the caller to keep (so that no load is
+     * optimised away).
+     * @throws IndexArgumentException if an argument is invalid.
+     */
+    public long touch(final DirectBuffer[] keys, final int[] keyLengths, final int count)
+    {
+        if (keys == null || keyLengths == null || count < 0 || count > keys.length || count > keyLengths.length)
+        {
+            throw new IndexArgumentException("invalid batch of " + count + " keys");
+        }
+        if (touched.length < count)
+        {
+            touched = new long[count];
+        }
+        final long[] contents = touched;
+        for (int i = 0; i < count; i++)
+        {
+            checkKey(keys[i], 0, keyLengths[i]);
+            contents[i] = hashIndex.touchHome(Keys.hash(keys[i], 0, keyLengths[i]));
+        }
+        long kept = 0;
+        for (int i = 0; i < count; i++)
+        {
+            kept += hashIndex.touchNode(contents[i]);
+        }
+        return kept;
     }
 
     /**
@@ -367,6 +490,18 @@ public final class OffHeapIndex implements AutoCloseable
     }
 
     /**
+     * Whether a key may hold a lease: false only if no key was ever stored with one, so that
+     * recovery can skip a scan of every key when no key holds a lease. Writer thread only (or the
+     * thread the index was handed to); allocates nothing.
+     *
+     * @return false if no key holds a lease; true if one may.
+     */
+    public boolean mayHoldLeases()
+    {
+        return leaseStored;
+    }
+
+    /**
      * @return number of keys; any thread.
      */
     public long size()
@@ -396,6 +531,12 @@ public final class OffHeapIndex implements AutoCloseable
         }
     }
 
+    /** Room for every held-back slot was made as each was held back. */
+    private void insertPendingSlots()
+    {
+        hashIndex.insertAll(pendingSlots);
+    }
+
     private void insert(
         final long hash,
         final DirectBuffer key, final int keyOffset, final int keyLength,
@@ -405,19 +546,33 @@ public final class OffHeapIndex implements AutoCloseable
     {
         // everything that can fail (allocation) happens before the first visible change
         hashIndex.ensureRoomForInsert();
+        final int node = linkNewNode(key, keyOffset, keyLength, value, valueOffset, valueLength, lease,
+            createRevision, modRevision, version);
+        hashIndex.insert(hash, node);
+        SeqLock.endWrite(arena.buffer(node), arena.offset(node));
+        SIZE.setRelease(this, size + 1);
+    }
+
+    /**
+     * Writes a new node and links it into the skip list; its seqlock stays odd (no reader sees the
+     * key in one structure but not the other) until the caller has put it in the hash table too.
+     */
+    private int linkNewNode(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
+        final long createRevision, final long modRevision, final long version)
+    {
         final int level = skipList.randomLevel();
         final int node = arena.allocate(BlockArena.blockLengthFor(Nodes.nodeLength(level, keyLength, valueLength, lease)));
         final UnsafeBuffer buffer = arena.buffer(node);
         final int offset = arena.offset(node);
-        // odd until linked everywhere, so no reader sees the key in one structure but not the other
         SeqLock.beginWrite(buffer, offset);
         Nodes.write(buffer, offset, level, key, keyOffset, keyLength, value, valueOffset, valueLength, lease,
             createRevision, modRevision, version);
         skipList.findPredecessors(key, keyOffset, keyLength);
         skipList.link(node, level);
-        hashIndex.insert(hash, node);
-        SeqLock.endWrite(buffer, offset);
-        SIZE.setRelease(this, size + 1);
+        return node;
     }
 
     /**
@@ -451,6 +606,32 @@ public final class OffHeapIndex implements AutoCloseable
         hashIndex.replace(slot, fresh);
         SeqLock.endWrite(buffer, offset);
         arena.completeFree(old);
+    }
+
+    private static void checkChange(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease, final long modRevision)
+    {
+        checkKey(key, keyOffset, keyLength);
+        checkRange("value", value, valueOffset, valueLength);
+        if (keyLength > Nodes.MAX_KEY_LENGTH || Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength, lease) > MAX_NODE_LENGTH)
+        {
+            throw new IndexArgumentException("key and value too large: " + keyLength + " + " + valueLength);
+        }
+        if (modRevision < 1)
+        {
+            throw new IndexArgumentException("modRevision must be positive: " + modRevision);
+        }
+    }
+
+    private static void checkMetadata(final long createRevision, final long modRevision, final long version)
+    {
+        if (createRevision < 1 || createRevision > modRevision || version < 1)
+        {
+            throw new IndexArgumentException("invalid key metadata: createRevision " + createRevision +
+                ", modRevision " + modRevision + ", version " + version);
+        }
     }
 
     private static void checkKey(final DirectBuffer key, final int offset, final int length)

@@ -58,6 +58,16 @@ final class SkipList
     }
 
     /**
+     * @return whether {@code key} sorts after every key in the list (true when it is empty); the
+     * writer only. One comparison, with the last node.
+     */
+    boolean sortsAfterLast(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        final int last = tails[0];
+        return last == head || Nodes.compareKey(arena.buffer(last), arena.offset(last), key, keyOffset, keyLength) < 0;
+    }
+
+    /**
      * Records, at every level, the last node whose key sorts before {@code key}; the writer only.
      * A key after every key present needs one comparison (with the last node), so keys inserted in
      * ascending order, as a snapshot loads them, cost no descent.

@@ -8,7 +8,8 @@ import io.ringwatch.engine.spi.Journal;
  * Rebuilds the lease table at open, after the index was recovered: the leases the journal
  * recorded as granted and not ended, each refreshed to its full TTL from the time of recovery (as
  * etcd's lessor does on promotion: no lease expires on the spot because the engine was down), then
- * every key of the index attached to its lease, in key order. A key whose lease the journal does
+ * every key of the index attached to its lease, in key order (a scan of every key, skipped when
+ * the index never stored a key with a lease). A key whose lease the journal does
  * not hold (its grant was lost with the page cache in an OS crash, the keys' revision was not) gets
  * that lease back with the minimum TTL, so it still expires. Runs on the opening thread, before the
  * writer starts; allocates the table and a key copy per attached key.
@@ -34,6 +35,11 @@ public final class LeaseRecovery
             return table;
         }
         journal.loadLeases((id, ttlSeconds) -> table.restore(id, ttlSeconds, nowMillis));
+        if (!index.mayHoldLeases())
+        {
+            // no key to attach: the scan would copy every key-value for nothing
+            return table;
+        }
         final IndexEntry entry = new IndexEntry();
         index.scan(null, 0, 0, null, 0, 0, 0, e ->
         {
