@@ -153,6 +153,19 @@ final class WatchStream implements StreamObserver<WatchRequest>
     }
 
     /**
+     * @return how many of the stream's watches have news: the ones its next {@link #pump} polls.
+     */
+    synchronized int watchesWithNews()
+    {
+        int news = 0;
+        for (final StreamWatch watch : order)
+        {
+            news += watch.hasNews() ? 1 : 0;
+        }
+        return news;
+    }
+
+    /**
      * Ends every watch of the stream; idempotent. Called when the client goes away.
      */
     synchronized void close()
