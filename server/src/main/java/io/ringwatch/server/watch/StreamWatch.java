@@ -3,7 +3,6 @@ package io.ringwatch.server.watch;
 import com.google.protobuf.CodedOutputStream;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;
-import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.PullWatcher;
@@ -23,12 +22,6 @@ import java.util.List;
  * splits a response of two or more events that would reach {@link #MAX_RESPONSE_BYTES} into
  * fragments below it, every one but the last marked {@code fragment}, as etcd does (its clients
  * join them). Used only under its stream's lock.
- *
- * <p>News. The watch has a doorbell of its own, which its watcher rings ({@code wakeWith}) and only
- * the pump thread arms: armed right before each poll, so a ring after the poll began disarms it
- * (and unparks the pump, the thread that armed it); a disarmed doorbell therefore means the watcher
- * may hold something not yet polled ({@link #hasNews()}), and the pump polls only such watches
- * instead of every watch on every wake-up. A new watch starts with news.
  */
 final class StreamWatch implements WatchListener
 {
@@ -40,7 +33,6 @@ final class StreamWatch implements WatchListener
     private final PullWatcher watcher;
     private final boolean progressNotify;
     private final boolean fragment;
-    private final Doorbell news = new Doorbell();
     private WatchResponse.Builder pending;
     private boolean ended;
     private boolean awaitingProgress;
@@ -65,23 +57,6 @@ final class StreamWatch implements WatchListener
         return watcher;
     }
 
-    /**
-     * @return the doorbell the watcher rings when it has something to poll.
-     */
-    Doorbell news()
-    {
-        return news;
-    }
-
-    /**
-     * @return whether the watcher was rung (or was never polled, or was left with events) since
-     *         the last poll began: whether it is worth polling. Any thread; reads one volatile field.
-     */
-    boolean hasNews()
-    {
-        return !news.isArmed();
-    }
-
     boolean ended()
     {
         return ended;
@@ -99,22 +74,14 @@ final class StreamWatch implements WatchListener
 
     /**
      * Hands the client what the watcher holds, at most {@code maxEvents} events in one response.
-     * The pump thread only: it arms the news doorbell for itself before it polls (the doorbell's
-     * arm-then-check protocol, so a hand-over the poll misses rings it), and leaves the watch with
-     * news when it sent {@code maxEvents}, as more may be pending.
      *
      * @param maxEvents the most events to send now.
      * @return the number of events sent.
      */
     int drain(final int maxEvents)
     {
-        news.arm();
         final int events = watcher.poll(this, maxEvents);
         flush();
-        if (events >= maxEvents)
-        {
-            news.disarm();
-        }
         return events;
     }
 

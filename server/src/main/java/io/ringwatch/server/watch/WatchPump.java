@@ -6,11 +6,10 @@ import java.util.Arrays;
 
 /**
  * The agent that moves events from the engine's pull watchers to the clients: each duty cycle
- * pumps every open {@link WatchStream} once, which polls only its watches with news and stops at
- * the first one it cannot send because its client is not reading; between cycles that find
- * nothing it parks until a watcher or a stream rings ({@link WatchService}). One thread for all
- * streams, so a stream never costs a thread; a cycle reads one volatile flag per watch, and a
- * stream that does not read costs one {@code isReady} check per cycle while it has news. The set of streams is copied on change (rare) and read
+ * pumps every open {@link WatchStream} once, skipping those whose client is not reading; between
+ * cycles that find nothing it parks until a watcher or a stream rings ({@link WatchService}). One
+ * thread for all streams, so a stream never costs a thread, and a stream that does not read costs
+ * one {@code isReady} check per cycle. The set of streams is copied on change (rare) and read
  * without a lock on every cycle; a cycle allocates nothing itself (the responses it sends do).
  */
 final class WatchPump implements Agent

@@ -18,10 +18,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * etcd's Watch service: bidirectional streams of watch requests and responses over an engine's
  * pull watchers (see {@link WatchStream} for the semantics and flow control). Starts one pump
- * thread, named {@code <name>-watch-pump}, which parks when no stream has anything to send: the
- * engine wakes it when it hands one of the streams' watchers something to poll (each watch's own
- * doorbell, armed by the pump, {@code PullWatcher.wakeWith}), and gRPC rings the pump's doorbell
- * when a stream that was not ready becomes ready, or a watch is created. An idle
+ * thread, named {@code <name>-watch-pump}, which parks on a doorbell when no stream has anything
+ * to send; the engine rings it when it hands one of the streams' watchers something to poll
+ * ({@code PullWatcher.wakeWith}), and gRPC when a stream that was not ready becomes ready. An idle
  * server's pump therefore costs no CPU; it still looks every {@link #MAX_IDLE_PARK_MILLIS} ms,
  * which only bounds the delay of a wake-up nothing rang for. Thread-safe; close it to end every
  * stream and stop the thread.

@@ -25,9 +25,9 @@ import java.util.Map;
 
 /**
  * One etcd watch stream: the client's create, cancel and progress requests in, watch responses
- * out. Each watch is an engine pull watcher ({@link StreamWatch}) that rings a doorbell of its own
- * when it has something to poll, which marks the watch as having news and wakes the pump; the
- * {@link WatchPump} thread drains the watches with news into the stream only while gRPC says the stream is ready (its flow-control window
+ * out. Each watch is an engine pull watcher ({@link StreamWatch}) that rings the pump's doorbell
+ * when it has something to poll; the {@link WatchPump} thread
+ * drains them into the stream only while gRPC says the stream is ready (its flow-control window
  * has room), so a client that stops reading holds at most one transport buffer of responses: its
  * watchers stop being polled, fall behind and later catch up from the engine's window or log,
  * while the pump serves every other stream. Watch ids are per stream, as in etcd: chosen by the
@@ -112,9 +112,8 @@ final class WatchStream implements StreamObserver<WatchRequest>
     }
 
     /**
-     * Sends what the stream's watchers hold while the stream is ready, one watch with news after
-     * another ({@link StreamWatch#hasNews()}: a watch nothing rang for is not polled), starting
-     * with a different watch each call so that none starves the others.
+     * Sends what the stream's watchers hold while the stream is ready, one watch after another,
+     * starting with a different watch each call so that none starves the others.
      *
      * @return the number of events sent (0: nothing was pending or the client is not reading).
      */
@@ -129,17 +128,9 @@ final class WatchStream implements StreamObserver<WatchRequest>
         try
         {
             final int first = Math.floorMod(turn++, count);
-            for (int i = 0; i < count; i++)
+            for (int i = 0; i < count && out.isReady(); i++)
             {
-                final StreamWatch watch = order.get((first + i) % count);
-                if (watch.hasNews())
-                {
-                    if (!out.isReady())
-                    {
-                        break;
-                    }
-                    events += watch.drain(MAX_EVENTS_PER_RESPONSE);
-                }
+                events += order.get((first + i) % count).drain(MAX_EVENTS_PER_RESPONSE);
             }
             removeEnded();
         }
@@ -150,19 +141,6 @@ final class WatchStream implements StreamObserver<WatchRequest>
             close();
         }
         return events;
-    }
-
-    /**
-     * @return how many of the stream's watches have news: the ones its next {@link #pump} polls.
-     */
-    synchronized int watchesWithNews()
-    {
-        int news = 0;
-        for (final StreamWatch watch : order)
-        {
-            news += watch.hasNews() ? 1 : 0;
-        }
-        return news;
     }
 
     /**
@@ -279,9 +257,8 @@ final class WatchStream implements StreamObserver<WatchRequest>
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         watches.put(watchId, watch);
         order.add(watch);
-        watcher.wakeWith(watch.news());
-        // The new watch has news until first polled: have the pump look, now that it is in the stream.
-        pumpDoorbell.ring();
+        // Set once the watch is in the stream, so the ring it makes finds it there.
+        watcher.wakeWith(pumpDoorbell);
     }
 
     private static io.ringwatch.engine.watch.WatchRequest engineRequest(final WatchCreateRequest request, final KeyRange range)
