@@ -42,12 +42,14 @@ public final class RingWatchServer implements AutoCloseable
     private static final long SHUTDOWN_GRACE_SECONDS = 5;
 
     private final Server server;
+    private final NonBlockingCalls calls;
     private final WatchService watch;
     private final MemberIdentity member;
 
-    private RingWatchServer(final Server server, final WatchService watch, final MemberIdentity member)
+    private RingWatchServer(final Server server, final NonBlockingCalls calls, final WatchService watch, final MemberIdentity member)
     {
         this.server = server;
+        this.calls = calls;
         this.watch = watch;
         this.member = member;
     }
@@ -79,10 +81,13 @@ public final class RingWatchServer implements AutoCloseable
         // Nobody can call a server on port 0 before start returns its port.
         final boolean advertisesChosenPort = options.advertiseClientUrls().stream().anyMatch(url -> url.getPort() == 0);
         final MutableHandlerRegistry services = new MutableHandlerRegistry();
+        // Every call starts on the transport's thread; those that may block move to calls' pool.
+        final NonBlockingCalls calls = new NonBlockingCalls(options.name());
         // etcd clients ping idle connections (etcdctl every 2 s by default); etcd permits it.
         final Server server = builder.permitKeepAliveWithoutCalls(true)
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
-            .callExecutor(new NonBlockingCalls())
+            .directExecutor()
+            .callExecutor(calls)
             .fallbackHandlerRegistry(services)
             .build();
         final Registered early = advertisesChosenPort ? null : register(services, engine, options, options.advertiseClientUrls());
@@ -96,12 +101,13 @@ public final class RingWatchServer implements AutoCloseable
             {
                 early.watch.close();
             }
+            calls.close();
             throw new UncheckedIOException("cannot listen on " + urls + ": " + e.getMessage(), e);
         }
         final List<InetSocketAddress> bound = listenAddresses(server);
         final Registered served = advertisesChosenPort ?
             register(services, engine, options, boundPorts(options.advertiseClientUrls(), bound)) : early;
-        final RingWatchServer started = new RingWatchServer(server, served.watch, served.member);
+        final RingWatchServer started = new RingWatchServer(server, calls, served.watch, served.member);
         LOG.info("{}: serving etcd v3 clients on {} ({}; advertised as {}), member id {}, cluster id {}",
             options.name(), bound,
             options.tls() ? (options.clientCertAuth() ? "TLS, client certificates required" : "TLS") : "plaintext",
@@ -236,6 +242,7 @@ public final class RingWatchServer implements AutoCloseable
             server.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        calls.close();
         LOG.info("{}: stopped serving", member.name());
     }
 }
