@@ -100,8 +100,12 @@ final class PagePrefault
     }
 
     /**
-     * Publishes a mapping: the address of file offset {@code start} of {@code file}, and the end of
-     * the range the appender may write through it. Appending thread; allocates one small holder.
+     * Publishes a mapping. Appending thread; allocates one small holder.
+     *
+     * @param file    the cycle file mapped.
+     * @param address the address of file offset {@code start}, on a page boundary.
+     * @param start   the file offset the mapping starts at.
+     * @param limit   the file offset up to which the appender may write through it.
      */
     void noteMapping(final File file, final long address, final long start, final long limit)
     {
@@ -147,7 +151,8 @@ final class PagePrefault
     }
 
     /**
-     * One advice over {@code length} bytes at {@code address}.
+     * One advice over {@code length} bytes at {@code address}; after a first failure on a kernel
+     * where it never worked, marks the advice unsupported.
      *
      * @return true if the kernel faulted the range in.
      */
