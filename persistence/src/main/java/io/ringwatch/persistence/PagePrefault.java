@@ -21,6 +21,15 @@ import net.openhft.posix.PosixAPI;
  * ({@code ExcerptAppender.pretouch()}) is an Enterprise feature: in open-source Chronicle Queue
  * 2026.4 it recurses into a {@link StackOverflowError}.
  * <p>
+ * One call faults in at most {@value #PAGES_PER_CALL} pages. The advice holds the process's
+ * memory-map lock (shared) over its whole range; a thread that maps or unmaps (the journal thread
+ * mapping the log's next chunk, Chronicle's releaser unmapping the last one, the JVM committing
+ * heap) waits for that lock exclusively, and every page fault of every other thread then queues
+ * behind it. One call over the whole claimed distance (8 MiB, 2,048 pages) took 25 to 515 ms on
+ * the shared 2-core VM, and the journal thread waited in {@code lock_mm_and_find_vma} and
+ * {@code __mmap_region} meanwhile, so the write ring filled behind it. In pieces, a waiting mapper
+ * gets the lock after at most one piece.
+ * <p>
  * The appending thread publishes its mapping (address and file range) when it changes
  * ({@link #noteMapping}, once per chunk); the log's space thread calls {@link #prefault}. The space
  * thread takes no reference on Chronicle's mapping (Chronicle's reference counts and their
@@ -40,6 +49,9 @@ final class PagePrefault
     /** Linux's {@code MADV_POPULATE_WRITE}: populate page tables writable, as a write would. */
     private static final int MADV_POPULATE_WRITE = 23;
     private static final long PAGE_SIZE = 4096;
+    /** The most pages one advice faults in, so the map lock is never held for longer than that. */
+    static final int PAGES_PER_CALL = 64;
+    private static final long BYTES_PER_CALL = PAGES_PER_CALL * PAGE_SIZE;
 
     private final PosixAPI posix;
     /** The appender's mapping and its file, replaced as one by the appending thread. */
@@ -83,13 +95,28 @@ final class PagePrefault
             return false;
         }
         final MappedBytesStore mapped = (MappedBytesStore)store;
-        mapping = new Mapping(file, mapped.addressForWrite(mapped.start()), mapped.start(), mapped.safeLimit());
+        noteMapping(file, mapped.addressForWrite(mapped.start()), mapped.start(), mapped.safeLimit());
         return true;
     }
 
     /**
+     * Publishes a mapping. Appending thread; allocates one small holder.
+     *
+     * @param file    the cycle file mapped.
+     * @param address the address of file offset {@code start}, on a page boundary.
+     * @param start   the file offset the mapping starts at.
+     * @param limit   the file offset up to which the appender may write through it.
+     */
+    void noteMapping(final File file, final long address, final long start, final long limit)
+    {
+        mapping = new Mapping(file, address, start, limit);
+    }
+
+    /**
      * Faults in the pages of {@code [position, end)} of {@code file} that lie in the appender's
-     * current mapping and were not faulted in before. Space thread only; allocates nothing.
+     * current mapping and were not faulted in before, {@value #PAGES_PER_CALL} pages per advice,
+     * stopping early once the appender has moved to another mapping. Space thread only; allocates
+     * nothing.
      *
      * @param file     the file the range belongs to: nothing is done for another file's mapping.
      * @param position the appender's last published write position.
@@ -108,21 +135,37 @@ final class PagePrefault
             faultedTo = 0;
         }
         // Chronicle's chunks start on a page boundary, so page-aligned offsets give aligned addresses.
-        final long from = Math.max(Math.max(position, faultedTo), current.start) & -PAGE_SIZE;
         final long to = Math.min(end, current.limit) & -PAGE_SIZE;
-        if (to <= from || mapping != current)
+        long from = Math.max(Math.max(position, faultedTo), current.start) & -PAGE_SIZE;
+        while (from < to && mapping == current && !unsupported)
         {
-            return;
+            final long length = Math.min(to - from, BYTES_PER_CALL);
+            if (!advise(current.address + (from - current.start), length))
+            {
+                return;
+            }
+            from += length;
+            faultedTo = from;
+            bytesFaulted += length;
         }
+    }
+
+    /**
+     * One advice over {@code length} bytes at {@code address}; after a first failure on a kernel
+     * where it never worked, marks the advice unsupported.
+     *
+     * @return true if the kernel faulted the range in.
+     */
+    private boolean advise(final long address, final long length)
+    {
         try
         {
-            if (posix.madvise(current.address + (from - current.start), to - from, MADV_POPULATE_WRITE) == 0)
+            if (posix.madvise(address, length, MADV_POPULATE_WRITE) == 0)
             {
                 everWorked = true;
-                faultedTo = to;
-                bytesFaulted += to - from;
+                return true;
             }
-            else if (!everWorked)
+            if (!everWorked)
             {
                 // A kernel before 5.14 (EINVAL) fails every call: stop asking. A first call that
                 // fails for another reason stops it too; the appender then faults its own pages.
@@ -133,6 +176,7 @@ final class PagePrefault
         {
             unsupported = true;
         }
+        return false;
     }
 
     /**
