@@ -10,7 +10,6 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -61,7 +60,6 @@ class ReplayOfADamagedLogTest
     /** Flips one byte of the only copy of {@code text} in the queue files. */
     private void damageValue(final String text) throws IOException
     {
-        final byte[] wanted = text.getBytes(StandardCharsets.US_ASCII);
         final List<Path> files;
         try (Stream<Path> paths = Files.list(dir.resolve("queue")))
         {
@@ -70,10 +68,12 @@ class ReplayOfADamagedLogTest
         for (final Path file : files)
         {
             final byte[] bytes = Files.readAllBytes(file);
-            final int at = indexOf(bytes, wanted);
+            // ISO-8859-1 maps each byte to one char, so a char index is a byte index.
+            final String contents = new String(bytes, StandardCharsets.ISO_8859_1);
+            final int at = contents.indexOf(text);
             if (at >= 0)
             {
-                assertEquals(-1, indexOf(Arrays.copyOfRange(bytes, at + 1, bytes.length), wanted), "one copy only");
+                assertEquals(-1, contents.indexOf(text, at + 1), "one copy only");
                 try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
                 {
                     raf.seek(at);
@@ -83,22 +83,5 @@ class ReplayOfADamagedLogTest
             }
         }
         throw new AssertionError(text + " is in no queue file");
-    }
-
-    private static int indexOf(final byte[] bytes, final byte[] wanted)
-    {
-        outer:
-        for (int i = 0; i + wanted.length <= bytes.length; i++)
-        {
-            for (int j = 0; j < wanted.length; j++)
-            {
-                if (bytes[i + j] != wanted[j])
-                {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

@@ -163,7 +163,7 @@ class CorruptLogCommandsTest
     private static void truncateAt(final Path dataDir, final String marker) throws IOException
     {
         final Path file = queueFile(dataDir);
-        final int at = indexOf(Files.readAllBytes(file), marker.getBytes(StandardCharsets.UTF_8));
+        final int at = offsetOf(Files.readAllBytes(file), marker);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE))
         {
             channel.truncate(at);
@@ -174,25 +174,19 @@ class CorruptLogCommandsTest
     {
         final Path file = queueFile(dataDir);
         final byte[] bytes = Files.readAllBytes(file);
-        final int at = indexOf(bytes, marker.getBytes(StandardCharsets.UTF_8));
+        final int at = offsetOf(bytes, marker);
         bytes[at + 2] ^= 0x20;
         Files.write(file, bytes);
     }
 
-    private static int indexOf(final byte[] bytes, final byte[] needle)
+    /** The byte offset of an ASCII marker (ISO-8859-1 maps each byte to one char); it must be there. */
+    private static int offsetOf(final byte[] bytes, final String marker)
     {
-        outer:
-        for (int i = 0; i + needle.length <= bytes.length; i++)
+        final int at = new String(bytes, StandardCharsets.ISO_8859_1).indexOf(marker);
+        if (at < 0)
         {
-            for (int j = 0; j < needle.length; j++)
-            {
-                if (bytes[i + j] != needle[j])
-                {
-                    continue outer;
-                }
-            }
-            return i;
+            throw new UncheckedIOException(new IOException("marker not found"));
         }
-        throw new UncheckedIOException(new IOException("marker not found"));
+        return at;
     }
 }

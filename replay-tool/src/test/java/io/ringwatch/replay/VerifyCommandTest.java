@@ -101,39 +101,23 @@ class VerifyCommandTest
 
     private static void flipFirst(final Path dataDir, final String marker) throws IOException
     {
-        final byte[] needle = marker.getBytes(StandardCharsets.UTF_8);
         try (Stream<Path> files = Files.list(dataDir.resolve("queue")))
         {
             for (final Path file : files.filter(f -> f.toString().endsWith(".cq4")).toList())
             {
                 final byte[] bytes = Files.readAllBytes(file);
-                final int at = indexOf(bytes, needle);
+                // ISO-8859-1 maps each byte to one char, so a char index is a byte index.
+                final int at = new String(bytes, StandardCharsets.ISO_8859_1).indexOf(marker);
                 if (at >= 0)
                 {
                     bytes[at + 2] ^= 0x20;
                     Files.write(file, bytes);
-                    assertEquals(-1, indexOf(Files.readAllBytes(file), needle), "the marker is written once");
+                    assertEquals(-1, new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).indexOf(marker),
+                        "the marker is written once");
                     return;
                 }
             }
         }
         throw new AssertionError("marker " + marker + " not found in " + List.of(dataDir));
-    }
-
-    private static int indexOf(final byte[] haystack, final byte[] needle)
-    {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++)
-        {
-            for (int j = 0; j < needle.length; j++)
-            {
-                if (haystack[i + j] != needle[j])
-                {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }
