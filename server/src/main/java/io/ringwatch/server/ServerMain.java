@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
  * share, so a script written for a single etcd member starts it unchanged, plus RingWatch's
  * durability and window. On SIGTERM (or Ctrl-C) a shutdown hook stops the server, then closes
  * the engine, which makes every acknowledged write durable. Runs on the main thread until then.
+ * Netty's buffer leak detector is off unless its level is given ({@link LeakDetection}).
  */
 @Command(name = "ringwatch-server", mixinStandardHelpOptions = true, version = "ringwatch-server 0.1.0",
     description = "Serves a RingWatch engine over etcd's v3 gRPC API (KV, Watch, Maintenance status, Cluster member list).")
@@ -72,6 +73,7 @@ public final class ServerMain implements Callable<Integer>
      */
     public static void main(final String[] args)
     {
+        LeakDetection.applyDefault();
         final int exitCode = new CommandLine(new ServerMain()).execute(args);
         if (exitCode != 0)
         {

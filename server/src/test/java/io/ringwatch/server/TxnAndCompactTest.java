@@ -286,6 +286,79 @@ class TxnAndCompactTest
             KvServiceTest.error(kv.compact(fixture.engine.currentRevision() + 10)).getDescription());
     }
 
+    @Test
+    void aRangeAtAFutureRevisionInTheChosenBranchRefusesTheTransactionAndChangesNothing()
+    {
+        final long current = stub.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("tf/a"))
+            .setValue(ByteString.copyFromUtf8("1")).build()).getHeader().getRevision();
+        // The transaction's own revision (current + 1) is a future one, as in etcd.
+        final TxnRequest ownRevision = TxnRequest.newBuilder().addSuccess(put("tf/b"))
+            .addSuccess(range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("tf/a")).setRevision(current + 1))).build();
+
+        final StatusRuntimeException future = assertThrows(StatusRuntimeException.class, () -> stub.txn(ownRevision));
+
+        assertEquals(Status.Code.OUT_OF_RANGE, future.getStatus().getCode());
+        assertEquals("etcdserver: mvcc: required revision is a future revision", future.getStatus().getDescription());
+        assertEquals(current, fixture.engine.currentRevision(), "nothing written");
+        assertTrue(fixture.engine.get("tf/b").isEmpty());
+        final TxnRequest atCurrent = TxnRequest.newBuilder().addSuccess(put("tf/b"))
+            .addSuccess(range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("tf/a")).setRevision(current))).build();
+        assertEquals("1", stub.txn(atCurrent).getResponses(1).getResponseRange().getKvs(0).getValue().toStringUtf8(),
+            "the revision before the transaction may be read");
+    }
+
+    @Test
+    void aRangeAtAFutureRevisionInTheBranchNotTakenRefusesNothing() throws Exception
+    {
+        final long current = kv.put(bytes("tg/a"), bytes("1")).get().getHeader().getRevision();
+        final TxnRequest elseTaken = TxnRequest.newBuilder()
+            .addCompare(Compare.newBuilder().setKey(ByteString.copyFromUtf8("tg/a")).setTarget(Compare.CompareTarget.VALUE)
+                .setResult(Compare.CompareResult.EQUAL).setValue(ByteString.copyFromUtf8("other")))
+            .addSuccess(range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("tg/a")).setRevision(current + 1_000_000)))
+            .addFailure(put("tg/b")).build();
+
+        final io.ringwatch.server.api.etcdserverpb.TxnResponse response = stub.txn(elseTaken);
+
+        assertFalse(response.getSucceeded());
+        assertEquals(current + 1, response.getHeader().getRevision());
+        assertEquals(current + 1, kv.get(bytes("tg/b")).get().getKvs().get(0).getModRevision());
+    }
+
+    @Test
+    void aRangeBeforeTheCompactionPointInTheChosenBranchRefusesTheTransactionAsCompacted() throws Exception
+    {
+        final long old = kv.put(bytes("tc/a"), bytes("1")).get().getHeader().getRevision();
+        final long compactAt = kv.put(bytes("tc/a"), bytes("2")).get().getHeader().getRevision();
+        kv.compact(compactAt).get();
+        final long before = fixture.engine.currentRevision();
+
+        final StatusRuntimeException compacted = assertThrows(StatusRuntimeException.class, () -> stub.txn(TxnRequest.newBuilder()
+            .addSuccess(put("tc/b")).addSuccess(range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("tc/a")).setRevision(old)))
+            .build()));
+
+        assertEquals(Status.Code.OUT_OF_RANGE, compacted.getStatus().getCode());
+        assertEquals("etcdserver: mvcc: required revision has been compacted", compacted.getStatus().getDescription());
+        assertEquals(before, fixture.engine.currentRevision(), "nothing written");
+        assertEquals("2", stub.txn(TxnRequest.newBuilder()
+            .addSuccess(range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("tc/a")).setRevision(compactAt))).build())
+            .getResponses(0).getResponseRange().getKvs(0).getValue().toStringUtf8(), "the compaction point itself may be read");
+    }
+
+    @Test
+    void jetcdSeesAFutureRevisionReadInATransactionAsEtcdsError() throws Exception
+    {
+        final long current = kv.put(bytes("tj/a"), bytes("1")).get().getHeader().getRevision();
+
+        final Status future = KvServiceTest.error(kv.txn()
+            .Then(Op.put(bytes("tj/b"), bytes("2"), PutOption.DEFAULT),
+                Op.get(bytes("tj/a"), GetOption.builder().withRevision(current + 1).build()))
+            .commit());
+
+        assertEquals(Status.Code.OUT_OF_RANGE, future.getCode());
+        assertEquals("etcdserver: mvcc: required revision is a future revision", future.getDescription());
+        assertTrue(kv.get(bytes("tj/b")).get().getKvs().isEmpty());
+    }
+
     private static boolean rangeHolds(final Compare.Builder compare)
     {
         return stub.txn(TxnRequest.newBuilder().addCompare(compare).build()).getSucceeded();

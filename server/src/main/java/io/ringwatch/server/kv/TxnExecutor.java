@@ -1,5 +1,6 @@
 package io.ringwatch.server.kv;
 
+import io.grpc.StatusRuntimeException;
 import io.ringwatch.server.api.etcdserverpb.Compare;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
@@ -30,7 +31,9 @@ import java.util.concurrent.CompletableFuture;
  * compare, lease compares and those over a range (range_end, "\0" for every key from key on)
  * included, is the engine's. Puts carry their lease or ignore_lease; a put naming an unknown lease
  * fails the whole transaction with etcd's "requested lease not found". etcd's duplicate-key rule
- * is the engine's ({@code DuplicateKeyException}). Not supported, with an UNIMPLEMENTED error:
+ * is the engine's ({@code DuplicateKeyException}). A range directly in the chosen branch that
+ * names a revision after the store's or before the compaction point refuses the transaction with
+ * etcd's error and changes nothing ({@link TxnRevisions}). Not supported, with an UNIMPLEMENTED error:
  * ignore_value inside a transaction. Stateless.
  */
 final class TxnExecutor
@@ -50,17 +53,53 @@ final class TxnExecutor
      * @param request the transaction.
      * @return etcd's response, once applied: built on the thread that applied it, or, when a branch
      *         reads a range, on the common pool (a range read has no place on the engine's writer
-     *         or journal thread).
+     *         or journal thread); or etcd's future-revision or compacted error, with nothing
+     *         written, when the branch taken reads at a revision out of bounds.
      */
     static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
     {
         check(request);
-        if (!reads(request))
+        final boolean reads = reads(request);
+        final long current = engine.currentRevision();
+        final long compacted = engine.compactRevision();
+        final boolean refuseThen = TxnRevisions.refusal(request.getSuccessList(), current, compacted) != null;
+        final boolean refuseElse = TxnRevisions.refusal(request.getFailureList(), current, compacted) != null;
+        final Txn txn = Txn.of(compares(request), refuseThen ? List.of() : writes(request.getSuccessList(), reads),
+            refuseElse ? List.of() : writes(request.getFailureList(), reads));
+        if (refuseThen || refuseElse)
         {
-            return engine.txnAsync(toEngine(request, false)).thenApply(result -> response(member, request, result, null));
+            return engine.txnAsync(txn).thenComposeAsync(result -> refusedOrApplied(engine, member, request, result, refuseThen, refuseElse));
         }
-        return engine.txnAsync(toEngine(request, true))
+        if (!reads)
+        {
+            return engine.txnAsync(txn).thenApply(result -> response(member, request, result, null));
+        }
+        return engine.txnAsync(txn)
             .thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result)));
+    }
+
+    /**
+     * A branch whose range names a revision out of bounds was sent with no writes, so the writer
+     * still decides the branch and nothing changes when it takes that one. Taken, it is refused
+     * against the store revision the writer decided at (the result's, as nothing was written),
+     * as etcd checks it; if writes meanwhile brought that revision into bounds, the transaction is
+     * sent again as it is, as etcd would have applied it then.
+     */
+    private static CompletableFuture<TxnResponse> refusedOrApplied(final RingWatch engine, final MemberIdentity member,
+        final TxnRequest request, final TxnResult result, final boolean refuseThen, final boolean refuseElse)
+    {
+        if (!(result.succeeded() ? refuseThen : refuseElse))
+        {
+            return CompletableFuture.completedFuture(
+                response(member, request, result, reads(request) ? new TxnReads(engine, member, request, result) : null));
+        }
+        final StatusRuntimeException refusal = TxnRevisions.refusal(
+            result.succeeded() ? request.getSuccessList() : request.getFailureList(), result.revision(), engine.compactRevision());
+        if (refusal != null)
+        {
+            return CompletableFuture.failedFuture(refusal);
+        }
+        return execute(engine, member, request);
     }
 
     /**
@@ -68,6 +107,11 @@ final class TxnExecutor
      *                undoes a write from).
      */
     private static Txn toEngine(final TxnRequest request, final boolean prevKvs)
+    {
+        return Txn.of(compares(request), writes(request.getSuccessList(), prevKvs), writes(request.getFailureList(), prevKvs));
+    }
+
+    private static List<io.ringwatch.engine.kv.Compare> compares(final TxnRequest request)
     {
         final List<io.ringwatch.engine.kv.Compare> compares = new ArrayList<>(request.getCompareCount());
         for (final Compare compare : request.getCompareList())
@@ -78,7 +122,7 @@ final class TxnExecutor
                 compares.add(condition);
             }
         }
-        return Txn.of(compares, writes(request.getSuccessList(), prevKvs), writes(request.getFailureList(), prevKvs));
+        return compares;
     }
 
     /**

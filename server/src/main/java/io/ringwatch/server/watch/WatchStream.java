@@ -59,6 +59,8 @@ final class WatchStream implements StreamObserver<WatchRequest>
     private int progressAwaited;
     private long progressRevision;
     private boolean progressQueued;
+    /** Whether {@link #send} ran since the pump last asked gRPC whether the stream is ready. */
+    private boolean sent;
 
     WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
         final WatchPump pump, final Doorbell pumpDoorbell)
@@ -128,9 +130,18 @@ final class WatchStream implements StreamObserver<WatchRequest>
         try
         {
             final int first = Math.floorMod(turn++, count);
-            for (int i = 0; i < count && out.isReady(); i++)
+            // Only what this stream sends takes readiness away, so gRPC is asked again only after a
+            // send, not once per watch (100 asks per wake-up were an eighth of the pump's CPU).
+            boolean ready = out.isReady();
+            sent = false;
+            for (int i = 0; i < count && ready; i++)
             {
                 events += order.get((first + i) % count).drain(MAX_EVENTS_PER_RESPONSE);
+                if (sent)
+                {
+                    sent = false;
+                    ready = out.isReady();
+                }
             }
             removeEnded();
         }
@@ -183,6 +194,7 @@ final class WatchStream implements StreamObserver<WatchRequest>
     void send(final WatchResponse.Builder response, final long revision)
     {
         out.onNext(response.setHeader(member.header(revision != 0 ? revision : engine.currentRevision())).build());
+        sent = true;
     }
 
     /**
