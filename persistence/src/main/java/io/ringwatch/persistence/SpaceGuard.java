@@ -290,7 +290,11 @@ final class SpaceGuard implements AutoCloseable
      */
     private void publish(final File current, final long position, final Wire wire)
     {
-        appendFile = current;
+        if (appendFile != current)
+        {
+            // Stored only when it changes (a roll): a volatile store per append costs a fence.
+            appendFile = current;
+        }
         appendPosition = position;
         if (prefault.noteMapping(current, wire.bytes().bytesStore()))
         {

@@ -26,8 +26,8 @@ import java.nio.file.Path;
  * Baseline "raw chronicle": a bare Chronicle Queue (same roll cycle as the revision log's default)
  * taking {@code appender.writeBytes} of one fixed blob per write, the blob being the very bytes the
  * revision log encodes for one of the benchmark's puts (captured at set-up): the queue's cost for
- * the same excerpt size through its plain byte API, without the log's encoding and CRC (the log
- * itself writes through {@code writingDocument()} and a raw copy). SYNC builds the queue with
+ * the same excerpt size through its plain byte API, without the log's encoding, CRC, disk-space
+ * check and retention (the log appends through the same {@code writeBytes}). SYNC builds the queue with
  * {@link SyncMode#SYNC} and syncs every {@value AckWindow#WINDOW} appends, as {@link RawLogState} does.
  * <p>
  * Opened per iteration in a fresh directory after {@value LogWorkload#KEY_COUNT} writes (the size of

@@ -26,14 +26,11 @@ import java.util.concurrent.locks.LockSupport;
  * after this stage passed it).
  * <ul>
  * <li>ASYNC: each write is acknowledged once its revision is appended; {@code durable} follows
- *     the appends. Watchers and readers may run ahead of the append. While writes keep coming (a
- *     batch of at least {@value #NAP_AFTER_BATCH} revisions, over a ring of at least
- *     {@value #NAP_MIN_RING_SLOTS} slots) the thread naps for {@value #NAP_NANOS} ns between
- *     batches instead of arming its doorbell, so the writer hands over without an unpark system
- *     call and this thread wakes less often than once per writer batch (at 200,000 writes/s on
- *     the 2-core VM: 9,000 to 10,000 voluntary switches a second instead of 14,000 to 20,000, and
- *     about a fifth less CPU); after a smaller batch it waits on its doorbell as before, so a lone
- *     write is appended as soon as it is handed over. An acknowledgement may wait out a nap.</li>
+ *     the appends. Watchers and readers may run ahead of the append. While writes keep coming the
+ *     thread naps between batches instead of arming its doorbell ({@link JournalNaps}), so the
+ *     writer hands over without an unpark system call and this thread wakes less often than once
+ *     per writer batch; a lone write is appended as soon as it is handed over. An acknowledgement
+ *     may wait out a nap.</li>
  * <li>SYNC: at the end of each batch the journal is flushed once (group commit); then the durable
  *     cursor, the window's published cursor and the applied revision move to the batch's last
  *     revision (the visibility gate: no watcher or reader sees a revision before it is durable),
@@ -51,25 +48,10 @@ final class Journaller implements Runnable
 {
     private static final Logger LOG = LoggerFactory.getLogger(Journaller.class);
 
-    /**
-     * ASYNC: a batch at least this large means writes arrive faster than this many per nap (80,000
-     * a second): the next wait is a nap. Above what one blocking producer or a few make (a batch
-     * of one each), so their writes are still appended as soon as they are handed over.
-     */
-    private static final int NAP_AFTER_BATCH = 16;
-    /**
-     * ASYNC: the nap between batches while writes keep coming, in nanoseconds. Delays an
-     * acknowledgement by at most this (plus the scheduler's slack); the ring holds thousands of
-     * slots, which fill in a nap only at rates far above the writer's.
-     */
-    private static final long NAP_NANOS = 200_000;
-    /** ASYNC: the smallest ring this stage naps over (a nap at 200,000 writes/s fills 40 slots). */
-    private static final int NAP_MIN_RING_SLOTS = 1024;
-
     private final Journal journal;
     private final boolean sync;
-    /** ASYNC over a ring of at least {@link #NAP_MIN_RING_SLOTS}: may nap between batches. */
-    private final boolean naps;
+    /** ASYNC: nap or doorbell between batches. */
+    private final JournalNaps naps;
     private final RingBuffer<WriteCommand> ring;
     private final WatchWindow window;
     private final RevisionCursor cursor;
@@ -110,7 +92,7 @@ final class Journaller implements Runnable
     {
         this.journal = journal;
         this.sync = journal.isSync();
-        this.naps = !sync && ring.getBufferSize() >= NAP_MIN_RING_SLOTS;
+        this.naps = new JournalNaps(!sync, ring.getBufferSize());
         this.ring = ring;
         this.window = window;
         this.cursor = cursor;
@@ -209,7 +191,6 @@ final class Journaller implements Runnable
     public void run()
     {
         long next = sequence.get() + 1;
-        boolean nap = false;
         while (true)
         {
             final long available = handed.get();
@@ -219,11 +200,10 @@ final class Journaller implements Runnable
                 {
                     return;
                 }
-                if (nap)
+                if (naps.napNow())
                 {
                     // Unarmed: the writer's ring finds no sleeper and costs it no system call.
-                    nap = false;
-                    LockSupport.parkNanos(this, NAP_NANOS);
+                    LockSupport.parkNanos(this, JournalNaps.NAP_NANOS);
                 }
                 else
                 {
@@ -232,7 +212,7 @@ final class Journaller implements Runnable
                 continue;
             }
             idle.reset();
-            nap = naps && available - next + 1 >= NAP_AFTER_BATCH;
+            naps.afterBatch(available - next + 1);
             final long appendedBefore = appendedCount;
             final long start = System.nanoTime();
             for (long s = next; s <= available; s++)

@@ -1,0 +1,124 @@
+package io.ringwatch.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The append path: one clock read per append, shared by the disk-space check and the appender, and
+ * excerpts that a plain Chronicle tailer reads as one data document per revision, across rolls.
+ */
+class AppendPathTest
+{
+    private static final long SECOND = 1_000;
+
+    @TempDir
+    Path dir;
+
+    private final TestRevisions revisions = new TestRevisions();
+
+    @Test
+    void anAppendReadsTheClockOnceOnItsThread()
+    {
+        final Thread appending = Thread.currentThread();
+        final AtomicLong reads = new AtomicLong();
+        final LongSupplier clock = () ->
+        {
+            if (Thread.currentThread() == appending)
+            {
+                reads.incrementAndGet();
+            }
+            return 1_700_000_000_000L;
+        };
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(clock).build()))
+        {
+            revisions.write(log, 1);
+            reads.set(0);
+            for (long r = 2; r <= 101; r++)
+            {
+                revisions.write(log, r);
+            }
+            assertEquals(100, reads.get());
+        }
+    }
+
+    @Test
+    void aClockThatCrossesACycleBetweenAppendsRollsAndEveryRevisionReadsBack() throws IOException
+    {
+        final long[] now = {1_700_000_000_000L};
+        final LogConfig config = LogConfig.builder(dir).rollCycle(TestRollCycles.TEST_SECONDLY)
+            .clockMillis(() -> now[0]).build();
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            for (long r = 1; r <= 50; r++)
+            {
+                if (r % 10 == 0)
+                {
+                    now[0] += SECOND;
+                }
+                revisions.write(log, r);
+            }
+            assertEquals(6, cycleFiles());
+            assertTrue(log.verify().ok(), () -> log.verify().problem());
+        }
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            assertEquals(50, log.lastRevision());
+            revisions.write(log, 51);
+            try (LogReader reader = log.reader())
+            {
+                final RevisionRecord record = new RevisionRecord();
+                for (long r = 1; r <= 51; r++)
+                {
+                    assertTrue(reader.next(record), "revision " + r);
+                    TestRevisions.check(record, r);
+                }
+            }
+            assertEquals(51, dataDocuments(log));
+        }
+    }
+
+    private long cycleFiles() throws IOException
+    {
+        try (Stream<Path> files = Files.list(dir.resolve(LogDirectory.QUEUE)))
+        {
+            return files.filter(f -> f.toString().endsWith(".cq4")).count();
+        }
+    }
+
+    /** Counts the queue's data documents with a plain tailer, as any Chronicle reader sees them. */
+    private static long dataDocuments(final RevisionLog log)
+    {
+        long count = 0;
+        try (ExcerptTailer tailer = log.queue().createTailer())
+        {
+            while (true)
+            {
+                try (DocumentContext dc = tailer.readingDocument())
+                {
+                    if (!dc.isPresent())
+                    {
+                        return count;
+                    }
+                    if (dc.isData())
+                    {
+                        count++;
+                    }
+                }
+            }
+        }
+    }
+}
