@@ -235,14 +235,21 @@ final class Nodes
     }
 
     /**
-     * Copies a node into {@code into} without validation: the writer thread, which owns the node,
-     * or a reader that validates afterwards. The caller checked {@link #wellFormed} if racing.
+     * Copies a node into {@code into}: the writer thread, which owns the node, or a reader that
+     * validates afterwards. A racing reader may see a shape and lengths other than those
+     * {@link #wellFormed} checked; lengths that do not fit the block are not followed ({@code into}
+     * is cleared), and the reader's version check fails, since only the writer changes them.
      */
     static void copyEntry(final UnsafeBuffer buffer, final int offset, final IndexEntry into)
     {
         final int shape = buffer.getInt(offset + SHAPE_OFFSET);
         final int keyLength = (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS;
         final int valueLength = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
+        if (!fits(buffer, offset, shape, valueLength))
+        {
+            into.clear();
+            return;
+        }
         final int keyAt = offset + nextOffset(shape & LEVEL_MASK);
         final ExpandableArrayBuffer key = into.keyBuffer();
         key.checkLimit(keyLength);
@@ -281,9 +288,13 @@ final class Nodes
      */
     static boolean wellFormed(final UnsafeBuffer buffer, final int offset)
     {
-        final int shape = buffer.getInt(offset + SHAPE_OFFSET);
+        return fits(buffer, offset, buffer.getInt(offset + SHAPE_OFFSET), buffer.getInt(offset + VALUE_LENGTH_OFFSET));
+    }
+
+    /** Whether a live node with this shape and value length lies inside the block. */
+    private static boolean fits(final UnsafeBuffer buffer, final int offset, final int shape, final int valueLength)
+    {
         final int level = shape & LEVEL_MASK;
-        final int valueLength = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
         return level >= 1 && level <= MAX_LEVEL && valueLength >= 0 &&
             nodeLength(level, (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS, valueLength) + trailerBytes(shape) <=
             BlockArena.blockLength(buffer, offset);
