@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class KeyFootprintTest
 {
     @Test
-    void aSmallRunFillsEveryStoreAndReportsTheMapAndTheIndexAtLeastTheirPayloadPerKey() throws InterruptedException
+    void aSmallRunFillsEveryStoreAndReportsEachAtLeastItsPayloadPerKeyAndTheWindowsBoundApart() throws InterruptedException
     {
         final KeyFootprint.Figures figures = KeyFootprint.measure(20_000);
 
@@ -18,6 +18,10 @@ class KeyFootprintTest
             "a HashMap cannot hold 122 B of payload in less: " + figures);
         assertTrue(figures.indexPerKey() >= KeyFootprint.PAYLOAD_BYTES,
             "the index cannot hold 122 B of payload in less: " + figures);
+        assertTrue(figures.windowBytes() > 0, "growing the window to its bound takes memory: " + figures);
+        assertTrue(figures.engineBeyondWindowPerKey() < figures.enginePerKey(), figures.toString());
+        assertTrue(figures.engineBeyondWindowPerKey() >= KeyFootprint.PAYLOAD_BYTES,
+            "the engine cannot hold 122 B of payload in less: " + figures);
         assertTrue(figures.toString().contains("20,000 keys of 22 B with 100-B values"), figures.toString());
     }
 

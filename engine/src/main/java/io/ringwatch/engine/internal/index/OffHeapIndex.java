@@ -217,9 +217,9 @@ public final class OffHeapIndex implements AutoCloseable
         Nodes.copyEntry(buffer, offset, prevOut);
         final long version = givenVersion == DERIVED ? prevOut.version() + 1 : givenVersion;
         final long createRevision = givenCreateRevision == DERIVED ? prevOut.createRevision() : givenCreateRevision;
-        if (createRevision == prevOut.createRevision() && Nodes.valueFits(buffer, offset, valueLength, lease))
+        if (createRevision == prevOut.createRevision() && Nodes.valueFits(buffer, offset, valueLength, lease, createRevision, modRevision, version))
         {
-            Nodes.updateValue(buffer, offset, value, valueOffset, valueLength, lease, modRevision, version);
+            Nodes.updateValue(buffer, offset, value, valueOffset, valueLength, lease, createRevision, modRevision, version);
         }
         else
         {
@@ -564,7 +564,8 @@ public final class OffHeapIndex implements AutoCloseable
         final long createRevision, final long modRevision, final long version)
     {
         final int level = skipList.randomLevel();
-        final int node = arena.allocate(BlockArena.blockLengthFor(Nodes.nodeLength(level, keyLength, valueLength, lease)));
+        final int node = arena.allocate(BlockArena.blockLengthFor(
+            Nodes.nodeLength(level, keyLength, valueLength, lease, Nodes.wide(createRevision, modRevision, version))));
         final UnsafeBuffer buffer = arena.buffer(node);
         final int offset = arena.offset(node);
         SeqLock.beginWrite(buffer, offset);
@@ -592,7 +593,8 @@ public final class OffHeapIndex implements AutoCloseable
     {
         final UnsafeBuffer oldBuffer = arena.buffer(old);
         final int level = Nodes.level(oldBuffer, arena.offset(old));
-        final long needed = Nodes.nodeLength(level, keyLength, valueLength, lease);
+        final long needed =
+            Nodes.nodeLength(level, keyLength, valueLength, lease, Nodes.wide(createRevision, modRevision, version));
         final int fresh = arena.allocate(BlockArena.blockLengthFor(Math.min(MAX_NODE_LENGTH, needed + (needed >>> 3))));
         final UnsafeBuffer buffer = arena.buffer(fresh);
         final int offset = arena.offset(fresh);
@@ -615,7 +617,7 @@ public final class OffHeapIndex implements AutoCloseable
     {
         checkKey(key, keyOffset, keyLength);
         checkRange("value", value, valueOffset, valueLength);
-        if (keyLength > Nodes.MAX_KEY_LENGTH || Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength, lease) > MAX_NODE_LENGTH)
+        if (keyLength > Nodes.MAX_KEY_LENGTH || Nodes.nodeLength(Nodes.MAX_LEVEL, keyLength, valueLength, lease, true) > MAX_NODE_LENGTH)
         {
             throw new IndexArgumentException("key and value too large: " + keyLength + " + " + valueLength);
         }

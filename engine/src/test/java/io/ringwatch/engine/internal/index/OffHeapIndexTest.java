@@ -3,17 +3,20 @@ package io.ringwatch.engine.internal.index;
 import static io.ringwatch.engine.internal.index.TestBytes.bytes;
 import static io.ringwatch.engine.internal.index.TestBytes.text;
 import static io.ringwatch.engine.internal.index.TestBytes.utf8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class OffHeapIndexTest
@@ -345,5 +348,198 @@ class OffHeapIndexTest
             builder.append(String.format("%02x", b & 0xFF));
         }
         return builder.toString();
+    }
+
+    /**
+     * The node layout's boundaries: createRev and etcd's version in narrow 32-bit fields and past them
+     * in the wide trailer, with and without the lease trailer, the longest key, the highest level,
+     * and the moves and block reuse a change of layout causes.
+     */
+    @Nested
+    class NodeLayout
+    {
+        private static final long NARROW = 0xFFFF_FFFFL;
+
+        @Test
+        void theNarrowFieldsHoldUpTo2To32Minus1AndOneMoreNeedsTheWideTrailer()
+        {
+            assertFalse(Nodes.wide(1, 1 + NARROW, NARROW));
+            assertTrue(Nodes.wide(1, 2 + NARROW, 1));
+            assertTrue(Nodes.wide(1, 5, NARROW + 1));
+            assertFalse(Nodes.wide(Long.MAX_VALUE - NARROW, Long.MAX_VALUE, 1));
+            assertTrue(Nodes.wide(Long.MAX_VALUE - NARROW - 1, Long.MAX_VALUE, 1));
+            assertEquals(Nodes.nodeLength(1, 22, 100, 0, false) + Nodes.WIDE_BYTES, Nodes.nodeLength(1, 22, 100, 0, true));
+            assertEquals(160, BlockArena.blockLengthFor(Nodes.nodeLength(1, 22, 100, 0, false)),
+                "a 22-byte key with a 100-byte value at level 1");
+        }
+
+        @Test
+        void aVersionPast2To32MovesTheKeyToTheWideLayoutAndBackWithItsMetadata()
+        {
+            put("a", "x", 1);
+            restore("b", "value", 2, 9, NARROW);
+            put("c", "x", 10);
+            assertEntry("b", "value", 2, 9, NARROW, 0);
+
+            put("b", "value", 11);
+            assertEntry("b", "value", 2, 11, NARROW + 1, 0);
+            assertEquals(NARROW, prev.version());
+
+            put("b", "value-longer", 12);
+            assertEntry("b", "value-longer", 2, 12, NARROW + 2, 0);
+
+            restore("b", "v", 2, 13, 7);
+            assertEntry("b", "v", 2, 13, 7, 0);
+            assertEquals(NARROW + 2, prev.version());
+            assertEquals(List.of("a", "b", "c"), scanKeys(null, null, 0));
+        }
+
+        @Test
+        void aKeyCreatedMoreThan2To32RevisionsBeforeItsLastChangeKeepsItsCreateRevision()
+        {
+            restore("k", "v", 1, 1 + NARROW, 3);
+            assertEntry("k", "v", 1, 1 + NARROW, 3, 0);
+
+            put("k", "w", 2 + NARROW);
+            assertEntry("k", "w", 1, 2 + NARROW, 4, 0);
+
+            restore("top", "v", Long.MAX_VALUE - NARROW - 1, Long.MAX_VALUE, Long.MAX_VALUE);
+            assertEntry("top", "v", Long.MAX_VALUE - NARROW - 1, Long.MAX_VALUE, Long.MAX_VALUE, 0);
+        }
+
+        @Test
+        void aLeaseAndTheWideTrailerAreKeptTogetherAndEachDroppedAlone()
+        {
+            restoreWithLease("k", "value", 77, 3, 1L << 40, 1L << 33);
+            assertEntry("k", "value", 3, 1L << 40, 1L << 33, 77);
+
+            final UnsafeBuffer v = utf8("value");
+            index.put(utf8("k"), 0, 1, v, 0, v.capacity(), 0, (1L << 40) + 1, prev);
+            assertEntry("k", "value", 3, (1L << 40) + 1, (1L << 33) + 1, 0);
+            assertEquals(77, prev.lease());
+
+            restoreWithLease("k", "value", 78, 3, (1L << 40) + 2, 5);
+            assertEntry("k", "value", 3, (1L << 40) + 2, 5, 78);
+            restoreWithLease("k", "value", 78, (1L << 40) + 2, (1L << 40) + 3, 1);
+            assertEntry("k", "value", (1L << 40) + 2, (1L << 40) + 3, 1, 78);
+        }
+
+        @Test
+        void aFreedWideNodeIsReusedByTheNextNodeOfItsLength()
+        {
+            restore("k1", "value", 1, 2, NARROW + 1);
+            final long bytes = index.offHeapBytes();
+            for (int i = 0; i < 1_000; i++)
+            {
+                assertTrue(index.remove(utf8("k1"), 0, 2, prev));
+                restore("k1", "value", 1, 3 + i, NARROW + 1 + i);
+            }
+            assertEquals(bytes, index.offHeapBytes());
+            assertEntry("k1", "value", 1, 1_002, NARROW + 1_000, 0);
+        }
+
+        @Test
+        void theLongestKeyIsStoredAndOneByteMoreIsRefusedChangingNothing()
+        {
+            final byte[] longest = new byte[Nodes.MAX_KEY_LENGTH + 1];
+            Arrays.fill(longest, (byte)'k');
+            final UnsafeBuffer key = new UnsafeBuffer(longest);
+            final UnsafeBuffer v = utf8("v");
+
+            index.put(key, 0, Nodes.MAX_KEY_LENGTH, v, 0, 1, 5, prev);
+            assertThrows(IndexArgumentException.class, () -> index.put(key, 0, Nodes.MAX_KEY_LENGTH + 1, v, 0, 1, 6, prev));
+
+            assertEquals(1, index.size());
+            assertTrue(index.get(key, 0, Nodes.MAX_KEY_LENGTH, entry));
+            assertEquals(Nodes.MAX_KEY_LENGTH, entry.keyLength());
+            assertEquals(5, entry.modRevision());
+            assertFalse(index.get(key, 0, Nodes.MAX_KEY_LENGTH + 1, entry));
+        }
+
+        @Test
+        void aNodeAtTheHighestLevelWithLeaseAndWideTrailerRoundTripsAndFillsItsBlockExactly()
+        {
+            try (BlockArena arena = new BlockArena(16))
+            {
+                final UnsafeBuffer key = utf8("a-key");
+                final UnsafeBuffer value = utf8("a-value-of-some-length");
+                final long needed = Nodes.nodeLength(Nodes.MAX_LEVEL, key.capacity(), value.capacity(), 9, true);
+                final int ref = arena.allocate(BlockArena.blockLengthFor(needed));
+                final UnsafeBuffer buffer = arena.buffer(ref);
+                final int offset = arena.offset(ref);
+                Nodes.write(buffer, offset, Nodes.MAX_LEVEL, key, 0, key.capacity(), value, 0, value.capacity(), 9,
+                    4, 4 + NARROW + 1, NARROW + 1);
+                for (int level = 0; level < Nodes.MAX_LEVEL; level++)
+                {
+                    assertEquals(0, buffer.getInt(offset + Nodes.nextOffset(level)), "level " + level);
+                }
+
+                assertTrue(Nodes.wellFormed(buffer, offset));
+                assertEquals(Nodes.MAX_LEVEL, Nodes.level(buffer, offset));
+                Nodes.copyEntry(buffer, offset, entry);
+                assertArrayEquals("a-key".getBytes(), entry.keyBytes());
+                assertEquals("a-value-of-some-length", text(entry.valueBytes()));
+                assertEquals(4, entry.createRevision());
+                assertEquals(4 + NARROW + 1, entry.modRevision());
+                assertEquals(NARROW + 1, entry.version());
+                assertEquals(9, entry.lease());
+                final int room = (int)(BlockArena.blockLength(buffer, offset) - needed);
+                assertTrue(Nodes.valueFits(buffer, offset, value.capacity() + room, 9, 4, 4 + NARROW + 1, NARROW + 1));
+                assertFalse(Nodes.valueFits(buffer, offset, value.capacity() + room + 1, 9, 4, 4 + NARROW + 1, NARROW + 1));
+                assertTrue(Nodes.valueFits(buffer, offset, value.capacity() + room + Nodes.WIDE_BYTES, 9, 4, 5, 1),
+                    "narrow metadata frees the wide trailer's bytes for the value");
+            }
+        }
+
+        @Test
+        void aCopyThatSeesLengthsOrAWideFlagThatDoNotFitTheBlockClearsTheEntryInsteadOfReadingPastIt()
+        {
+            try (BlockArena arena = new BlockArena(16))
+            {
+                final UnsafeBuffer key = utf8("k");
+                final UnsafeBuffer value = utf8("v");
+                final long needed = Nodes.nodeLength(1, key.capacity(), value.capacity(), 0, false);
+                final int ref = arena.allocate(BlockArena.blockLengthFor(needed));
+                final UnsafeBuffer buffer = arena.buffer(ref);
+                final int offset = arena.offset(ref);
+                Nodes.write(buffer, offset, 1, key, 0, key.capacity(), value, 0, value.capacity(), 0, 3, 5, 2);
+                final int room = (int)(BlockArena.blockLength(buffer, offset) - needed);
+                assertTrue(room < Nodes.WIDE_BYTES, "the block has no room for a wide trailer");
+
+                buffer.putInt(offset + Nodes.VALUE_LENGTH_OFFSET, value.capacity() + room + 1);
+                Nodes.copyEntry(buffer, offset, entry);
+                assertFalse(entry.found(), "a value length past the block");
+
+                buffer.putInt(offset + Nodes.VALUE_LENGTH_OFFSET, value.capacity());
+                final int shape = buffer.getInt(offset + Nodes.SHAPE_OFFSET);
+                buffer.putInt(offset + Nodes.SHAPE_OFFSET, shape | Nodes.WIDE_FLAG);
+                Nodes.copyEntry(buffer, offset, entry);
+                assertFalse(entry.found(), "a wide flag on a node whose block has no wide trailer");
+
+                buffer.putInt(offset + Nodes.SHAPE_OFFSET, shape);
+                Nodes.copyEntry(buffer, offset, entry);
+                assertTrue(entry.found());
+                assertEquals("v", text(entry.valueBytes()));
+                assertEquals(2, entry.version());
+            }
+        }
+
+        private void assertEntry(
+            final String key, final String value, final long create, final long mod, final long version, final long lease)
+        {
+            assertTrue(index.get(utf8(key), 0, key.length(), entry), key);
+            assertEquals(value, text(entry.valueBytes()));
+            assertEquals(create, entry.createRevision(), "createRevision");
+            assertEquals(mod, entry.modRevision(), "modRevision");
+            assertEquals(version, entry.version(), "version");
+            assertEquals(lease, entry.lease(), "lease");
+        }
+
+        private void restoreWithLease(
+            final String key, final String value, final long lease, final long create, final long mod, final long version)
+        {
+            final UnsafeBuffer v = utf8(value);
+            index.restore(utf8(key), 0, key.length(), v, 0, v.capacity(), lease, create, mod, version, prev);
+        }
     }
 }
