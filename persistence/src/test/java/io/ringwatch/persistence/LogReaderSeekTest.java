@@ -32,7 +32,9 @@ class LogReaderSeekTest
         {
             for (long r = 1; r <= total; r++)
             {
-                if (random.nextInt(100) == 0)
+                // Every 150th revision starts a new cycle, so the log always spans several files;
+                // the random jumps add cycles of varying length (and gaps of empty cycles) between them.
+                if (r % 150 == 0 || random.nextInt(100) == 0)
                 {
                     now[0] += 1_000 * (1 + random.nextInt(3));
                 }
