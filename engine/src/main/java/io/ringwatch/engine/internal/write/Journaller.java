@@ -205,7 +205,7 @@ final class Journaller implements Runnable
                 if (naps.napNow())
                 {
                     // Unarmed: the writer's ring finds no sleeper and costs it no system call.
-                    LockSupport.parkNanos(this, JournalNaps.NAP_NANOS);
+                    LockSupport.parkNanos(this, naps.napNanos());
                 }
                 else
                 {
@@ -214,9 +214,9 @@ final class Journaller implements Runnable
                 continue;
             }
             idle.reset();
-            naps.afterBatch(available - next + 1);
             final long appendedBefore = appendedCount;
             final long start = System.nanoTime();
+            naps.afterBatch(available - next + 1, start);
             beginBatch();
             try
             {
