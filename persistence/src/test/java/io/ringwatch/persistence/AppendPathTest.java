@@ -35,17 +35,8 @@ class AppendPathTest
     @Test
     void anAppendReadsTheClockOnceOnItsThread()
     {
-        final Thread appending = Thread.currentThread();
         final AtomicLong reads = new AtomicLong();
-        final LongSupplier clock = () ->
-        {
-            if (Thread.currentThread() == appending)
-            {
-                reads.incrementAndGet();
-            }
-            return 1_700_000_000_000L;
-        };
-        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(clock).build()))
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(readsCounted(reads)).build()))
         {
             revisions.write(log, 1);
             reads.set(0);
@@ -60,17 +51,8 @@ class AppendPathTest
     @Test
     void aBatchReadsTheClockOnceForAllItsAppends()
     {
-        final Thread appending = Thread.currentThread();
         final AtomicLong reads = new AtomicLong();
-        final LongSupplier clock = () ->
-        {
-            if (Thread.currentThread() == appending)
-            {
-                reads.incrementAndGet();
-            }
-            return 1_700_000_000_000L;
-        };
-        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(clock).build()))
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(readsCounted(reads)).build()))
         {
             revisions.write(log, 1);
             reads.set(0);
@@ -164,6 +146,20 @@ class AppendPathTest
             }
             assertEquals(51, dataDocuments(log));
         }
+    }
+
+    /** A fixed clock that counts its reads on the calling (appending) thread into {@code reads}. */
+    private static LongSupplier readsCounted(final AtomicLong reads)
+    {
+        final Thread appending = Thread.currentThread();
+        return () ->
+        {
+            if (Thread.currentThread() == appending)
+            {
+                reads.incrementAndGet();
+            }
+            return 1_700_000_000_000L;
+        };
     }
 
     private long cycleFiles() throws IOException
