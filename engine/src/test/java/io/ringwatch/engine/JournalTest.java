@@ -205,6 +205,30 @@ class JournalTest
     }
 
     @Test
+    void theJournalStageAppendsOnlyInsideBatchesAndFlushesOnlyBetweenThem()
+    {
+        for (final boolean sync : new boolean[] {false, true})
+        {
+            final int writes = 5_000;
+            final InMemoryJournal journal = new InMemoryJournal(1 << 16, sync);
+            engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
+            final List<CompletableFuture<WriteResult>> results = new ArrayList<>(writes);
+            for (int i = 0; i < writes; i++)
+            {
+                results.add(engine.writeAsync(Op.put("k" + (i % 100), "v" + i)));
+            }
+            results.forEach(CompletableFuture::join);
+            engine.close();
+            engine = null;
+
+            assertEquals(writes, journal.lastRevision(), "sync " + sync);
+            assertEquals(0, journal.outOfBatchCalls(), "sync " + sync);
+            assertFalse(journal.batchOpen(), "sync " + sync);
+            assertTrue(journal.batches() >= 1 && journal.batches() <= writes, "sync " + sync + ": " + journal.batches());
+        }
+    }
+
+    @Test
     void anAsyncJournalIsNeverFlushed()
     {
         final InMemoryJournal journal = new InMemoryJournal(1 << 16, false);

@@ -5,7 +5,8 @@ import java.util.function.LongSupplier;
 import net.openhft.chronicle.core.time.TimeProvider;
 
 /**
- * The revision log's clock for Chronicle's cycle arithmetic, read ONCE per append: the disk-space
+ * The revision log's clock for Chronicle's cycle arithmetic, read ONCE per append (or once per
+ * batch of appends, {@link RevisionLog#beginBatch}): the disk-space
  * check ({@link SpaceGuard#beforeAppend}, which must know whether the append rolls to a new cycle
  * file) and the appender (which picks that file) both ask the queue for its current cycle, each
  * through this clock. Pinned for an append, it answers the appending thread with the time read
@@ -13,7 +14,8 @@ import net.openhft.chronicle.core.time.TimeProvider;
  * clock read instead of two (at 200,000 appends a second the second read was a tenth of an
  * append's CPU). Every other thread, and the appending thread outside an append, reads the clock.
  * <p>
- * Package-private. {@link #pin()} and {@link #unpin()} on the appending thread;
+ * Package-private. {@link #pin()} and {@link #unpin()} on the appending thread (around one append,
+ * or around a batch);
  * {@link #currentTimeMillis()} on any thread; no allocation.
  */
 final class AppendClock implements TimeProvider

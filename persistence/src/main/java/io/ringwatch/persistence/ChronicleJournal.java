@@ -90,6 +90,18 @@ public final class ChronicleJournal implements Journal
     }
 
     @Override
+    public void beginBatch()
+    {
+        log.beginBatch();
+    }
+
+    @Override
+    public void endBatch()
+    {
+        log.endBatch();
+    }
+
+    @Override
     public void flush()
     {
         // The lease log first: an end it holds is void without its revision, never the reverse.

@@ -1,6 +1,7 @@
 package io.ringwatch.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The append path: one clock read per append, shared by the disk-space check and the appender, and
- * excerpts that a plain Chronicle tailer reads as one data document per revision, across rolls.
+ * The append path: one clock read per append, shared by the disk-space check and the appender, or
+ * one per batch of appends; and excerpts that a plain Chronicle tailer reads as one data document
+ * per revision, across rolls.
  */
 class AppendPathTest
 {
@@ -33,17 +35,8 @@ class AppendPathTest
     @Test
     void anAppendReadsTheClockOnceOnItsThread()
     {
-        final Thread appending = Thread.currentThread();
         final AtomicLong reads = new AtomicLong();
-        final LongSupplier clock = () ->
-        {
-            if (Thread.currentThread() == appending)
-            {
-                reads.incrementAndGet();
-            }
-            return 1_700_000_000_000L;
-        };
-        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(clock).build()))
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(readsCounted(reads)).build()))
         {
             revisions.write(log, 1);
             reads.set(0);
@@ -52,6 +45,70 @@ class AppendPathTest
                 revisions.write(log, r);
             }
             assertEquals(100, reads.get());
+        }
+    }
+
+    @Test
+    void aBatchReadsTheClockOnceForAllItsAppends()
+    {
+        final AtomicLong reads = new AtomicLong();
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).clockMillis(readsCounted(reads)).build()))
+        {
+            revisions.write(log, 1);
+            reads.set(0);
+            log.beginBatch();
+            for (long r = 2; r <= 101; r++)
+            {
+                revisions.write(log, r);
+            }
+            log.endBatch();
+            assertEquals(1, reads.get());
+            revisions.write(log, 102);
+            assertEquals(2, reads.get());
+        }
+    }
+
+    @Test
+    void aBatchStaysInTheCycleOfItsStartAndTheNextAppendRolls() throws IOException
+    {
+        final long[] now = {1_700_000_000_000L};
+        final LogConfig config = LogConfig.builder(dir).rollCycle(TestRollCycles.TEST_SECONDLY)
+            .clockMillis(() -> now[0]).build();
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            log.beginBatch();
+            revisions.write(log, 1);
+            now[0] += SECOND;
+            revisions.write(log, 2);
+            log.endBatch();
+            assertEquals(1, cycleFiles());
+            revisions.write(log, 3);
+            assertEquals(2, cycleFiles());
+            assertTrue(log.verify().ok(), () -> log.verify().problem());
+            try (LogReader reader = log.reader())
+            {
+                final RevisionRecord record = new RevisionRecord();
+                for (long r = 1; r <= 3; r++)
+                {
+                    assertTrue(reader.next(record), "revision " + r);
+                    TestRevisions.check(record, r);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSecondBatchInsideOneIsRefusedAndTheFirstStillEnds()
+    {
+        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).build()))
+        {
+            log.beginBatch();
+            assertThrows(IllegalStateException.class, log::beginBatch);
+            revisions.write(log, 1);
+            log.endBatch();
+            log.endBatch();
+            revisions.write(log, 2);
+            assertEquals(2, log.lastRevision());
         }
     }
 
@@ -89,6 +146,20 @@ class AppendPathTest
             }
             assertEquals(51, dataDocuments(log));
         }
+    }
+
+    /** A fixed clock that counts its reads on the calling (appending) thread into {@code reads}. */
+    private static LongSupplier readsCounted(final AtomicLong reads)
+    {
+        final Thread appending = Thread.currentThread();
+        return () ->
+        {
+            if (Thread.currentThread() == appending)
+            {
+                reads.incrementAndGet();
+            }
+            return 1_700_000_000_000L;
+        };
     }
 
     private long cycleFiles() throws IOException

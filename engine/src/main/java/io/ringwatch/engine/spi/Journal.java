@@ -9,8 +9,9 @@ import java.util.function.LongSupplier;
  * watchers catch up from and recovery replays: the revision log. The engine's journal stage (its
  * own thread, {@code ringwatch-journal}, behind the writer) is its only writer.
  *
- * <p>The journal stage calls {@link #appendRevision} once per revision; before it acknowledges writes of a
- * SYNC journal it calls {@link #flush}, once per batch of revisions (group commit).
+ * <p>The journal stage calls {@link #appendRevision} once per revision, between {@link #beginBatch}
+ * and {@link #endBatch} around each batch of revisions it takes in one go; before it acknowledges
+ * writes of a SYNC journal it calls {@link #flush}, once per batch (group commit).
  * Journal-thread methods must not allocate per change in steady state. A method that throws
  * leaves the engine unable to write: it fails that write and every later one, and rolls memory
  * back to what the journal holds, rather than diverge from its log. Throw promptly: a method that
@@ -42,6 +43,26 @@ public interface Journal extends History, AutoCloseable
      *                        but never changes it.
      */
     void appendRevision(long revision, long timestampMillis, ChangeRecord changes);
+
+    /**
+     * Opens a batch: the journal stage calls it before the first {@link #appendRevision} (or lease
+     * record) of the slots it took in one go, and {@link #endBatch} after the last, before any
+     * {@link #flush}. A journal may share per-revision work across the batch (the Chronicle log
+     * reads its clock once per batch instead of once per revision). A batch lasts as long as the
+     * stage takes to append what it found handed over: at most a write ring's worth. Journal
+     * thread; by default nothing.
+     */
+    default void beginBatch()
+    {
+    }
+
+    /**
+     * Closes the batch {@link #beginBatch} opened, also after an append in it failed. Journal
+     * thread; by default nothing.
+     */
+    default void endBatch()
+    {
+    }
 
     /**
      * Makes every revision recorded so far durable as the journal's mode promises (forced to disk

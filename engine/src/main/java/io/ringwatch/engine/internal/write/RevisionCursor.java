@@ -167,7 +167,9 @@ public final class RevisionCursor implements PublishedRevisions
 
     void markDurable(final long revision)
     {
-        durable.setVolatile(revision);
+        // A release store, as for applied: durable is polled (the snapshotter), never parked on
+        // with a doorbell, and an ASYNC journal stage stores it once per revision appended.
+        durable.set(revision);
     }
 
     /** Starts rolling the index back: readers from now on wait, and readers in flight retry. */

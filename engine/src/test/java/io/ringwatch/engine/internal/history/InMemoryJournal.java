@@ -19,7 +19,8 @@ import java.util.function.LongSupplier;
 
 /**
  * A journal in memory for tests: a fixed array of changes, published to readers revision by
- * revision. Counts flushes and remembers the revision a sync journal last made "durable", and can
+ * revision. Counts flushes and batches (and appends outside a batch, flushes inside one), remembers
+ * the revision a sync journal last made "durable", and can
  * be told to fail, so tests can see what the writer does with a journal. Can be reopened by a new
  * engine (what a restart would read back from disk).
  */
@@ -28,6 +29,10 @@ public final class InMemoryJournal implements Journal
     private final Change[] changes;
     private final boolean sync;
     private final AtomicInteger flushes = new AtomicInteger();
+    private final AtomicInteger batches = new AtomicInteger();
+    /** Appends and flushes made where the batch rule says they may not be. */
+    private final AtomicInteger outOfBatchCalls = new AtomicInteger();
+    private volatile boolean batchOpen;
     private volatile int published;
     private volatile long lastRevision;
     private volatile long durableRevision;
@@ -129,6 +134,30 @@ public final class InMemoryJournal implements Journal
     }
 
     /**
+     * @return how many batches the journal stage opened.
+     */
+    public int batches()
+    {
+        return batches.get();
+    }
+
+    /**
+     * @return how many appends came outside a batch, plus flushes and batch opens inside one.
+     */
+    public int outOfBatchCalls()
+    {
+        return outOfBatchCalls.get();
+    }
+
+    /**
+     * @return true while a batch is open.
+     */
+    public boolean batchOpen()
+    {
+        return batchOpen;
+    }
+
+    /**
      * @return the last revision a flush covered.
      */
     public long durableRevision()
@@ -186,8 +215,29 @@ public final class InMemoryJournal implements Journal
     }
 
     @Override
+    public void beginBatch()
+    {
+        if (batchOpen)
+        {
+            outOfBatchCalls.incrementAndGet();
+        }
+        batchOpen = true;
+        batches.incrementAndGet();
+    }
+
+    @Override
+    public void endBatch()
+    {
+        batchOpen = false;
+    }
+
+    @Override
     public void appendRevision(final long revision, final long timestampMillis, final ChangeRecord record)
     {
+        if (!batchOpen)
+        {
+            outOfBatchCalls.incrementAndGet();
+        }
         if (revision != lastRevision + 1)
         {
             throw new IllegalStateException("revision " + revision + " after " + lastRevision);
@@ -219,6 +269,10 @@ public final class InMemoryJournal implements Journal
     @Override
     public void flush()
     {
+        if (batchOpen)
+        {
+            outOfBatchCalls.incrementAndGet();
+        }
         final CountDownLatch gate = flushGate;
         if (gate != null)
         {
