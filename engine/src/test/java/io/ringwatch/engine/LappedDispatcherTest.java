@@ -64,6 +64,9 @@ class LappedDispatcherTest
         lapTheDispatcherWith(i -> engine.put("b", Integer.toString(i)));
         final int readers = journal.readersOpened();
         gate.open();
+        // Once the lap is handled: a write during it could be overwritten in turn and lap it again.
+        gate.closeAndAwaitParked();
+        gate.open();
         engine.put("a", "1");
 
         for (final RecordingListener listener : idle)

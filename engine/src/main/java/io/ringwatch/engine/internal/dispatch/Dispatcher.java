@@ -179,7 +179,6 @@ final class Dispatcher implements Agent
         }
         applyCommands();
         signals.finishCycle();
-        lostEvents.close();
     }
 
     /**

@@ -18,8 +18,9 @@ import java.util.function.Consumer;
  * with ten thousand idle push watchers, each opening a log reader and scanning from its own last
  * event, the delivery threads had seconds of work, and a watcher that needed a turn waited behind it.
  *
- * <p>Threads: the owning dispatcher thread only. Allocation: a log reader at the first lap (kept
- * until {@link #close()}); nothing per event or per lap.
+ * <p>Threads: the owning dispatcher thread only. Allocation: a log reader per lap, closed before
+ * the lap's routing returns (a reader kept between laps would keep an old log file mapped);
+ * nothing per event.
  */
 final class LostEventRoutes
 {
@@ -46,8 +47,6 @@ final class LostEventRoutes
             matched.add(watcher);
         }
     };
-    private HistoryReader reader;
-
     /**
      * @param log      the revision log, or null in memory (then every lap sends every watcher to catch up).
      * @param registry the shard's routes.
@@ -68,8 +67,9 @@ final class LostEventRoutes
      * @param routed     the events of {@code from} the dispatcher did route: not lost.
      * @param to         the last revision that may hold one.
      * @param fallBehind takes a watcher off the routes to read by cursor.
-     * @return false when the log cannot serve the whole range (no log, compacted, not written yet, or
-     * more than {@link #MAX_REVISIONS}): the caller must treat every routed watcher as lapped.
+     * @return false when the log cannot serve the whole range (no log, compacted, not written yet,
+     * unreadable, or more than {@link #MAX_REVISIONS}): the caller must treat every routed watcher
+     * as lapped.
      */
     boolean route(final long from, final int routed, final long to, final Consumer<WatcherState> fallBehind)
     {
@@ -77,14 +77,25 @@ final class LostEventRoutes
         {
             return false;
         }
-        if (reader == null)
+        final HistoryReader reader = log.newReader();
+        try
         {
-            reader = log.newReader();
+            return reader.seek(from) && routeRead(reader, from, routed, to, fallBehind);
         }
-        if (!reader.seek(from))
+        catch (final RuntimeException unreadable)
         {
+            // A log the dispatcher cannot read is the watchers' to report, each from its own catch-up.
             return false;
         }
+        finally
+        {
+            reader.close();
+        }
+    }
+
+    private boolean routeRead(
+        final HistoryReader reader, final long from, final int routed, final long to, final Consumer<WatcherState> fallBehind)
+    {
         boolean reachedTo = false;
         int skip = routed;
         while (reader.next(record))
@@ -112,16 +123,6 @@ final class LostEventRoutes
         }
         // A log holds whole revisions: once one change of the last is read, all of it is.
         return reachedTo;
-    }
-
-    /** Releases the log reader. The owning dispatcher thread, as it stops. */
-    void close()
-    {
-        if (reader != null)
-        {
-            reader.close();
-            reader = null;
-        }
     }
 
     private void collect(final WatcherState watcher, final EventType seenAs)
