@@ -9,6 +9,7 @@ import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 
 import java.util.ArrayList;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -18,7 +19,8 @@ import java.util.function.Consumer;
  * with ten thousand idle push watchers, each opening a log reader and scanning from its own last
  * event, the delivery threads had seconds of work, and a watcher that needed a turn waited behind it.
  *
- * <p>Threads: the owning dispatcher thread only. Allocation: a log reader per lap, closed before
+ * <p>Threads: the owning dispatcher thread only, which a lap may hold up to
+ * {@link #LOG_LAG_WAIT_NANOS} while the journal catches up. Allocation: a log reader per lap, closed before
  * the lap's routing returns (a reader kept between laps would keep an old log file mapped);
  * nothing per event.
  */
@@ -26,6 +28,13 @@ final class LostEventRoutes
 {
     /** The most revisions one lap reads back; a dispatcher further behind laps every watcher. */
     static final long MAX_REVISIONS = 1 << 16;
+    /**
+     * How long a lap waits for an ASYNC journal to append the lost revisions. The lap happens in a
+     * burst of writes, just when the journal may nap (200 µs, {@code JournalNaps}); waiting ten naps
+     * is cheaper than sending every routed watcher to catch up.
+     */
+    static final long LOG_LAG_WAIT_NANOS = 2_000_000;
+    private static final long LOG_POLL_NANOS = 20_000;
 
     private final History log;
     private final ShardRegistry registry;
@@ -67,9 +76,9 @@ final class LostEventRoutes
      * @param routed     the events of {@code from} the dispatcher did route: not lost.
      * @param to         the last revision that may hold one.
      * @param fallBehind takes a watcher off the routes to read by cursor.
-     * @return false when the log cannot serve the whole range (no log, compacted, not written yet,
-     * unreadable, or more than {@link #MAX_REVISIONS}): the caller must treat every routed watcher
-     * as lapped.
+     * @return false when the log cannot serve the whole range (no log, compacted, not written within
+     * {@link #LOG_LAG_WAIT_NANOS}, unreadable, or more than {@link #MAX_REVISIONS}): the caller must
+     * treat every routed watcher as lapped.
      */
     boolean route(final long from, final int routed, final long to, final Consumer<WatcherState> fallBehind)
     {
@@ -98,8 +107,19 @@ final class LostEventRoutes
     {
         boolean reachedTo = false;
         int skip = routed;
-        while (reader.next(record))
+        final long deadline = System.nanoTime() + LOG_LAG_WAIT_NANOS;
+        while (true)
         {
+            if (!reader.next(record))
+            {
+                // A log holds whole revisions: once one change of the last is read, all of it is.
+                if (reachedTo || System.nanoTime() - deadline >= 0)
+                {
+                    return reachedTo;
+                }
+                LockSupport.parkNanos(LOG_POLL_NANOS);
+                continue;
+            }
             if (record.revision() > to)
             {
                 return true;
@@ -121,8 +141,6 @@ final class LostEventRoutes
             }
             matched.clear();
         }
-        // A log holds whole revisions: once one change of the last is read, all of it is.
-        return reachedTo;
     }
 
     private void collect(final WatcherState watcher, final EventType seenAs)
