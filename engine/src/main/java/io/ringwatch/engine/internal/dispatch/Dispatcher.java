@@ -4,6 +4,7 @@ import io.ringwatch.engine.errors.IndexFunctionException;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.internal.secondary.IndexMatch;
 import io.ringwatch.engine.internal.secondary.IndexRouteVisitor;
+import io.ringwatch.engine.spi.History;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
@@ -16,6 +17,7 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.ArrayList;
+import java.util.function.Consumer;
 
 /**
  * One shard of the watchers: an Agrona agent that follows the watch window with its own
@@ -61,6 +63,9 @@ final class Dispatcher implements Agent
     private final RouteVisitor<WatcherState> offerToMatch = this::offerCurrentEvent;
     /** Watchers whose queue was full while an event was being routed: unrouted once routing is done. */
     private final ArrayList<WatcherState> overflowed = new ArrayList<>();
+    /** Which routed watchers the events lost to a lap were for. */
+    private final LostEventRoutes lostEvents;
+    private final Consumer<WatcherState> fallBehind = this::fallBehind;
     private final IndexRouteVisitor<WatcherState> offerToIndexMatch = new IndexRouteVisitor<>()
     {
         @Override
@@ -77,8 +82,10 @@ final class Dispatcher implements Agent
     };
     private volatile boolean stopping;
     private long currentSequence;
-    /** The revision of the last event routed. */
+    /** The revision of the last event routed... */
     private long lastRevision;
+    /** ...and how many of its events were routed. */
+    private int routedOfLastRevision;
     /** The last revision whose every event has been routed: what progress may report. */
     private long completeRevision;
     /** Watchers whose requested progress waits for this shard to route up to a revision... */
@@ -100,7 +107,9 @@ final class Dispatcher implements Agent
      * @param queueDepth            the depth of each watcher's queue.
      * @param pendingShare          this shard's share of the engine's pending budget, in entries.
      * @param doorbell              wakes this dispatcher's thread when it parks.
-     * @param deliveryDoorbells     the delivery threads' doorbells.
+     * @param delivery              the pool that runs push watchers' turns.
+     * @param log                   the revision log, to find the watchers of events lost to a lap;
+     *                              null in memory.
      */
     Dispatcher(
         final String name,
@@ -111,8 +120,10 @@ final class Dispatcher implements Agent
         final int queueDepth,
         final long pendingShare,
         final Doorbell doorbell,
-        final DeliveryPool delivery)
+        final DeliveryPool delivery,
+        final History log)
     {
+        this.lostEvents = new LostEventRoutes(log, registry);
         this.doorbell = doorbell;
         this.signals = new BatchSignals(delivery);
         this.budget = new PendingBudget(queueDepth, pendingShare);
@@ -394,6 +405,13 @@ final class Dispatcher implements Agent
      */
     private void fallBehind(final WatcherState watcher)
     {
+        if (watcher.isRouted() && watcher.isDrained())
+        {
+            // The routes offered it every event it matches up to completeRevision and its consumer
+            // took them all: its catch-up starts after that revision, not after its last event,
+            // which for an idle watcher lapped with thousands of others may be the whole log ago.
+            watcher.shardFields().drainedThrough = completeRevision;
+        }
         // Requested before the watcher reads as unrouted: a consumer that sees it unrouted and
         // asks to rejoin has seen, and cleared, this request with it, so the request never
         // outlives the routing it was about.
@@ -451,8 +469,9 @@ final class Dispatcher implements Agent
             final int status = withValues ? window.read(sequence, record) : window.readKey(sequence, record);
             if (status != WatchWindow.READ_OK)
             {
-                lapEveryWatcher();
-                sequence = Math.max(sequence + 1, window.oldestSequence());
+                final long resumeAt = Math.max(sequence + 1, window.oldestSequence());
+                lapWatchersOfLostEvents(resumeAt);
+                sequence = resumeAt;
                 continue;
             }
             currentSequence = sequence;
@@ -462,8 +481,10 @@ final class Dispatcher implements Agent
                 // An event of a later revision: every event of the one before has been routed.
                 completeRevision = lastRevision;
                 lastRevision = revision;
+                routedOfLastRevision = 0;
             }
             registry.routeEvent(record, offerToMatch, offerToIndexMatch);
+            routedOfLastRevision++;
             unrouteOverflowed();
             sequence++;
         }
@@ -623,6 +644,22 @@ final class Dispatcher implements Agent
             }
         }
         return answered;
+    }
+
+    /**
+     * The window overwrote the events before {@code resumeAt} that this shard had not routed: the
+     * watchers they were for read them by cursor. They lie after the events routed of the last
+     * revision routed, up to that of the event at {@code resumeAt} (included: a superset, and a
+     * watcher sent to catch up needlessly only pays a catch-up); the log says which watchers they
+     * route to. Without a log, or when it does not hold them yet, every routed watcher falls behind.
+     */
+    private void lapWatchersOfLostEvents(final long resumeAt)
+    {
+        final long to = window.readKey(resumeAt, record) == WatchWindow.READ_OK ? record.revision() : window.publishedRevision();
+        if (!lostEvents.route(Math.max(1, lastRevision), routedOfLastRevision, to, fallBehind))
+        {
+            lapEveryWatcher();
+        }
     }
 
     private void lapEveryWatcher()

@@ -4,13 +4,15 @@ package io.ringwatch.engine.internal.dispatch;
  * What a {@link Dispatcher} shard keeps about one watcher once the watcher has had something from
  * it: its queue of routed events, the progress marker in that queue, its place in the budget's and
  * the progress lists, the revision the routes serve it from after a rejoin, and the last rejoin
- * routed. An object of its own, allocated by the dispatcher with the watcher's first event, marker,
- * rejoin or periodic-progress registration, so that an idle watcher holds one null reference instead
- * of this 64-byte object, and no other thread's code can reach the dispatcher's plain
+ * routed, and how far the routes had served it when it last fell behind. An object of its own,
+ * allocated by the dispatcher with the watcher's first event, marker, rejoin, periodic-progress
+ * registration or fall behind, so that an idle watcher holds one null reference instead of this
+ * 72-byte object, and no other thread's code can reach the dispatcher's plain
  * fields by accident, as Aeron keeps a publication's conductor and sender fields apart.
  *
- * <p>Threads: written by the owning dispatcher thread only. The consumer reads {@link #pending}
- * and {@link #joinedTicket}, both volatile; every other field is the dispatcher's alone.
+ * <p>Threads: written by the owning dispatcher thread only. The consumer reads {@link #pending},
+ * {@link #joinedTicket} and {@link #drainedThrough}, all volatile; every other field is the
+ * dispatcher's alone.
  * Allocation: none after construction (the queue is allocated by {@link PendingBudget}).
  */
 final class ShardFields
@@ -19,6 +21,12 @@ final class ShardFields
     volatile PendingQueue pending;
     /** The last rejoin request the dispatcher has routed the watcher for; 0 before any. */
     volatile int joinedTicket;
+    /**
+     * When the watcher last fell behind while routed with an empty queue: the revision up to which
+     * the routes had offered it every event it matches, all of which its consumer had taken. Its
+     * catch-up need not read the history before the next revision. 0 when never.
+     */
+    volatile long drainedThrough;
     /** The dispatcher batch that last touched the watcher. */
     long touchedInBatch = -1;
     /** Position in the shard's list of progress watchers, -1 when not in it. */

@@ -106,7 +106,7 @@ public final class WatchHub implements AutoCloseable
             final IdleStrategy idle = config.dispatcherIdleStrategy().get();
             dispatchers[i] = new Dispatcher(config.name() + "-dispatcher-" + i, window, clock,
                 config.progressNotifyInterval().toNanos(), startRevision, config.watcherQueueDepth(), pendingShare,
-                doorbellOf(idle), delivery);
+                doorbellOf(idle), delivery, history);
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {

@@ -36,6 +36,12 @@ final class WatcherConsumer
     static final byte CATCHING_UP = 1;
     /** At the end of the history, waiting for the shard to route the watcher again. */
     static final byte REJOINING = 2;
+    /**
+     * The most changes one catch-up call reads, wanted or not. A watcher of one key reads past
+     * every other key's changes; without a bound one turn could read the whole log and hold its
+     * delivery thread (and every watcher queued behind it) for as long.
+     */
+    static final int CATCH_UP_READS_PER_CALL = 4096;
 
     private final WatcherState watcher;
     /** SYNCED, CATCHING_UP or REJOINING. */
@@ -126,6 +132,7 @@ final class WatcherConsumer
         if (watcher.takeCatchUpRequest())
         {
             beginCatchUp();
+            skipWhatTheRoutesHandedOver();
         }
         if (mode == REJOINING && watcher.joinedTicket() == rejoinTicket)
         {
@@ -231,6 +238,22 @@ final class WatcherConsumer
         }
     }
 
+    /**
+     * Moves the resume point past the revision up to which the routes had offered this watcher
+     * every event it matches when the shard took it off them with its queue drained: everything
+     * up to there is delivered (this thread took the last entry before it took the catch-up
+     * request). A value from an earlier fall behind is at or below the resume point already.
+     */
+    private void skipWhatTheRoutesHandedOver()
+    {
+        final long through = watcher.drainedThrough();
+        if (through >= resumeRevision)
+        {
+            resumeRevision = through + 1;
+            deliveredAtResume = 0;
+        }
+    }
+
     private void beginCatchUp()
     {
         mode = CATCHING_UP;
@@ -246,7 +269,8 @@ final class WatcherConsumer
 
     /**
      * Delivers from the history from the resume point, reporting owed progress at the revision
-     * boundaries it reaches; at its end, once the dispatcher has taken the watcher off the
+     * boundaries it reaches, reading at most {@link #CATCH_UP_READS_PER_CALL} changes (the next
+     * call goes on from there); at its end, once the dispatcher has taken the watcher off the
      * routes, asks to rejoin the window at the next revision.
      */
     private int catchUp(final WatchListener listener, final EventBatchView batch, final int maxEvents)
@@ -269,7 +293,8 @@ final class WatcherConsumer
                 return 0;
             }
             at.atEnd = false;
-            while (delivered + batch.size() < maxEvents)
+            int reads = 0;
+            while (delivered + batch.size() < maxEvents && reads < CATCH_UP_READS_PER_CALL)
             {
                 if (batch.isFull())
                 {
@@ -286,6 +311,7 @@ final class WatcherConsumer
                     at.atEnd = true;
                     break;
                 }
+                reads++;
                 final long revision = record.revision();
                 if (revision != at.lastRead)
                 {

@@ -553,6 +553,17 @@ abstract class WatcherState implements Watcher
     }
 
     /**
+     * @return a revision up to which the consumer has taken every event the watcher matches, as the
+     * dispatcher saw when it last took the watcher off the routes with its queue drained
+     * ({@link ShardFields#drainedThrough}); 0 when unknown. Any thread.
+     */
+    long drainedThrough()
+    {
+        final ShardFields fields = shardFields;
+        return fields == null ? 0 : fields.drainedThrough;
+    }
+
+    /**
      * @return the last rejoin the dispatcher has routed the watcher for, 0 before any.
      */
     int joinedTicket()

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,6 +34,8 @@ public final class InMemoryJournal implements Journal
     /** Appends and flushes made where the batch rule says they may not be. */
     private final AtomicInteger outOfBatchCalls = new AtomicInteger();
     private volatile boolean batchOpen;
+    private final AtomicInteger readersOpened = new AtomicInteger();
+    private final AtomicLong changesRead = new AtomicLong();
     private volatile int published;
     private volatile long lastRevision;
     private volatile long durableRevision;
@@ -361,7 +364,24 @@ public final class InMemoryJournal implements Journal
     @Override
     public HistoryReader newReader()
     {
+        readersOpened.incrementAndGet();
         return new Reader();
+    }
+
+    /**
+     * @return how many readers were opened so far: one per catch-up that needed the journal.
+     */
+    public int readersOpened()
+    {
+        return readersOpened.get();
+    }
+
+    /**
+     * @return how many changes its readers returned so far, all readers together.
+     */
+    public long changesRead()
+    {
+        return changesRead.get();
     }
 
     @Override
@@ -408,6 +428,7 @@ public final class InMemoryJournal implements Journal
                 return false;
             }
             final Change change = changes[position++];
+            changesRead.incrementAndGet();
             key.wrap(change.key);
             value.wrap(change.value);
             prevValue.wrap(change.prevValue);
