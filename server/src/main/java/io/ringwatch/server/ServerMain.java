@@ -61,6 +61,10 @@ public final class ServerMain implements Callable<Integer>
     @Option(names = "--window-max", description = "Watch window's largest capacity in events, a power of two. Default: the engine's.")
     Integer windowMax;
 
+    @Option(names = "--write-admission", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Hold writes while a reading client's watches are more than half the watch window behind, so they lag instead of being cancelled (--no-write-admission: never hold). Default: ${DEFAULT-VALUE}.")
+    boolean writeAdmission = true;
+
     private ServerMain()
     {
     }
@@ -97,7 +101,7 @@ public final class ServerMain implements Callable<Integer>
         {
             options.tls(certFile, keyFile);
         }
-        options.trustedCaFile(trustedCaFile).clientCertAuth(clientCertAuth);
+        options.trustedCaFile(trustedCaFile).clientCertAuth(clientCertAuth).writeAdmission(writeAdmission);
         final ServerOptions serverOptions = options.build();
         final RingWatch engine = RingWatch.open(engineConfig());
         final RingWatchServer server;

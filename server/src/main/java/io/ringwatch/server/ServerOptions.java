@@ -11,9 +11,10 @@ import java.util.Locale;
  * How a {@link RingWatchServer} presents itself: the member name, the URLs it listens on and
  * advertises, and TLS, as etcd's {@code --name}, {@code --listen-client-urls},
  * {@code --advertise-client-urls}, {@code --cert-file}, {@code --key-file},
- * {@code --trusted-ca-file} and {@code --client-cert-auth}. Listen URLs are all http:// (plaintext)
- * or all https:// (TLS, which needs a certificate and its key). Immutable and thread-safe; build it
- * with {@link #builder()}.
+ * {@code --trusted-ca-file} and {@code --client-cert-auth}, and whether writes wait for reading
+ * watchers that fall far behind (write admission, on by default). Listen URLs are all http://
+ * (plaintext) or all https:// (TLS, which needs a certificate and its key). Immutable and
+ * thread-safe; build it with {@link #builder()}.
  */
 public final class ServerOptions
 {
@@ -29,6 +30,7 @@ public final class ServerOptions
     private final Path keyFile;
     private final Path trustedCaFile;
     private final boolean clientCertAuth;
+    private final boolean writeAdmission;
 
     private ServerOptions(final Builder builder)
     {
@@ -39,6 +41,7 @@ public final class ServerOptions
         keyFile = builder.keyFile;
         trustedCaFile = builder.trustedCaFile;
         clientCertAuth = builder.clientCertAuth;
+        writeAdmission = builder.writeAdmission;
         final long https = listenClientUrls.stream().filter(ServerOptions::isHttps).count();
         if (https != 0 && https != listenClientUrls.size())
         {
@@ -130,6 +133,15 @@ public final class ServerOptions
         return clientCertAuth;
     }
 
+    /**
+     * @return true when writes are held while the watches of reading clients are more than half the
+     * watch window behind (see {@code io.ringwatch.server.admission}).
+     */
+    public boolean writeAdmission()
+    {
+        return writeAdmission;
+    }
+
     private static boolean isHttps(final URI url)
     {
         return "https".equalsIgnoreCase(url.getScheme());
@@ -166,6 +178,7 @@ public final class ServerOptions
         private Path keyFile;
         private Path trustedCaFile;
         private boolean clientCertAuth;
+        private boolean writeAdmission = true;
 
         private Builder()
         {
@@ -250,6 +263,17 @@ public final class ServerOptions
         public Builder clientCertAuth(final boolean required)
         {
             clientCertAuth = required;
+            return this;
+        }
+
+        /**
+         * @param enabled false to take writes however far the watches of reading clients fall
+         *                behind (they may then be cancelled as compacted in memory); true by default.
+         * @return this builder.
+         */
+        public Builder writeAdmission(final boolean enabled)
+        {
+            writeAdmission = enabled;
             return this;
         }
 
