@@ -1,10 +1,8 @@
 package io.ringwatch.server;
 
 import com.google.protobuf.ByteString;
-import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.kv.PutResponse;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
@@ -20,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,14 +59,12 @@ class SlowStreamBesideManyWatchesTest
     void start()
     {
         fixture = new ServerFixture(RingWatchConfig.builder().name("slow-beside-many").watcherQueueDepth(QUEUE_DEPTH).build()).start();
-        slowChannel = NettyChannelBuilder.forAddress("127.0.0.1", fixture.server.port()).usePlaintext()
-            .flowControlWindow(SLOW_WINDOW).build();
+        slowChannel = fixture.channelWithWindow(SLOW_WINDOW);
     }
 
     @AfterEach
     void stop() throws InterruptedException
     {
-        slowChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         fixture.close();
     }
 
@@ -97,16 +92,8 @@ class SlowStreamBesideManyWatchesTest
         // Through the server's write path: with write admission, a stream that never reads must not
         // hold the writers for good (it is left out of the backlog once it has not been ready for a
         // while), so these puts must all be acknowledged. Each key's revisions are taken from the answers.
-        final ByteSequence value = ServerFixture.bytes("v".repeat(VALUE_BYTES));
-        final Semaphore inFlight = new Semaphore(WRITES_IN_FLIGHT);
-        final List<CompletableFuture<PutResponse>> puts = new ArrayList<>(WRITES);
-        for (int i = 0; i < WRITES; i++)
-        {
-            inFlight.acquire();
-            final CompletableFuture<PutResponse> put = fixture.client.getKVClient().put(ServerFixture.bytes(key(i % KEYS)), value);
-            put.whenComplete((result, error) -> inFlight.release());
-            puts.add(put);
-        }
+        final List<CompletableFuture<PutResponse>> puts = fixture.putFlatOut(WRITES, WRITES_IN_FLIGHT, i -> key(i % KEYS),
+            ServerFixture.bytes("v".repeat(VALUE_BYTES)));
         final Map<Integer, List<Long>> revisionsOfKey = new HashMap<>();
         for (int i = 0; i < WRITES; i++)
         {

@@ -1,13 +1,11 @@
 package io.ringwatch.server;
 
 import com.google.protobuf.ByteString;
-import io.etcd.jetcd.ByteSequence;
-import io.etcd.jetcd.KV;
+import io.etcd.jetcd.kv.PutResponse;
 import io.etcd.jetcd.Watch;
 import io.etcd.jetcd.options.WatchOption;
 import io.etcd.jetcd.watch.WatchEvent;
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.ringwatch.engine.config.RingWatchConfig;
@@ -24,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -65,14 +62,12 @@ class WriteAdmissionOverloadTest
     void start()
     {
         fixture = new ServerFixture(RingWatchConfig.builder().name("admission").windowCapacity(WINDOW, WINDOW).build()).start();
-        slowChannel = NettyChannelBuilder.forAddress("127.0.0.1", fixture.server.port()).usePlaintext()
-            .flowControlWindow(SLOW_WINDOW).build();
+        slowChannel = fixture.channelWithWindow(SLOW_WINDOW);
     }
 
     @AfterEach
     void stop() throws InterruptedException
     {
-        slowChannel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         fixture.close();
     }
 
@@ -93,18 +88,9 @@ class WriteAdmissionOverloadTest
         try (Watch.Watcher ignored = fixture.client.getWatchClient().watch(bytes("o/"),
             WatchOption.builder().isPrefix(true).withRevision(first).build(), jetcd))
         {
-            final KV kv = fixture.client.getKVClient();
-            final ByteSequence value = bytes("v".repeat(VALUE_BYTES));
-            final Semaphore inFlight = new Semaphore(IN_FLIGHT);
-            final List<CompletableFuture<?>> puts = new ArrayList<>(WRITES);
-            for (int i = 0; i < WRITES; i++)
-            {
-                inFlight.acquire();
-                final CompletableFuture<?> put = kv.put(bytes(String.format("o/%05d", i)), value);
-                put.whenComplete((result, error) -> inFlight.release());
-                puts.add(put);
-            }
-            for (final CompletableFuture<?> put : puts)
+            final List<CompletableFuture<PutResponse>> puts = fixture.putFlatOut(WRITES, IN_FLIGHT, i -> String.format("o/%05d", i),
+                bytes("v".repeat(VALUE_BYTES)));
+            for (final CompletableFuture<PutResponse> put : puts)
             {
                 put.get(WAIT_SECONDS, TimeUnit.SECONDS);
             }
