@@ -130,7 +130,7 @@ public final class RingWatchServer implements AutoCloseable
         final List<URI> advertised)
     {
         final MemberIdentity member = new MemberIdentity(options.name(), advertised.stream().map(URI::toString).collect(Collectors.toList()));
-        final WriteGate gate = options.writeAdmission() ? new WriteGate(engine::currentRevision, WriteGate.DEFAULT_MAX_HELD) : null;
+        final WriteGate gate = options.writeAdmission(engine) ? new WriteGate(engine::currentRevision, WriteGate.DEFAULT_MAX_HELD) : null;
         final WriteAdmission admission = gate == null ? null :
             new WriteAdmission(AdmissionMarks.defaults(), WriteAdmission.DEFAULT_STALL_NANOS, gate);
         final WatchService watch = new WatchService(engine, member, options.name(), admission);

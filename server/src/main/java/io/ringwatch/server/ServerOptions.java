@@ -1,5 +1,7 @@
 package io.ringwatch.server;
 
+import io.ringwatch.engine.RingWatch;
+
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -30,7 +32,8 @@ public final class ServerOptions
     private final Path keyFile;
     private final Path trustedCaFile;
     private final boolean clientCertAuth;
-    private final boolean writeAdmission;
+    /** Null: decided by the engine served (held only in memory). */
+    private final Boolean writeAdmission;
 
     private ServerOptions(final Builder builder)
     {
@@ -134,12 +137,18 @@ public final class ServerOptions
     }
 
     /**
-     * @return true when writes are held while the watches of reading clients are more than half the
-     * watch window behind (see {@code io.ringwatch.server.admission}).
+     * Whether writes are held while the watches of reading clients are more than half the watch
+     * window behind (see {@code io.ringwatch.server.admission}): as set on the builder, else only
+     * for an in-memory engine. Its watches have nothing but the window to catch up from and would be
+     * cancelled as compacted; a persistent engine's lagging watches catch up from its revision log,
+     * as etcd's do from its store, so holding its writes would only cost puts.
+     *
+     * @param engine the engine served.
+     * @return true when the server holds writes for its reading watches.
      */
-    public boolean writeAdmission()
+    public boolean writeAdmission(final RingWatch engine)
     {
-        return writeAdmission;
+        return writeAdmission != null ? writeAdmission : engine.stats().journalAppends() == null;
     }
 
     private static boolean isHttps(final URI url)
@@ -178,7 +187,7 @@ public final class ServerOptions
         private Path keyFile;
         private Path trustedCaFile;
         private boolean clientCertAuth;
-        private boolean writeAdmission = true;
+        private Boolean writeAdmission;
 
         private Builder()
         {
@@ -268,7 +277,8 @@ public final class ServerOptions
 
         /**
          * @param enabled false to take writes however far the watches of reading clients fall
-         *                behind (they may then be cancelled as compacted in memory); true by default.
+         *                behind (in memory they may then be cancelled as compacted); true to hold
+         *                writes even for a persistent engine. Unset: held only in memory.
          * @return this builder.
          */
         public Builder writeAdmission(final boolean enabled)
