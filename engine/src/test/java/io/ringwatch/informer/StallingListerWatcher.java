@@ -145,6 +145,12 @@ final class StallingListerWatcher implements ListerWatcher
         }
 
         @Override
+        public long position()
+        {
+            return watcher.position();
+        }
+
+        @Override
         public int poll(final WatchListener handler, final int maxEvents)
         {
             holdIfAsked();

@@ -1,6 +1,7 @@
 package io.ringwatch.server;
 
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
@@ -8,6 +9,9 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.util.MutableHandlerRegistry;
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.server.admission.AdmissionMarks;
+import io.ringwatch.server.admission.WriteAdmission;
+import io.ringwatch.server.admission.WriteGate;
 import io.ringwatch.server.cluster.ClusterService;
 import io.ringwatch.server.cluster.MaintenanceService;
 import io.ringwatch.server.kv.KvService;
@@ -45,13 +49,15 @@ public final class RingWatchServer implements AutoCloseable
     private final NonBlockingCalls calls;
     private final WatchService watch;
     private final MemberIdentity member;
+    private final WriteGate gate;
 
-    private RingWatchServer(final Server server, final NonBlockingCalls calls, final WatchService watch, final MemberIdentity member)
+    private RingWatchServer(final Server server, final NonBlockingCalls calls, final Registered served)
     {
         this.server = server;
         this.calls = calls;
-        this.watch = watch;
-        this.member = member;
+        this.watch = served.watch;
+        this.member = served.member;
+        this.gate = served.gate;
     }
 
     /**
@@ -107,7 +113,7 @@ public final class RingWatchServer implements AutoCloseable
         final List<InetSocketAddress> bound = listenAddresses(server);
         final Registered served = advertisesChosenPort ?
             register(services, engine, options, boundPorts(options.advertiseClientUrls(), bound)) : early;
-        final RingWatchServer started = new RingWatchServer(server, calls, served.watch, served.member);
+        final RingWatchServer started = new RingWatchServer(server, calls, served);
         LOG.info("{}: serving etcd v3 clients on {} ({}; advertised as {}), member id {}, cluster id {}",
             options.name(), bound,
             options.tls() ? (options.clientCertAuth() ? "TLS, client certificates required" : "TLS") : "plaintext",
@@ -115,8 +121,8 @@ public final class RingWatchServer implements AutoCloseable
         return started;
     }
 
-    /** The member the services answer as, and the watch service the server closes. */
-    private record Registered(MemberIdentity member, WatchService watch)
+    /** The member the services answer as, the watch service the server closes and the write gate (null without admission). */
+    private record Registered(MemberIdentity member, WatchService watch, WriteGate gate)
     {
     }
 
@@ -124,13 +130,17 @@ public final class RingWatchServer implements AutoCloseable
         final List<URI> advertised)
     {
         final MemberIdentity member = new MemberIdentity(options.name(), advertised.stream().map(URI::toString).collect(Collectors.toList()));
-        final WatchService watch = new WatchService(engine, member, options.name());
-        services.addService(new KvService(engine, member));
+        final WriteGate gate = options.writeAdmission(engine) ? new WriteGate(engine::currentRevision, WriteGate.DEFAULT_MAX_HELD) : null;
+        final WriteAdmission admission = gate == null ? null :
+            new WriteAdmission(AdmissionMarks.defaults(), WriteAdmission.DEFAULT_STALL_NANOS, gate);
+        final WatchService watch = new WatchService(engine, member, options.name(), admission);
+        final KvService kv = new KvService(engine, member);
+        services.addService(gate == null ? kv.bindService() : ServerInterceptors.intercept(kv, gate));
         services.addService(watch);
         services.addService(new MaintenanceService(engine, member));
         services.addService(new ClusterService(engine, member));
         services.addService(new LeaseService(engine, member));
-        return new Registered(member, watch);
+        return new Registered(member, watch, gate);
     }
 
     /**
@@ -211,6 +221,15 @@ public final class RingWatchServer implements AutoCloseable
     }
 
     /**
+     * @return the gate that holds writes while reading watchers are far behind, or null when the
+     * server was started without write admission.
+     */
+    public WriteGate writeGate()
+    {
+        return gate;
+    }
+
+    /**
      * Blocks until the server has stopped.
      *
      * @throws InterruptedException if interrupted while waiting.
@@ -230,6 +249,11 @@ public final class RingWatchServer implements AutoCloseable
     {
         server.shutdown();
         watch.close();
+        if (gate != null)
+        {
+            // Held writes are let through to finish within the grace period, as any call in progress.
+            gate.close();
+        }
         try
         {
             if (!server.awaitTermination(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS))

@@ -61,6 +61,10 @@ public final class ServerMain implements Callable<Integer>
     @Option(names = "--window-max", description = "Watch window's largest capacity in events, a power of two. Default: the engine's.")
     Integer windowMax;
 
+    @Option(names = "--write-admission", negatable = true,
+        description = "Hold writes while a reading client's watches are more than half the watch window behind, so they lag instead of being cancelled as compacted (--no-write-admission: never hold). Default: on in memory, off with --data-dir (lagging watches catch up from the log).")
+    Boolean writeAdmission;
+
     private ServerMain()
     {
     }
@@ -98,6 +102,10 @@ public final class ServerMain implements Callable<Integer>
             options.tls(certFile, keyFile);
         }
         options.trustedCaFile(trustedCaFile).clientCertAuth(clientCertAuth);
+        if (writeAdmission != null)
+        {
+            options.writeAdmission(writeAdmission);
+        }
         final ServerOptions serverOptions = options.build();
         final RingWatch engine = RingWatch.open(engineConfig());
         final RingWatchServer server;

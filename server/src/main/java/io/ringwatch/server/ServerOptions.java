@@ -1,5 +1,7 @@
 package io.ringwatch.server;
 
+import io.ringwatch.engine.RingWatch;
+
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -11,9 +13,10 @@ import java.util.Locale;
  * How a {@link RingWatchServer} presents itself: the member name, the URLs it listens on and
  * advertises, and TLS, as etcd's {@code --name}, {@code --listen-client-urls},
  * {@code --advertise-client-urls}, {@code --cert-file}, {@code --key-file},
- * {@code --trusted-ca-file} and {@code --client-cert-auth}. Listen URLs are all http:// (plaintext)
- * or all https:// (TLS, which needs a certificate and its key). Immutable and thread-safe; build it
- * with {@link #builder()}.
+ * {@code --trusted-ca-file} and {@code --client-cert-auth}, and whether writes wait for reading
+ * watchers that fall far behind (write admission, on by default). Listen URLs are all http://
+ * (plaintext) or all https:// (TLS, which needs a certificate and its key). Immutable and
+ * thread-safe; build it with {@link #builder()}.
  */
 public final class ServerOptions
 {
@@ -29,6 +32,8 @@ public final class ServerOptions
     private final Path keyFile;
     private final Path trustedCaFile;
     private final boolean clientCertAuth;
+    /** Null: decided by the engine served (held only in memory). */
+    private final Boolean writeAdmission;
 
     private ServerOptions(final Builder builder)
     {
@@ -39,6 +44,7 @@ public final class ServerOptions
         keyFile = builder.keyFile;
         trustedCaFile = builder.trustedCaFile;
         clientCertAuth = builder.clientCertAuth;
+        writeAdmission = builder.writeAdmission;
         final long https = listenClientUrls.stream().filter(ServerOptions::isHttps).count();
         if (https != 0 && https != listenClientUrls.size())
         {
@@ -130,6 +136,21 @@ public final class ServerOptions
         return clientCertAuth;
     }
 
+    /**
+     * Whether writes are held while the watches of reading clients are more than half the watch
+     * window behind (see {@code io.ringwatch.server.admission}): as set on the builder, else only
+     * for an in-memory engine. Its watches have nothing but the window to catch up from and would be
+     * cancelled as compacted; a persistent engine's lagging watches catch up from its revision log,
+     * as etcd's do from its store, so holding its writes would only cost puts.
+     *
+     * @param engine the engine served.
+     * @return true when the server holds writes for its reading watches.
+     */
+    public boolean writeAdmission(final RingWatch engine)
+    {
+        return writeAdmission != null ? writeAdmission : engine.stats().journalAppends() == null;
+    }
+
     private static boolean isHttps(final URI url)
     {
         return "https".equalsIgnoreCase(url.getScheme());
@@ -166,6 +187,7 @@ public final class ServerOptions
         private Path keyFile;
         private Path trustedCaFile;
         private boolean clientCertAuth;
+        private Boolean writeAdmission;
 
         private Builder()
         {
@@ -250,6 +272,18 @@ public final class ServerOptions
         public Builder clientCertAuth(final boolean required)
         {
             clientCertAuth = required;
+            return this;
+        }
+
+        /**
+         * @param enabled false to take writes however far the watches of reading clients fall
+         *                behind (in memory they may then be cancelled as compacted); true to hold
+         *                writes even for a persistent engine. Unset: held only in memory.
+         * @return this builder.
+         */
+        public Builder writeAdmission(final boolean enabled)
+        {
+            writeAdmission = enabled;
             return this;
         }
 

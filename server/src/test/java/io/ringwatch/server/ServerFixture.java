@@ -2,6 +2,7 @@ package io.ringwatch.server;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.kv.PutResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.ringwatch.engine.RingWatch;
@@ -13,7 +14,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * An in-memory engine behind a server on a free loopback port, with a jetcd client and a raw
@@ -30,6 +36,7 @@ final class ServerFixture implements BeforeAllCallback, AfterAllCallback, AutoCl
     RingWatchServer server;
     Client client;
     ManagedChannel channel;
+    private final List<ManagedChannel> extraChannels = new ArrayList<>();
 
     ServerFixture()
     {
@@ -75,9 +82,51 @@ final class ServerFixture implements BeforeAllCallback, AfterAllCallback, AutoCl
         return bytes.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * @param window the HTTP/2 window, fixed (no auto-tuning), so that a test knows what a client
+     *               that does not read holds.
+     * @return a raw channel to the server with that window, closed with the fixture.
+     */
+    ManagedChannel channelWithWindow(final int window)
+    {
+        final ManagedChannel windowed = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext()
+            .flowControlWindow(window).build();
+        extraChannels.add(windowed);
+        return windowed;
+    }
+
+    /**
+     * Puts {@code writes} keys through jetcd flat out, with at most {@code inFlight} outstanding.
+     *
+     * @param writes   how many.
+     * @param inFlight the most outstanding at once.
+     * @param key      the key of write i.
+     * @param value    the value of every write.
+     * @return the puts' answers, in the order sent.
+     * @throws InterruptedException if interrupted while waiting for room.
+     */
+    List<CompletableFuture<PutResponse>> putFlatOut(final int writes, final int inFlight, final IntFunction<String> key,
+        final ByteSequence value) throws InterruptedException
+    {
+        final Semaphore room = new Semaphore(inFlight);
+        final List<CompletableFuture<PutResponse>> puts = new ArrayList<>(writes);
+        for (int i = 0; i < writes; i++)
+        {
+            room.acquire();
+            final CompletableFuture<PutResponse> put = client.getKVClient().put(bytes(key.apply(i)), value);
+            put.whenComplete((result, error) -> room.release());
+            puts.add(put);
+        }
+        return puts;
+    }
+
     @Override
     public void close() throws InterruptedException
     {
+        for (final ManagedChannel extra : extraChannels)
+        {
+            extra.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
         client.close();
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         server.close();

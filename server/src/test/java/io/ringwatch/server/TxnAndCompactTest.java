@@ -345,6 +345,41 @@ class TxnAndCompactTest
     }
 
     @Test
+    void aNegativeRevisionInATransactionsRangeIsRefusedAsEtcdRefusesIt() throws Exception
+    {
+        kv.put(bytes("neg/a"), bytes("1")).get();
+        if (fixture.engine.compactRevision() == 0)
+        {
+            // Never compacted, etcd's first revision is -1: -1 reads at the current revision, -2 is compacted.
+            final io.ringwatch.server.api.etcdserverpb.TxnResponse read = stub.txn(negativeRead(-1, "neg/b"));
+            assertEquals(1, read.getResponses(0).getResponseRange().getCount(), "-1 reads at the current revision, as in etcd");
+            assertRefusedAsCompacted(negativeRead(-2, "neg/c"));
+            assertEquals(0, kv.get(bytes("neg/c")).get().getCount(), "the refused transaction wrote nothing");
+        }
+        final long current = fixture.engine.currentRevision();
+        kv.compact(current).get();
+        assertRefusedAsCompacted(negativeRead(-1, "neg/d"));
+        assertEquals(0, kv.get(bytes("neg/d")).get().getCount(), "the refused transaction wrote nothing");
+        assertEquals(current, fixture.engine.currentRevision(), "no revision was taken");
+    }
+
+    /** A transaction whose then branch reads neg/a at {@code revision} and puts {@code key}. */
+    private static TxnRequest negativeRead(final long revision, final String key)
+    {
+        return TxnRequest.newBuilder()
+            .addSuccess(range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("neg/a")).setRevision(revision)))
+            .addSuccess(put(key))
+            .build();
+    }
+
+    private static void assertRefusedAsCompacted(final TxnRequest request)
+    {
+        final StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> stub.txn(request));
+        assertEquals(Status.Code.OUT_OF_RANGE, refused.getStatus().getCode());
+        assertEquals("etcdserver: mvcc: required revision has been compacted", refused.getStatus().getDescription());
+    }
+
+    @Test
     void jetcdSeesAFutureRevisionReadInATransactionAsEtcdsError() throws Exception
     {
         final long current = kv.put(bytes("tj/a"), bytes("1")).get().getHeader().getRevision();

@@ -23,6 +23,18 @@ public interface PullWatcher extends Watcher
     int poll(WatchListener handler, int maxEvents);
 
     /**
+     * The revision up to which the watch has been handed every event it wants (handed to its
+     * poller), {@code startRevision() - 1} before anything: with the engine's current revision it
+     * says how far behind the owner is, as {@code RingWatch.watchers()} does for every watcher at
+     * once (a server uses it to hold writers back for clients that read slowly). Any thread; read
+     * racily from fields the engine's threads write, so a value the watch really had at about the
+     * time of the call. O(1), allocates nothing.
+     *
+     * @return the revision the watch is complete up to.
+     */
+    long position();
+
+    /**
      * Blocks until something is pending or the timeout passes, then returns everything pending
      * (Juju's multiwatcher Next()): copies of the events, each progress notification marked where
      * it fell among them (as {@link #poll} would have handed them over), and the cancellation once

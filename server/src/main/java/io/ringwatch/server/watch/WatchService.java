@@ -8,6 +8,7 @@ import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.server.rpc.MemberIdentity;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.server.admission.WriteAdmission;
 import org.agrona.concurrent.AgentRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * to send; the engine rings it when it hands one of the streams' watchers something to poll
  * ({@code PullWatcher.wakeWith}), and gRPC when a stream that was not ready becomes ready. An idle
  * server's pump therefore costs no CPU; it still looks every {@link #MAX_IDLE_PARK_MILLIS} ms,
- * which only bounds the delay of a wake-up nothing rang for. Thread-safe; close it to end every
- * stream and stop the thread.
+ * which only bounds the delay of a wake-up nothing rang for. With a {@link WriteAdmission}, the
+ * pump also measures the backlog of the streams that read and drives it. Thread-safe; close it to
+ * end every stream and stop the thread.
  */
 public final class WatchService extends WatchGrpc.WatchImplBase implements AutoCloseable
 {
@@ -38,15 +40,16 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
     private final AgentRunner runner;
 
     /**
-     * @param engine the engine whose watchers the streams use.
-     * @param member fills the response headers.
-     * @param name   names the pump thread.
+     * @param engine    the engine whose watchers the streams use.
+     * @param member    fills the response headers.
+     * @param name      names the pump thread.
+     * @param admission the write admission the pump drives, or null for none.
      */
-    public WatchService(final RingWatch engine, final MemberIdentity member, final String name)
+    public WatchService(final RingWatch engine, final MemberIdentity member, final String name, final WriteAdmission admission)
     {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.member = Objects.requireNonNull(member, "member");
-        pump = new WatchPump(name + "-watch-pump");
+        pump = new WatchPump(name + "-watch-pump", engine, admission);
         idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
         runner = new AgentRunner(idle, error -> LOG.error("watch pump failed", error), null, pump);
         AgentRunner.startOnThread(runner);

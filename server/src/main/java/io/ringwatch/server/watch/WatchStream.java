@@ -12,6 +12,7 @@ import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.server.admission.WatchBacklog;
 import io.ringwatch.server.rpc.EtcdErrors;
 import io.ringwatch.server.rpc.KeyRanges;
 import io.ringwatch.server.rpc.MemberIdentity;
@@ -33,11 +34,14 @@ import java.util.Map;
  * while the pump serves every other stream. Watch ids are per stream, as in etcd: chosen by the
  * client, or 0, 1, 2... when it leaves watch_id at 0.
  *
- * <p>Threads: gRPC calls {@link #onNext} on its executor, the pump calls {@link #pump}; both take
- * this stream's lock, which also serialises every write to the outbound observer (gRPC allows one
- * writer at a time). Allocates the responses it sends.
+ * <p>For write admission ({@link WatchBacklog}) the stream tells when the pump last found it ready
+ * and how far its slowest watch has got.
+ *
+ * <p>Threads: gRPC calls {@link #onNext} on its executor, the pump calls {@link #pump} and the
+ * {@link WatchBacklog} methods; all take this stream's lock, which also serialises every write to
+ * the outbound observer (gRPC allows one writer at a time). Allocates the responses it sends.
  */
-final class WatchStream implements StreamObserver<WatchRequest>
+final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 {
     /** The most events in one response: bounds a response's size and keeps streams taking turns. */
     static final int MAX_EVENTS_PER_RESPONSE = 128;
@@ -61,6 +65,8 @@ final class WatchStream implements StreamObserver<WatchRequest>
     private boolean progressQueued;
     /** Whether {@link #send} ran since the pump last asked gRPC whether the stream is ready. */
     private boolean sent;
+    /** When the pump last found the stream ready; a new stream counts as ready when opened. */
+    private long lastReadyNanos;
 
     WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
         final WatchPump pump, final Doorbell pumpDoorbell)
@@ -70,6 +76,7 @@ final class WatchStream implements StreamObserver<WatchRequest>
         this.out = out;
         this.pump = pump;
         this.pumpDoorbell = pumpDoorbell;
+        lastReadyNanos = System.nanoTime();
     }
 
     @Override
@@ -117,9 +124,10 @@ final class WatchStream implements StreamObserver<WatchRequest>
      * Sends what the stream's watchers hold while the stream is ready, one watch after another,
      * starting with a different watch each call so that none starves the others.
      *
+     * @param nowNanos {@link System#nanoTime()} at this pass, recorded if the stream is ready.
      * @return the number of events sent (0: nothing was pending or the client is not reading).
      */
-    synchronized int pump()
+    synchronized int pump(final long nowNanos)
     {
         final int count = order.size();
         if (closed || count == 0)
@@ -133,6 +141,10 @@ final class WatchStream implements StreamObserver<WatchRequest>
             // Only what this stream sends takes readiness away, so gRPC is asked again only after a
             // send, not once per watch (100 asks per wake-up were an eighth of the pump's CPU).
             boolean ready = out.isReady();
+            if (ready)
+            {
+                lastReadyNanos = nowNanos;
+            }
             sent = false;
             for (int i = 0; i < count && ready; i++)
             {
@@ -152,6 +164,26 @@ final class WatchStream implements StreamObserver<WatchRequest>
             close();
         }
         return events;
+    }
+
+    @Override
+    public synchronized long lastReadyNanos()
+    {
+        return lastReadyNanos;
+    }
+
+    @Override
+    public synchronized long position()
+    {
+        long lowest = Long.MAX_VALUE;
+        for (final StreamWatch watch : order)
+        {
+            if (!watch.ended())
+            {
+                lowest = Math.min(lowest, watch.watcher().position());
+            }
+        }
+        return lowest;
     }
 
     /**

@@ -183,6 +183,15 @@ final class LiveWatchers
         return queue == null ? 0 : queue.size();
     }
 
+    /**
+     * @param watcher a watcher.
+     * @return the revision up to which it has been handed every event it wants, read racily.
+     */
+    static long position(final WatcherState watcher)
+    {
+        return position(watcher, stateOf(watcher), queued(watcher));
+    }
+
     /** The revision up to which {@code watcher} has been handed every event it wants, read racily. */
     private static long position(final WatcherState watcher, final WatcherView.State state, final int queued)
     {

@@ -293,6 +293,15 @@ abstract class WatcherState implements Watcher
         return startRevision;
     }
 
+    /**
+     * @return the revision up to which this watcher has been handed every event it wants, read
+     * racily (a pull watcher's {@code position()}; the operator's view for both kinds).
+     */
+    public long position()
+    {
+        return LiveWatchers.position(this);
+    }
+
     @Override
     public void cancel()
     {
