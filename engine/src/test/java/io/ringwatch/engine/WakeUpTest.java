@@ -77,8 +77,7 @@ class WakeUpTest
         settle();
         doorbell.arm();
         engine.put("d1", "v");
-        assertTrue(awaitRing(doorbell), "events rang");
-        assertEquals(1, pull.poll(polled, 10));
+        assertEquals(1, pollOnRings(pull, doorbell, polled), "events rang");
 
         settle();
         doorbell.arm();
@@ -90,6 +89,28 @@ class WakeUpTest
         doorbell.arm();
         pull.cancel();
         assertTrue(awaitRing(doorbell), "the end of the watch rang");
+    }
+
+    /**
+     * Polls each time the doorbell rings until the poll hands something over. A ring may come
+     * before the event (the dispatcher admitting the new watch late on a loaded machine rings it
+     * too), so the owner re-arms before each poll, as a real owner does: an event handed over after
+     * that poll still rings.
+     *
+     * @return the events the first poll that found any handed over; 0 if a ring did not come in time.
+     */
+    private static int pollOnRings(final PullWatcher pull, final Doorbell doorbell, final RecordingListener into)
+    {
+        while (awaitRing(doorbell))
+        {
+            doorbell.arm();
+            final int polled = pull.poll(into, 10);
+            if (polled > 0)
+            {
+                return polled;
+            }
+        }
+        return 0;
     }
 
     /** Parks as the doorbell's owner until a ring disarms it, or {@link #PATIENCE} passes. */
