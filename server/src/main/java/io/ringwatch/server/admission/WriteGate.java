@@ -51,11 +51,11 @@ public final class WriteGate implements ServerInterceptor, AutoCloseable
     /** Shut: no write passes. */
     public static final long SHUT = Long.MIN_VALUE;
 
-    private final LongSupplier currentRevision;
     private static final int WAITING = 0;
     private static final int PASSED = 1;
     private static final int ENDED = 2;
 
+    private final LongSupplier currentRevision;
     private final int maxHeld;
     private final Queue<HeldRequest> held = new ConcurrentLinkedQueue<>();
     private final AtomicInteger heldNow = new AtomicInteger();
