@@ -30,8 +30,8 @@ final class LostEventRoutes
     static final long MAX_REVISIONS = 1 << 16;
     /**
      * How long a lap waits for an ASYNC journal to append the lost revisions. The lap happens in a
-     * burst of writes, just when the journal may nap (200 µs, {@code JournalNaps}); waiting ten naps
-     * is cheaper than sending every routed watcher to catch up.
+     * burst of writes, just when the journal may nap (200 µs to 1 ms, {@code JournalNaps}); waiting
+     * two to ten naps is cheaper than sending every routed watcher to catch up.
      */
     static final long LOG_LAG_WAIT_NANOS = 2_000_000;
     private static final long LOG_POLL_NANOS = 20_000;
