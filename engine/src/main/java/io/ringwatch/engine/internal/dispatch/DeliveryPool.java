@@ -459,11 +459,7 @@ final class DeliveryPool
         return false;
     }
 
-    /**
-     * Moves a task the caller holds (QUEUED or RUNNING) to {@code state}. A read-modify-write,
-     * never a plain store: it reads what a concurrent {@link #schedule} wrote, so that
-     * schedule's work is visible to the caller's next look.
-     */
+    /** Whether a thread in a listener's turn waits rather than runs (then it is blocked for sure). */
     private static boolean isWaiting(final Thread thread)
     {
         // Parked, sleeping, waiting on a monitor or a lock: blocked for sure. RUNNABLE may be a
@@ -471,6 +467,11 @@ final class DeliveryPool
         return thread.getState() != Thread.State.RUNNABLE;
     }
 
+    /**
+     * Moves a task the caller holds (QUEUED or RUNNING) to {@code state}. A read-modify-write,
+     * never a plain store: it reads what a concurrent {@link #schedule} wrote, so that
+     * schedule's work is visible to the caller's next look.
+     */
     private static void move(final DeliveryTask task, final int state)
     {
         int current;
