@@ -72,8 +72,7 @@ class AppendPathTest
     void aBatchStaysInTheCycleOfItsStartAndTheNextAppendRolls() throws IOException
     {
         final long[] now = {1_700_000_000_000L};
-        final LogConfig config = LogConfig.builder(dir).rollCycle(TestRollCycles.TEST_SECONDLY)
-            .clockMillis(() -> now[0]).build();
+        final LogConfig config = secondlyCycles(now);
         try (RevisionLog log = RevisionLog.open(config))
         {
             log.beginBatch();
@@ -85,15 +84,7 @@ class AppendPathTest
             revisions.write(log, 3);
             assertEquals(2, cycleFiles());
             assertTrue(log.verify().ok(), () -> log.verify().problem());
-            try (LogReader reader = log.reader())
-            {
-                final RevisionRecord record = new RevisionRecord();
-                for (long r = 1; r <= 3; r++)
-                {
-                    assertTrue(reader.next(record), "revision " + r);
-                    TestRevisions.check(record, r);
-                }
-            }
+            assertReadsBackThrough(log, 3);
         }
     }
 
@@ -116,8 +107,7 @@ class AppendPathTest
     void aClockThatCrossesACycleBetweenAppendsRollsAndEveryRevisionReadsBack() throws IOException
     {
         final long[] now = {1_700_000_000_000L};
-        final LogConfig config = LogConfig.builder(dir).rollCycle(TestRollCycles.TEST_SECONDLY)
-            .clockMillis(() -> now[0]).build();
+        final LogConfig config = secondlyCycles(now);
         try (RevisionLog log = RevisionLog.open(config))
         {
             for (long r = 1; r <= 50; r++)
@@ -135,20 +125,32 @@ class AppendPathTest
         {
             assertEquals(50, log.lastRevision());
             revisions.write(log, 51);
-            try (LogReader reader = log.reader())
-            {
-                final RevisionRecord record = new RevisionRecord();
-                for (long r = 1; r <= 51; r++)
-                {
-                    assertTrue(reader.next(record), "revision " + r);
-                    TestRevisions.check(record, r);
-                }
-            }
+            assertReadsBackThrough(log, 51);
             assertEquals(51, dataDocuments(log));
         }
     }
 
     /** A fixed clock that counts its reads on the calling (appending) thread into {@code reads}. */
+    /** A log with a cycle file per second of a clock the test sets through {@code now[0]}. */
+    private LogConfig secondlyCycles(final long[] now)
+    {
+        return LogConfig.builder(dir).rollCycle(TestRollCycles.TEST_SECONDLY).clockMillis(() -> now[0]).build();
+    }
+
+    /** Reads revisions 1 to {@code last} back, in order, each with its test content. */
+    private static void assertReadsBackThrough(final RevisionLog log, final long last)
+    {
+        try (LogReader reader = log.reader())
+        {
+            final RevisionRecord record = new RevisionRecord();
+            for (long r = 1; r <= last; r++)
+            {
+                assertTrue(reader.next(record), "revision " + r);
+                TestRevisions.check(record, r);
+            }
+        }
+    }
+
     private static LongSupplier readsCounted(final AtomicLong reads)
     {
         final Thread appending = Thread.currentThread();
