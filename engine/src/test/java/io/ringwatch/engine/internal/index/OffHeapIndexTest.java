@@ -371,6 +371,8 @@ class OffHeapIndexTest
             assertEquals(Nodes.nodeLength(1, 22, 100, 0, false) + Nodes.WIDE_BYTES, Nodes.nodeLength(1, 22, 100, 0, true));
             assertEquals(160, BlockArena.blockLengthFor(Nodes.nodeLength(1, 22, 100, 0, false)),
                 "a 22-byte key with a 100-byte value at level 1");
+            assertEquals(164, BlockArena.blockLengthFor(Nodes.nodeLength(2, 22, 100, 0, false)),
+                "and at level 2: 4 bytes less than in 8-byte units");
         }
 
         @Test
