@@ -50,7 +50,7 @@ class BlockArenaTest
             final UnsafeBuffer key = utf8("straddling-key");
             final UnsafeBuffer value = utf8("value");
             final long needed = Nodes.nodeLength(2, key.capacity(), value.capacity(), 77, false);
-            arena.allocate(BlockArena.blockLengthFor(Nodes.nodeLength(1, 0, 0)));
+            arena.allocate(BlockArena.blockLengthFor(36));
             final int ref = arena.allocate(BlockArena.blockLengthFor(needed));
             final UnsafeBuffer buffer = arena.buffer(ref);
             final int offset = arena.offset(ref);
