@@ -10,7 +10,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * forward references included, so a reader validating a node also validates where it leads.
  * <pre>
  *   0 version (int)  4 block units (int, the arena's)
- *   8 shape: lease flag | wide flag | narrow version &gt;&gt;&gt; 2 (8 bits) | key length (17 bits) | level (5 bits, 0 when free)
+ *   8 shape: lease flag | wide flag | narrow version &gt;&gt;&gt; 2 (8 bits) | key length (17 bits)
+ *      | level (5 bits, 0 when free)
  *  12 narrow version &amp; 3 (2 bits) | value length (30 bits)
  *  16 modRev (long)  24 modRev - createRev (unsigned int)
  *  28 next[level] (4-byte block references), then the key bytes, then the value bytes, then,
@@ -332,7 +333,8 @@ final class Nodes
      */
     static boolean wellFormed(final UnsafeBuffer buffer, final int offset)
     {
-        return fits(buffer, offset, buffer.getInt(offset + SHAPE_OFFSET), valueLength(buffer.getInt(offset + VALUE_LENGTH_OFFSET)));
+        final int valueWord = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
+        return fits(buffer, offset, buffer.getInt(offset + SHAPE_OFFSET), valueLength(valueWord));
     }
 
     /** Whether a live node with this shape and value length lies inside the block. */
