@@ -10,17 +10,22 @@ import org.agrona.concurrent.UnsafeBuffer;
  * forward references included, so a reader validating a node also validates where it leads.
  * <pre>
  *   0 version (int)  4 block units (int, the arena's)
- *   8 shape: lease flag | wide flag | key length &lt;&lt; 5 | level (0 when free)  12 value length
- *  16 modRev (long)  24 modRev - createRev (unsigned int)  28 version (etcd's, unsigned int)
- *  32 next[level] (4-byte block references), then the key bytes, then the value bytes, then,
+ *   8 shape: lease flag | wide flag | narrow version &gt;&gt;&gt; 2 (8 bits) | key length (17 bits)
+ *      | level (5 bits, 0 when free)
+ *  12 narrow version &amp; 3 (2 bits) | value length (30 bits)
+ *  16 modRev (long)  24 modRev - createRev (unsigned int)
+ *  28 next[level] (4-byte block references), then the key bytes, then the value bytes, then,
  *     only when the shape's {@link #LEASE_FLAG} is set, the key's lease id (long), then, only
  *     when its {@link #WIDE_FLAG} is set, createRev and version (longs)
  * </pre>
- * The narrow fields at 24 and 28 hold what almost every key needs (a key changed fewer than 2^32
- * times, created fewer than 2^32 revisions before its last change); a key past either gets the
- * wide trailer instead (24 to 31 are then unused), so no value etcd allows is refused. A key
- * without a lease pays nothing for leases; a key with one pays 8 bytes (issue 15; issue 16 counts
- * bytes per key).
+ * The narrow fields hold what almost every key needs: etcd's version in the 10 bits the two
+ * length words leave (a key changed at most {@value #NARROW_VERSION_LIMIT} times since its
+ * creation) and createRev as an unsigned 32-bit distance below modRev (created fewer than 2^32
+ * revisions before its last change); a key past either gets the wide trailer instead (the
+ * distance and the version bits are then 0), so no value etcd allows is refused. Keys changed
+ * more often than that pay 12 bytes more than the others, and every other key 4 bytes less than a
+ * 32-bit version field costs (issue 16 counts bytes per key). A key without a lease pays nothing
+ * for leases; a key with one pays 8 bytes (issue 15).
  * The key's hash is not stored: the hash table keeps 32 bits of it in the slot. Writer methods:
  * the writer thread only. Read methods: any thread. Nothing allocates unless an
  * {@link IndexEntry} buffer has to grow.
@@ -29,26 +34,37 @@ final class Nodes
 {
     /** Most forward references a node has; 4^16 keys before the top level thins out. */
     static final int MAX_LEVEL = 16;
-    /** Longest key a node holds: the bits the shape leaves for it (32 MiB). */
-    static final int MAX_KEY_LENGTH = (1 << 25) - 1;
+    /**
+     * Longest key a node holds: the 17 bits the shape leaves for it (128 KiB; the engine's keys are
+     * at most 64 KiB, a secondary index's at most 4 KiB more).
+     */
+    static final int MAX_KEY_LENGTH = (1 << 17) - 1;
+    /** Highest etcd version the narrow fields hold; one more needs the wide trailer. */
+    static final int NARROW_VERSION_LIMIT = (1 << 10) - 1;
 
     static final int SHAPE_OFFSET = BlockArena.STATE_OFFSET;
     static final int VALUE_LENGTH_OFFSET = 12;
     static final int MOD_REVISION_OFFSET = 16;
     static final int CREATE_DISTANCE_OFFSET = 24;
-    static final int NARROW_VERSION_OFFSET = 28;
-    static final int NEXT_OFFSET = 32;
+    static final int NEXT_OFFSET = 28;
     /** Bytes of the wide trailer: createRev and version as longs. */
     static final int WIDE_BYTES = 2 * Long.BYTES;
-    private static final long NARROW_LIMIT = 0xFFFF_FFFFL;
+    private static final long NARROW_DISTANCE_LIMIT = 0xFFFF_FFFFL;
 
     private static final int LEVEL_BITS = 5;
     private static final int LEVEL_MASK = (1 << LEVEL_BITS) - 1;
+    private static final int KEY_LENGTH_MASK = MAX_KEY_LENGTH;
+    /** The level and key length: what a node keeps for its life. */
+    private static final int FIXED_SHAPE_MASK = KEY_LENGTH_MASK << LEVEL_BITS | LEVEL_MASK;
+    private static final int VERSION_HIGH_SHIFT = 22;
+    private static final int VERSION_HIGH_MASK = 0xFF;
+    private static final int VALUE_LENGTH_BITS = 30;
+    private static final int VALUE_LENGTH_MASK = (1 << VALUE_LENGTH_BITS) - 1;
+    private static final int VERSION_LOW_BITS = 2;
     /** Set in the shape when the node ends with a lease id. */
     static final int LEASE_FLAG = 1 << 31;
     /** Set in the shape when createRev and version are in the wide trailer, not the narrow fields. */
     static final int WIDE_FLAG = 1 << 30;
-    private static final int KEY_LENGTH_MASK = ~(LEASE_FLAG | WIDE_FLAG);
 
     /** Outcome of {@link #readIfKey}: the node holds the key and was copied. */
     static final int MATCH = 0;
@@ -79,12 +95,12 @@ final class Nodes
 
     /**
      * @return whether the metadata needs the wide trailer: the narrow fields hold createRev as an
-     *         unsigned 32-bit distance below modRev and the version as an unsigned 32-bit count.
+     *         unsigned 32-bit distance below modRev and the version up to {@value #NARROW_VERSION_LIMIT}.
      */
     static boolean wide(final long createRevision, final long modRevision, final long version)
     {
-        return Long.compareUnsigned(modRevision - createRevision, NARROW_LIMIT) > 0 ||
-            Long.compareUnsigned(version, NARROW_LIMIT) > 0;
+        return Long.compareUnsigned(modRevision - createRevision, NARROW_DISTANCE_LIMIT) > 0 ||
+            Long.compareUnsigned(version, NARROW_VERSION_LIMIT) > 0;
     }
 
     private static int leaseBytes(final int shape)
@@ -97,12 +113,42 @@ final class Nodes
         return leaseBytes(shape) + ((shape & WIDE_FLAG) == 0 ? 0 : WIDE_BYTES);
     }
 
-    private static int shapeFlags(final long lease, final boolean wide)
+    private static int keyLength(final int shape)
     {
-        return (lease == 0 ? 0 : LEASE_FLAG) | (wide ? WIDE_FLAG : 0);
+        return shape >>> LEVEL_BITS & KEY_LENGTH_MASK;
     }
 
-    /** Writes createRev and version where the shape's flags say; the value ends at {@code valueEnd}. */
+    private static int valueLength(final int valueWord)
+    {
+        return valueWord & VALUE_LENGTH_MASK;
+    }
+
+    /** The shape of a node with this level and key length; the version's high bits only when narrow. */
+    private static int shape(
+        final int fixedShape, final long lease, final long createRevision, final long modRevision, final long version)
+    {
+        final boolean wide = wide(createRevision, modRevision, version);
+        final int versionHigh = wide ? 0 : (int)version >>> VERSION_LOW_BITS << VERSION_HIGH_SHIFT;
+        return fixedShape | versionHigh | (lease == 0 ? 0 : LEASE_FLAG) | (wide ? WIDE_FLAG : 0);
+    }
+
+    /** The word at {@link #VALUE_LENGTH_OFFSET}: the value length and, in a narrow shape, the version's low bits. */
+    private static int valueWord(final int shape, final int valueLength, final long version)
+    {
+        final int versionLow = (shape & WIDE_FLAG) == 0 ? (int)version << VALUE_LENGTH_BITS : 0;
+        return versionLow | valueLength;
+    }
+
+    private static long narrowVersion(final int shape, final int valueWord)
+    {
+        return (shape >>> VERSION_HIGH_SHIFT & VERSION_HIGH_MASK) << VERSION_LOW_BITS | valueWord >>> VALUE_LENGTH_BITS;
+    }
+
+    /**
+     * Writes modRev, the lease and, where the shape's flags say, createRev and the version (the
+     * narrow version's bits are in the shape and value word already); the value ends at
+     * {@code valueEnd}.
+     */
     private static void putMetadata(
         final UnsafeBuffer buffer,
         final int offset,
@@ -121,12 +167,11 @@ final class Nodes
         if ((shape & WIDE_FLAG) == 0)
         {
             buffer.putInt(offset + CREATE_DISTANCE_OFFSET, (int)(modRevision - createRevision));
-            buffer.putInt(offset + NARROW_VERSION_OFFSET, (int)version);
         }
         else
         {
             final int wideAt = valueEnd + leaseBytes(shape);
-            buffer.putLong(offset + CREATE_DISTANCE_OFFSET, 0);
+            buffer.putInt(offset + CREATE_DISTANCE_OFFSET, 0);
             buffer.putLong(wideAt, createRevision);
             buffer.putLong(wideAt + Long.BYTES, version);
         }
@@ -153,7 +198,7 @@ final class Nodes
      */
     static int keyLength(final UnsafeBuffer buffer, final int offset)
     {
-        return (buffer.getInt(offset + SHAPE_OFFSET) & KEY_LENGTH_MASK) >>> LEVEL_BITS;
+        return keyLength(buffer.getInt(offset + SHAPE_OFFSET));
     }
 
     /**
@@ -172,10 +217,9 @@ final class Nodes
         final long modRevision,
         final long version)
     {
-        final int shape =
-            keyLength << LEVEL_BITS | level | shapeFlags(lease, wide(createRevision, modRevision, version));
+        final int shape = shape(keyLength << LEVEL_BITS | level, lease, createRevision, modRevision, version);
         buffer.putInt(offset + SHAPE_OFFSET, shape);
-        buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueLength);
+        buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueWord(shape, valueLength, version));
         buffer.setMemory(offset + NEXT_OFFSET, Integer.BYTES * level, (byte)0);
         final int keyAt = offset + nextOffset(level);
         if (keyLength > 0)
@@ -221,11 +265,11 @@ final class Nodes
         final long version)
     {
         final int oldShape = buffer.getInt(offset + SHAPE_OFFSET);
-        final int shape = oldShape & KEY_LENGTH_MASK | shapeFlags(lease, wide(createRevision, modRevision, version));
-        final int valueAt = offset + nextOffset(shape & LEVEL_MASK) + ((shape & KEY_LENGTH_MASK) >>> LEVEL_BITS);
+        final int shape = shape(oldShape & FIXED_SHAPE_MASK, lease, createRevision, modRevision, version);
+        final int valueAt = offset + nextOffset(shape & LEVEL_MASK) + keyLength(shape);
         SeqLock.beginWrite(buffer, offset);
         buffer.putInt(offset + SHAPE_OFFSET, shape);
-        buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueLength);
+        buffer.putInt(offset + VALUE_LENGTH_OFFSET, valueWord(shape, valueLength, version));
         if (valueLength > 0)
         {
             buffer.putBytes(valueAt, value, valueOffset, valueLength);
@@ -243,8 +287,9 @@ final class Nodes
     static void copyEntry(final UnsafeBuffer buffer, final int offset, final IndexEntry into)
     {
         final int shape = buffer.getInt(offset + SHAPE_OFFSET);
-        final int keyLength = (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS;
-        final int valueLength = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
+        final int keyLength = keyLength(shape);
+        final int valueWord = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
+        final int valueLength = valueLength(valueWord);
         if (!fits(buffer, offset, shape, valueLength))
         {
             into.clear();
@@ -264,7 +309,7 @@ final class Nodes
         if ((shape & WIDE_FLAG) == 0)
         {
             createRevision = modRevision - Integer.toUnsignedLong(buffer.getInt(offset + CREATE_DISTANCE_OFFSET));
-            version = Integer.toUnsignedLong(buffer.getInt(offset + NARROW_VERSION_OFFSET));
+            version = narrowVersion(shape, valueWord);
         }
         else
         {
@@ -288,15 +333,16 @@ final class Nodes
      */
     static boolean wellFormed(final UnsafeBuffer buffer, final int offset)
     {
-        return fits(buffer, offset, buffer.getInt(offset + SHAPE_OFFSET), buffer.getInt(offset + VALUE_LENGTH_OFFSET));
+        final int valueWord = buffer.getInt(offset + VALUE_LENGTH_OFFSET);
+        return fits(buffer, offset, buffer.getInt(offset + SHAPE_OFFSET), valueLength(valueWord));
     }
 
     /** Whether a live node with this shape and value length lies inside the block. */
     private static boolean fits(final UnsafeBuffer buffer, final int offset, final int shape, final int valueLength)
     {
         final int level = shape & LEVEL_MASK;
-        return level >= 1 && level <= MAX_LEVEL && valueLength >= 0 &&
-            nodeLength(level, (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS, valueLength) + trailerBytes(shape) <=
+        return level >= 1 && level <= MAX_LEVEL &&
+            nodeLength(level, keyLength(shape), valueLength) + trailerBytes(shape) <=
             BlockArena.blockLength(buffer, offset);
     }
 
@@ -310,7 +356,7 @@ final class Nodes
     {
         final int shape = buffer.getInt(offset + SHAPE_OFFSET);
         return Keys.compare(
-            buffer, offset + nextOffset(shape & LEVEL_MASK), (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS, key, keyOffset, keyLength);
+            buffer, offset + nextOffset(shape & LEVEL_MASK), keyLength(shape), key, keyOffset, keyLength);
     }
 
     /**
@@ -320,7 +366,7 @@ final class Nodes
         final UnsafeBuffer buffer, final int offset, final DirectBuffer key, final int keyOffset, final int keyLength)
     {
         final int shape = buffer.getInt(offset + SHAPE_OFFSET);
-        return (shape & KEY_LENGTH_MASK) >>> LEVEL_BITS == keyLength &&
+        return keyLength(shape) == keyLength &&
             Keys.compare(buffer, offset + nextOffset(shape & LEVEL_MASK), keyLength, key, keyOffset, keyLength) == 0;
     }
 

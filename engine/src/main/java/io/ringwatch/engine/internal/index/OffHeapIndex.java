@@ -15,11 +15,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * lock-free. A reader never sees a torn value, nor a value of one version with the metadata of
  * another; a slow reader never slows the writer (it retries instead).
  * <p>
- * Structure: each key is one node in a chunked off-heap arena (blocks sized to the node in 8-byte
+ * Structure: each key is one node in a chunked off-heap arena (blocks sized to the node in 4-byte
  * units), found by a hash table of 32-bit node references tagged with 32 bits of the key's hash
  * ({@link #get}, O(1)) and ordered by a skip list through the same nodes ({@link #scan}). Every
- * node carries a seqlock version that only counts up, also across free and reuse. Limits: 32 GiB
- * of direct memory, keys up to 2^26 - 1 bytes, nodes up to 1 GiB.
+ * node carries a seqlock version that only counts up, also across free and reuse. Limits: 16 GiB
+ * of direct memory, keys up to 2^17 - 1 bytes, nodes up to 1 GiB.
  * <p>
  * Allocation: none per operation in steady state. Heap and direct memory are allocated when the
  * arena adds a chunk or the hash table is rebuilt, both amortised over many writes; freed nodes

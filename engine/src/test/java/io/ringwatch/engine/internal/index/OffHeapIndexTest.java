@@ -359,39 +359,58 @@ class OffHeapIndexTest
     class NodeLayout
     {
         private static final long NARROW = 0xFFFF_FFFFL;
+        private static final long NARROW_VERSION = Nodes.NARROW_VERSION_LIMIT;
 
         @Test
-        void theNarrowFieldsHoldUpTo2To32Minus1AndOneMoreNeedsTheWideTrailer()
+        void theNarrowFieldsHoldADistanceUpTo2To32Minus1AndAVersionUpTo1023AndOneMoreNeedsTheWideTrailer()
         {
-            assertFalse(Nodes.wide(1, 1 + NARROW, NARROW));
+            assertEquals(1023, NARROW_VERSION);
+            assertFalse(Nodes.wide(1, 1 + NARROW, NARROW_VERSION));
             assertTrue(Nodes.wide(1, 2 + NARROW, 1));
-            assertTrue(Nodes.wide(1, 5, NARROW + 1));
+            assertTrue(Nodes.wide(1, 5, NARROW_VERSION + 1));
             assertFalse(Nodes.wide(Long.MAX_VALUE - NARROW, Long.MAX_VALUE, 1));
             assertTrue(Nodes.wide(Long.MAX_VALUE - NARROW - 1, Long.MAX_VALUE, 1));
             assertEquals(Nodes.nodeLength(1, 22, 100, 0, false) + Nodes.WIDE_BYTES, Nodes.nodeLength(1, 22, 100, 0, true));
-            assertEquals(160, BlockArena.blockLengthFor(Nodes.nodeLength(1, 22, 100, 0, false)),
-                "a 22-byte key with a 100-byte value at level 1");
+            assertEquals(156, BlockArena.blockLengthFor(Nodes.nodeLength(1, 22, 100, 0, false)),
+                "a 22-byte key with a 100-byte value at level 1: 28-byte header, one link, 2 bytes to the unit");
+            assertEquals(160, BlockArena.blockLengthFor(Nodes.nodeLength(2, 22, 100, 0, false)),
+                "and at level 2");
         }
 
         @Test
-        void aVersionPast2To32MovesTheKeyToTheWideLayoutAndBackWithItsMetadata()
+        void aVersionPastTheNarrowLimitMovesTheKeyToTheWideLayoutAndBackWithItsMetadata()
         {
             put("a", "x", 1);
-            restore("b", "value", 2, 9, NARROW);
+            restore("b", "value", 2, 9, NARROW_VERSION);
             put("c", "x", 10);
-            assertEntry("b", "value", 2, 9, NARROW, 0);
+            assertEntry("b", "value", 2, 9, NARROW_VERSION, 0);
 
             put("b", "value", 11);
-            assertEntry("b", "value", 2, 11, NARROW + 1, 0);
-            assertEquals(NARROW, prev.version());
+            assertEntry("b", "value", 2, 11, NARROW_VERSION + 1, 0);
+            assertEquals(NARROW_VERSION, prev.version());
 
             put("b", "value-longer", 12);
-            assertEntry("b", "value-longer", 2, 12, NARROW + 2, 0);
+            assertEntry("b", "value-longer", 2, 12, NARROW_VERSION + 2, 0);
 
             restore("b", "v", 2, 13, 7);
             assertEntry("b", "v", 2, 13, 7, 0);
-            assertEquals(NARROW + 2, prev.version());
+            assertEquals(NARROW_VERSION + 2, prev.version());
             assertEquals(List.of("a", "b", "c"), scanKeys(null, null, 0));
+        }
+
+        @Test
+        void everyNarrowVersionRoundTripsBesideValueLengthsAndLeasesThatShareItsWords()
+        {
+            for (long version = 1; version <= NARROW_VERSION; version++)
+            {
+                final String key = "k" + version % 7;
+                final String value = "v".repeat((int)(version % 41));
+                final long lease = version % 3 == 0 ? version : 0;
+                restoreWithLease(key, value, lease, 1, 1 + version, version);
+
+                assertEntry(key, value, 1, 1 + version, version, lease);
+                assertEquals(Math.min(7, version), index.size(), "keys k0 to k6, each restored in place");
+            }
         }
 
         @Test
@@ -506,11 +525,12 @@ class OffHeapIndexTest
                 final int room = (int)(BlockArena.blockLength(buffer, offset) - needed);
                 assertTrue(room < Nodes.WIDE_BYTES, "the block has no room for a wide trailer");
 
+                final int valueWord = buffer.getInt(offset + Nodes.VALUE_LENGTH_OFFSET);
                 buffer.putInt(offset + Nodes.VALUE_LENGTH_OFFSET, value.capacity() + room + 1);
                 Nodes.copyEntry(buffer, offset, entry);
                 assertFalse(entry.found(), "a value length past the block");
 
-                buffer.putInt(offset + Nodes.VALUE_LENGTH_OFFSET, value.capacity());
+                buffer.putInt(offset + Nodes.VALUE_LENGTH_OFFSET, valueWord);
                 final int shape = buffer.getInt(offset + Nodes.SHAPE_OFFSET);
                 buffer.putInt(offset + Nodes.SHAPE_OFFSET, shape | Nodes.WIDE_FLAG);
                 Nodes.copyEntry(buffer, offset, entry);
