@@ -47,7 +47,7 @@ public final class HistoricalReader
         {
             return limit(now.kvs(), limit, now.revision());
         }
-        final ReadResultBuilder result = new ReadResultBuilder();
+        final ReadResultBuilder result = ReadResultBuilder.forPastRevision();
         // A RangeReader's result is always packed: copy its entries arena to arena.
         ((PackedKeyValues)now.kvs()).addAllScannedTo(result);
         final EventRecord change = new EventRecord();

@@ -104,6 +104,15 @@ final class KeyValueArena
     }
 
     /**
+     * @param address an entry's address.
+     * @return the entry's modRevision.
+     */
+    long modRevision(final long address)
+    {
+        return views[chunk(address)].getLong(offset(address) + MOD);
+    }
+
+    /**
      * Compares two entries' keys as unsigned bytes; allocates nothing.
      *
      * @return negative, zero or positive as {@code a}'s key sorts before, with or after {@code b}'s.

@@ -39,12 +39,13 @@ public final class PinnedRead implements AutoCloseable
     private final ExpandableArrayBuffer staging = new ExpandableArrayBuffer(4096);
     private boolean closed;
 
-    private PinnedRead(final UndoLog undo, final PublishedRevisions cursor)
+    private PinnedRead(final UndoLog undo, final PublishedRevisions cursor, final KeyRange range)
     {
         this.undo = undo;
         this.cursor = cursor;
         stamp = cursor.readStamp();
         slot = undo.pin();
+        undo.scope(slot, range);
         try
         {
             revision = cursor.awaitApplying();
@@ -68,7 +69,34 @@ public final class PinnedRead implements AutoCloseable
      */
     public static PinnedRead open(final UndoLog undo, final PublishedRevisions cursor)
     {
-        return new PinnedRead(undo, cursor);
+        return new PinnedRead(undo, cursor, null);
+    }
+
+    /**
+     * Pins a read of one range at the newest revision that is visible (in SYNC: durable): the
+     * writer keeps pre-images of that range's keys only. Any thread; waits as {@link #open(UndoLog,
+     * PublishedRevisions)}.
+     *
+     * @param undo   the engine's undo log.
+     * @param cursor the writer's progress.
+     * @param range  the keys the read reads.
+     * @return the pinned read; close it when done.
+     */
+    public static PinnedRead open(final UndoLog undo, final PublishedRevisions cursor, final KeyRange range)
+    {
+        return new PinnedRead(undo, cursor, range);
+    }
+
+    /**
+     * Says that the scan, in ascending key order, has read every key of the range up to and
+     * including {@code key}: from the writer's next revision on, their pre-images are not kept for
+     * this read. The read's own thread; allocates nothing.
+     *
+     * @param key the last key read; not modified afterwards.
+     */
+    public void passed(final byte[] key)
+    {
+        undo.pass(slot, key);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ringwatch.engine.internal.read;
 
 import io.ringwatch.engine.errors.ReadBudgetExceededException;
 import io.ringwatch.engine.internal.index.IndexEntry;
+import io.ringwatch.engine.internal.index.IndexVisitor;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.internal.revision.PublishedRevisions;
@@ -21,7 +22,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * the entries whose modRevision is at most P, which are exactly the keys unchanged since P; then
  * add, for every key of the range changed after P, its oldest pre-image after P from the undo
  * log (dropping keys absent at P). Keys deleted during the scan come back this way, keys created
- * after P are dropped. With a limit the scan stops after limit + 1 kept entries and the pre-images
+ * after P are dropped. The pin names the range and, every 64 keys, the last key the
+ * scan read, so the writer keeps pre-images only of the range's keys the scan has not read yet. With a limit the scan stops after limit + 1 kept entries and the pre-images
  * beyond the last one are ignored, so a page of a large range costs O(limit + changes since P).
  *
  * <p>Durability gate: in a SYNC engine the pinned revision is applied, hence durable, so a read
@@ -34,6 +36,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class RangeReader
 {
+    /** Keys a scan reads between two reports of its progress to the writer (a key copied each). */
+    private static final int PASS_EVERY = 64;
+
     private final OffHeapIndex index;
     private final UndoLog undo;
     private final PublishedRevisions cursor;
@@ -106,11 +111,11 @@ public final class RangeReader
     {
         while (true)
         {
-            try (PinnedRead read = PinnedRead.open(undo, cursor))
+            try (PinnedRead read = PinnedRead.open(undo, cursor, range))
             {
                 final long at = read.revision();
-                final ReadResultBuilder result = new ReadResultBuilder();
-                scan(range, limit <= 0 ? 0 : limit + 1, at, result);
+                final ReadResultBuilder result = ReadResultBuilder.forLiveScan();
+                scan(range, limit <= 0 ? 0 : limit + 1, at, result, read);
                 if (limit > 0 && result.scannedCount() > limit)
                 {
                     result.cutAtLastScanned();
@@ -128,8 +133,12 @@ public final class RangeReader
         }
     }
 
-    /** Collects the range's entries unchanged since {@code at}, in key order, up to {@code keep}. */
-    private void scan(final KeyRange range, final int keep, final long at, final ReadResultBuilder result)
+    /**
+     * Collects the range's entries unchanged since {@code at}, in key order, up to {@code keep},
+     * telling the pin every {@link #PASS_EVERY} keys how far it has read.
+     */
+    private void scan(final KeyRange range, final int keep, final long at, final ReadResultBuilder result,
+        final PinnedRead read)
     {
         final byte[] from = range.fromKey();
         if (range.isSingleKey())
@@ -143,13 +152,24 @@ public final class RangeReader
         }
         final byte[] to = range.toKey();
         index.scan(new UnsafeBuffer(from), 0, from.length, to == null ? null : new UnsafeBuffer(to), 0,
-            to == null ? 0 : to.length, 0, entry ->
+            to == null ? 0 : to.length, 0, new IndexVisitor()
             {
-                if (entry.modRevision() <= at)
+                private int visited;
+
+                @Override
+                public boolean visit(final IndexEntry entry)
                 {
-                    result.addScanned(entry);
+                    if (entry.modRevision() <= at)
+                    {
+                        result.addScanned(entry);
+                    }
+                    if (++visited == PASS_EVERY)
+                    {
+                        visited = 0;
+                        read.passed(entry.keyBytes());
+                    }
+                    return keep == 0 || result.scannedCount() < keep;
                 }
-                return keep == 0 || result.scannedCount() < keep;
             });
     }
 

@@ -5,10 +5,21 @@ import io.ringwatch.engine.kv.RangeResult;
 import org.agrona.DirectBuffer;
 
 /**
- * Collects one pinned read's result and merges it: the scanned entries (unchanged since the pin,
- * added in key order) and the pre-images of the keys changed since (added in the order the writer
- * kept them, oldest first). A key's oldest pre-image replaces its scanned entry, and one that says
- * "absent" removes the key. Everything lives in one {@link KeyValueArena} and primitive address
+ * Collects one read's result and merges it: the scanned entries (added in key order) and the
+ * pre-images of the keys changed since the read's revision (added oldest first). Two kinds:
+ * <ul>
+ *   <li>{@link #forLiveScan()}, a pinned scan of the live index: a scanned entry (its version no
+ *       newer than the pin, so nothing changed the key between the pin and the scan) is the key's
+ *       state at the pin, and its key's pre-images are ignored: the writer may have skipped the
+ *       key's changes once the scan had passed it and kept a later one for another read. Any other
+ *       key takes its oldest pre-image, unless that says "absent" or is newer than the pin (the key
+ *       was created after the pin, once the scan had passed it, then changed again for another
+ *       read), which leave it out.</li>
+ *   <li>{@link #forPastRevision()}, a newer result taken back to an older revision: the scanned
+ *       entries are the newer state, and a key's oldest pre-image replaces its entry, one that
+ *       says "absent" removing the key.</li>
+ * </ul>
+ * Everything lives in one {@link KeyValueArena} and primitive address
  * lists, so a million-key read makes a few hundred heap objects rather than three million.
  *
  * <p>One reader thread; the result it builds is immutable. Allocates the arena's chunks and the
@@ -21,10 +32,34 @@ public final class ReadResultBuilder
     /** Stands for "no limit cut the scan" among addresses, which are never negative. */
     private static final long NO_CUT = -1;
 
+    private final boolean scanIsAtRevision;
     private final KeyValueArena arena = new KeyValueArena();
     private final AddressList scanned = new AddressList(INITIAL_ADDRESSES);
     private final AddressList undone = new AddressList(INITIAL_ADDRESSES);
     private long cut = NO_CUT;
+
+    private ReadResultBuilder(final boolean scanIsAtRevision)
+    {
+        this.scanIsAtRevision = scanIsAtRevision;
+    }
+
+    /**
+     * @return a builder for a pinned scan of the live index, whose scanned entries are the state at
+     *         the pinned revision.
+     */
+    public static ReadResultBuilder forLiveScan()
+    {
+        return new ReadResultBuilder(true);
+    }
+
+    /**
+     * @return a builder that takes a newer result (added as scanned) back to an older revision with
+     *         the pre-images of what changed since.
+     */
+    public static ReadResultBuilder forPastRevision()
+    {
+        return new ReadResultBuilder(false);
+    }
 
     /**
      * Adds an entry of the scan; entries must come in ascending key order.
@@ -123,7 +158,7 @@ public final class ReadResultBuilder
      */
     public RangeResult build(final long revision, final int limit)
     {
-        final AddressList kvs = merge();
+        final AddressList kvs = merge(revision);
         final boolean more = limit > 0 && kvs.size() > limit;
         return new RangeResult(revision, new PackedKeyValues(arena, kvs.array(), more ? limit : kvs.size()), more);
     }
@@ -133,7 +168,7 @@ public final class ReadResultBuilder
      * writer keeps them in the order it changed the keys, often nearly key order, which the merge
      * sort takes in close to linear time.
      */
-    private AddressList merge()
+    private AddressList merge(final long revision)
     {
         if (undone.size() == 0)
         {
@@ -148,11 +183,19 @@ public final class ReadResultBuilder
             final long entry = scanned.get(i);
             while (u < changed && arena.compareKeys(undone.get(u), entry) < 0)
             {
-                u = addOldest(kvs, u);
+                u = addOldest(kvs, u, revision);
             }
             if (u < changed && arena.compareKeys(undone.get(u), entry) == 0)
             {
-                u = addOldest(kvs, u);
+                if (scanIsAtRevision)
+                {
+                    kvs.add(entry);
+                    u = skipKey(u);
+                }
+                else
+                {
+                    u = addOldest(kvs, u, revision);
+                }
             }
             else
             {
@@ -161,26 +204,33 @@ public final class ReadResultBuilder
         }
         while (u < changed)
         {
-            u = addOldest(kvs, u);
+            u = addOldest(kvs, u, revision);
         }
         return kvs;
     }
 
     /**
      * Adds the pre-image at {@code first}, the oldest of its key after the sort, unless it says
-     * the key is absent, and skips that key's later ones.
+     * the key is absent or is newer than the read's revision, and skips that key's later ones.
      *
      * @return the index of the next key's first pre-image.
      */
-    private int addOldest(final AddressList kvs, final int first)
+    private int addOldest(final AddressList kvs, final int first, final long revision)
     {
         final long oldest = undone.get(first);
-        if (!arena.isAbsent(oldest))
+        if (!arena.isAbsent(oldest) && arena.modRevision(oldest) <= revision)
         {
             kvs.add(oldest);
         }
+        return skipKey(first);
+    }
+
+    /** @return the index of the first pre-image after those of the key at {@code first}. */
+    private int skipKey(final int first)
+    {
+        final long key = undone.get(first);
         int next = first + 1;
-        while (next < undone.size() && arena.compareKeys(undone.get(next), oldest) == 0)
+        while (next < undone.size() && arena.compareKeys(undone.get(next), key) == 0)
         {
             next++;
         }

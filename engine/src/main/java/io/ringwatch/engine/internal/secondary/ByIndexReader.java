@@ -43,7 +43,7 @@ final class ByIndexReader
             try (PinnedRead read = PinnedRead.open(undo, cursor))
             {
                 final long at = read.revision();
-                final ReadResultBuilder result = new ReadResultBuilder();
+                final ReadResultBuilder result = ReadResultBuilder.forLiveScan();
                 scan(index, indexValue, at, result);
                 if (!read.awaitScanned())
                 {

@@ -1,9 +1,11 @@
 package io.ringwatch.engine.internal.undo;
 
+import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.ringbuffer.PaddedSequence;
 
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The revisions that consistent reads have pinned: a fixed table of slots, one per read in
@@ -15,6 +17,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * learns its revision and stores it, raises the counter again; unpinning frees the slot and
  * raises the counter. Readers: any thread, lock-free (a read finding every slot taken spins
  * until one frees). Writer: {@link #changes()} and {@link #slot(int)}.
+ *
+ * <p>A read may also say which keys it reads ({@link #scope}, before it pins: published by the
+ * pin's counter raise) and, as its scan moves on in key order, the last key it has read
+ * ({@link #pass}, a release store, no counter raise): the writer need not keep pre-images of keys
+ * outside the scope or already passed. A slot's scope and passed key are cleared before it frees.
  */
 final class ReadPins
 {
@@ -26,6 +33,8 @@ final class ReadPins
     private static final int STRIDE = 8;
 
     private final AtomicLongArray slots;
+    private final AtomicReferenceArray<KeyRange> scopes;
+    private final AtomicReferenceArray<byte[]> passed;
     private final int count;
     private final PaddedSequence changes = new PaddedSequence(0);
 
@@ -36,6 +45,8 @@ final class ReadPins
     {
         this.count = count;
         slots = new AtomicLongArray(count * STRIDE);
+        scopes = new AtomicReferenceArray<>(count);
+        passed = new AtomicReferenceArray<>(count);
         for (int i = 0; i < count; i++)
         {
             slots.set(i * STRIDE, FREE);
@@ -90,8 +101,47 @@ final class ReadPins
      */
     void release(final int slot)
     {
+        scopes.set(slot, null);
+        passed.set(slot, null);
         slots.set(slot * STRIDE, FREE);
         bump();
+    }
+
+    /**
+     * @param slot  a slot this reader claimed and has not pinned yet.
+     * @param range the keys the read reads; null for every key.
+     */
+    void scope(final int slot, final KeyRange range)
+    {
+        scopes.set(slot, range);
+    }
+
+    /**
+     * @param slot a slot this reader pinned.
+     * @param key  the last key its scan has read, in key order; every key up to it is read. The
+     *             caller does not modify it afterwards.
+     */
+    void pass(final int slot, final byte[] key)
+    {
+        passed.setRelease(slot, key);
+    }
+
+    /**
+     * @param slot the slot.
+     * @return the keys its read reads, or null for every key.
+     */
+    KeyRange scope(final int slot)
+    {
+        return scopes.get(slot);
+    }
+
+    /**
+     * @param slot the slot.
+     * @return the last key its read has passed, or null for none yet.
+     */
+    byte[] passed(final int slot)
+    {
+        return passed.getAcquire(slot);
     }
 
     /** @return raised by every claim, pin and release; the writer's one look per revision. */

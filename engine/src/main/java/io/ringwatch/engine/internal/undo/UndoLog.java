@@ -21,7 +21,12 @@ import java.util.ArrayDeque;
  * nothing else. With pins it appends, for each change whose previous modRevision is at most the
  * newest pinned revision (a later one means every pinned read already has this key's older
  * pre-image), the key, the previous value and revisions (or "absent" for a created key), stamped
- * with the change's revision. Segments come from a pool of direct memory; a segment whose newest
+ * with the change's revision. A read that said which keys it reads and how far its scan in key order
+ * has come ({@link #scope}, {@link #pass}) does not need the pre-image of a key outside its range or
+ * one its scan already read: while every pinned read did so, and no pin came or went during the
+ * revision, the writer keeps only the pre-images some read still needs. The passed keys are those
+ * the writer saw in {@link #beginRevision}, before it changed anything: a key the scan read before
+ * that look was read before the change. Segments come from a pool of direct memory; a segment whose newest
  * entry is not after the oldest pin is recycled, all of them once no read is pinned, and then all
  * but a few spare ones are freed. Live and pooled segments never exceed the budget.
  * The writer never waits and never fails because of a reader: when the undo area would exceed
@@ -73,6 +78,12 @@ public final class UndoLog
     private long oldestPin;
     private UndoSegment current;
     private int position;
+    // Writer only: the pinned reads' scopes and passed keys, for the revision being applied.
+    private final int[] activeSlots = new int[PIN_SLOTS];
+    private final KeyRange[] activeScopes = new KeyRange[PIN_SLOTS];
+    private final byte[][] passedKeys = new byte[PIN_SLOTS][];
+    private boolean anyPending;
+    private long passedSeenAt = -1;
 
     /**
      * @param budgetBytes   the most direct memory the undo area may hold for pinned reads.
@@ -117,9 +128,28 @@ public final class UndoLog
     // ------------------------------------------------------------------ writer
 
     /**
+     * Looks at how far the pinned reads' scans have come, before the writer changes anything in a
+     * revision. Writer thread only, before each revision's first change to the index; with no
+     * read pinned it reads one field. Allocates nothing.
+     */
+    public void beginRevision()
+    {
+        if (activePins == 0)
+        {
+            return;
+        }
+        passedSeenAt = pins.changes();
+        for (int i = 0; i < activePins; i++)
+        {
+            passedKeys[i] = pins.passed(activeSlots[i]);
+        }
+    }
+
+    /**
      * Keeps the pre-images pinned reads need from one applied revision. Writer thread only, once
-     * per revision after its changes are in the index and before the next revision begins.
-     * Allocates only a new segment when the pool is empty.
+     * per revision after its changes are in the index and before the next revision begins, with
+     * {@link #beginRevision()} called before the first of them. Allocates only a new segment when
+     * the pool is empty.
      *
      * @param revision the revision.
      * @param changes  its changes, each with the key's state before it.
@@ -127,6 +157,8 @@ public final class UndoLog
     public void onRevision(final long revision, final ChangeRecord changes)
     {
         final long pinChanges = pins.changes();
+        // The scopes and passed keys describe the pinned reads only if no pin came or went since the look.
+        final boolean narrow = pinChanges == seenPinChanges && passedSeenAt == pinChanges && !anyPending;
         if (pinChanges != seenPinChanges)
         {
             seenPinChanges = pinChanges;
@@ -139,8 +171,8 @@ public final class UndoLog
         changes.rewind();
         while (changes.next())
         {
-            // A created key (previous modRevision 0) is always kept: readers must drop it.
-            if (changes.prevModRevision() <= newestPin && !append(revision, changes))
+            // A created key (previous modRevision 0) is kept too: readers must drop it.
+            if (changes.prevModRevision() <= newestPin && (!narrow || anyReadNeeds(changes)) && !append(revision, changes))
             {
                 break;
             }
@@ -152,11 +184,34 @@ public final class UndoLog
         recorded.setVolatile(revision);
     }
 
+    /** Whether some pinned read may not have read the changed key yet. */
+    private boolean anyReadNeeds(final ChangeRecord changes)
+    {
+        final DirectBuffer key = changes.key();
+        final int keyLength = changes.keyLength();
+        for (int i = 0; i < activePins; i++)
+        {
+            final KeyRange scope = activeScopes[i];
+            if (scope != null && !scope.contains(key, keyLength))
+            {
+                continue;
+            }
+            final byte[] passed = passedKeys[i];
+            if (passed == null || KeyRange.compare(key, keyLength, passed) > 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void refresh(final long revision)
     {
         int active = 0;
         long newest = -1;
         long oldest = Long.MAX_VALUE;
+        boolean pending = false;
+        passedSeenAt = -1;
         for (int i = 0, n = pins.count(); i < n; i++)
         {
             final long pin = pins.slot(i);
@@ -164,13 +219,23 @@ public final class UndoLog
             {
                 continue;
             }
+            activeSlots[active] = i;
+            activeScopes[active] = pins.scope(i);
+            passedKeys[active] = null;
+            pending |= pin == ReadPins.PENDING;
             active++;
             // A pending read will be exact at a revision no older than the one before this.
             final long at = pin == ReadPins.PENDING ? revision - 1 : pin;
             newest = pin == ReadPins.PENDING ? Long.MAX_VALUE : Math.max(newest, at);
             oldest = Math.min(oldest, at);
         }
+        for (int i = active; i < activePins; i++)
+        {
+            activeScopes[i] = null;
+            passedKeys[i] = null;
+        }
         activePins = active;
+        anyPending = pending;
         newestPin = newest;
         oldestPin = oldest;
         if (active == 0)
@@ -311,6 +376,31 @@ public final class UndoLog
     public int pin()
     {
         return pins.claim();
+    }
+
+    /**
+     * Says which keys a read reads, so the writer may skip the pre-images of others. Call between
+     * {@link #pin()} and {@link #pinAt}. Any thread.
+     *
+     * @param slot  the slot {@link #pin()} gave.
+     * @param range the keys the read reads; null for every key.
+     */
+    public void scope(final int slot, final KeyRange range)
+    {
+        pins.scope(slot, range);
+    }
+
+    /**
+     * Says that a pinned read's scan, in ascending key order, has read every key of its range up
+     * to and including {@code key}: the writer need not keep pre-images of those keys for it any
+     * more. Any thread; the caller's own slot; allocates nothing.
+     *
+     * @param slot the slot {@link #pin()} gave, pinned.
+     * @param key  the last key read; not modified afterwards.
+     */
+    public void pass(final int slot, final byte[] key)
+    {
+        pins.pass(slot, key);
     }
 
     /**

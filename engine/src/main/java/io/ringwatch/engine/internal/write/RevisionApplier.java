@@ -210,6 +210,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         try
         {
+            undo.beginRevision();
             secondary.beginCommand(revision);
             switch (command.kind)
             {

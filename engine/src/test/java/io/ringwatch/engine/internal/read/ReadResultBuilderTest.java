@@ -42,9 +42,29 @@ class ReadResultBuilderTest
     }
 
     @Test
+    void aLiveScanKeepsWhatItScannedAndTakesTheOldestPreImageOnlyForKeysItDidNotKeep()
+    {
+        final ReadResultBuilder builder = ReadResultBuilder.forLiveScan();
+        scanned(builder, "a", "1", 1);
+        scanned(builder, "c", "3", 3);
+        // Kept for another read after this scan passed the keys: the scan's own entries win.
+        preImage(builder, "a", null, 0);
+        preImage(builder, "c", "newer-c", 5);
+        preImage(builder, "b", "old-b", 1);
+        preImage(builder, "b", "newer-b", 6);
+        preImage(builder, "d", null, 0);
+        // Created after the pin once the scan had passed it, changed again for another read.
+        preImage(builder, "e", "created-later", 7);
+
+        final RangeResult result = builder.build(4, 0);
+
+        assertEquals(List.of("a=1", "b=old-b", "c=3"), render(result.kvs()));
+    }
+
+    @Test
     void oldestPreImageWinsAndAbsentRemovesTheKey()
     {
-        final ReadResultBuilder builder = new ReadResultBuilder();
+        final ReadResultBuilder builder = ReadResultBuilder.forPastRevision();
         scanned(builder, "a", "1", 1);
         scanned(builder, "c", "3", 3);
         preImage(builder, "c", "old-c", 2);
@@ -63,7 +83,7 @@ class ReadResultBuilderTest
     @Test
     void limitCutsTheResultAndDropsPreImagesBeyondTheLastScannedKey()
     {
-        final ReadResultBuilder builder = new ReadResultBuilder();
+        final ReadResultBuilder builder = ReadResultBuilder.forPastRevision();
         scanned(builder, "a", "1", 1);
         scanned(builder, "b", "2", 1);
         scanned(builder, "c", "3", 1);
@@ -80,7 +100,7 @@ class ReadResultBuilderTest
     @Test
     void resultIsUnmodifiableAndKeptWithoutACopy()
     {
-        final ReadResultBuilder builder = new ReadResultBuilder();
+        final ReadResultBuilder builder = ReadResultBuilder.forPastRevision();
         scanned(builder, "k", "v", 7);
         final RangeResult result = builder.build(7, 0);
 
@@ -97,12 +117,12 @@ class ReadResultBuilderTest
     @Test
     void aPackedResultCopiedIntoAnotherBuilderKeepsEveryEntry()
     {
-        final ReadResultBuilder first = new ReadResultBuilder();
+        final ReadResultBuilder first = ReadResultBuilder.forPastRevision();
         scanned(first, "a", "1", 1);
         scanned(first, "b", "x".repeat(6_000), 2);
         preImage(first, "c", "old-c", 1);
         final RangeResult present = first.build(5, 0);
-        final ReadResultBuilder second = new ReadResultBuilder();
+        final ReadResultBuilder second = ReadResultBuilder.forPastRevision();
         ((PackedKeyValues)present.kvs()).addAllScannedTo(second);
         preImage(second, "a", null, 0);
 
@@ -120,7 +140,7 @@ class ReadResultBuilderTest
         {
             final int keys = 1 + random.nextInt(round < 30 ? 200 : 20_000);
             final TreeMap<byte[], String> atPin = new TreeMap<>(Keys::compare);
-            final ReadResultBuilder builder = new ReadResultBuilder();
+            final ReadResultBuilder builder = round % 2 == 0 ? ReadResultBuilder.forLiveScan() : ReadResultBuilder.forPastRevision();
             final List<String> preImages = new ArrayList<>();
             final Map<String, Boolean> decided = new TreeMap<>();
             for (int i = 0; i < keys; i++)

@@ -94,7 +94,109 @@ class UndoLogTest
         undo.unpin(late);
     }
 
+    @Test
+    void aReadOfOneRangeGetsNoPreImagesOfKeysOutsideIt()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int slot = undo.pin();
+        undo.scope(slot, KeyRange.prefix("a/"));
+        undo.pinAt(slot, 1);
+        // The first revision after a pin came is kept whole: the writer learns the pins at its end.
+        put(undo, 2, "x", "v2", "v1", 1);
+        put(undo, 3, "b/1", "v3", "v1", 1);
+        put(undo, 4, "a/1", "v4", "v1", 1);
+
+        assertEquals(List.of("x=v1@1", "a/1=v1@1"), readSince(undo, 1, null));
+        undo.unpin(slot);
+    }
+
+    @Test
+    void keysTheScanHasPassedGetNoPreImagesAndTheRestDo()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int slot = undo.pin();
+        undo.pinAt(slot, 1);
+        put(undo, 2, "x", "v2", "v1", 1);
+        undo.pass(slot, bytes("m"));
+        put(undo, 3, "c", "v3", "v1", 1);
+        put(undo, 4, "m", "v4", "v1", 1);
+        put(undo, 5, "n", "v5", "v1", 1);
+        put(undo, 6, "ma", "v6", null, 0);
+
+        assertEquals(List.of("x=v1@1", "n=v1@1", "ma=absent"), readSince(undo, 1, null));
+        undo.unpin(slot);
+    }
+
+    @Test
+    void aPreImageIsKeptWhenAnyPinnedReadMayNeedIt()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int prefixRead = undo.pin();
+        undo.scope(prefixRead, KeyRange.prefix("a/"));
+        undo.pinAt(prefixRead, 1);
+        final int fullRead = undo.pin();
+        undo.pinAt(fullRead, 1);
+        put(undo, 2, "x", "v2", "v1", 1);
+        undo.pass(prefixRead, bytes("a/5"));
+        undo.pass(fullRead, bytes("m"));
+        put(undo, 3, "b", "v3", "v1", 1);
+        put(undo, 4, "z", "v4", "v1", 1);
+        put(undo, 5, "a/3", "v5", "v1", 1);
+        put(undo, 6, "a/7", "v6", "v1", 1);
+
+        assertEquals(List.of("x=v1@1", "z=v1@1", "a/7=v1@1"), readSince(undo, 1, null));
+        undo.unpin(prefixRead);
+        undo.unpin(fullRead);
+    }
+
+    @Test
+    void aKeyPassedAfterTheWriterLookedIsStillKept()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int slot = undo.pin();
+        undo.pinAt(slot, 1);
+        put(undo, 2, "x", "v2", "v1", 1);
+        undo.beginRevision();
+        // The scan reads past "c" after the writer's look and before its change: it may have read the new value.
+        undo.pass(slot, bytes("m"));
+        change(undo, 3, "c", "v3", "v1", 1);
+
+        assertEquals(List.of("x=v1@1", "c=v1@1"), readSince(undo, 1, null));
+        undo.unpin(slot);
+    }
+
+    @Test
+    void aReadPinningDuringARevisionMakesTheWriterKeepAllOfIt()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int passedRead = undo.pin();
+        undo.pinAt(passedRead, 1);
+        put(undo, 2, "x", "v2", "v1", 1);
+        undo.pass(passedRead, bytes("m"));
+        undo.beginRevision();
+        final int newRead = undo.pin();
+        change(undo, 3, "c", "v3", "v1", 1);
+        undo.pinAt(newRead, 2);
+
+        assertEquals(List.of("c=v1@1"), readSince(undo, 2, null));
+        undo.unpin(passedRead);
+        undo.unpin(newRead);
+    }
+
     private void put(final UndoLog undo, final long revision, final String key, final String value, final String prev,
+        final long prevModRevision)
+    {
+        undo.beginRevision();
+        change(undo, revision, key, value, prev, prevModRevision);
+    }
+
+    private static byte[] bytes(final String key)
+    {
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One revision's change, as the writer ends it; {@link #put} looks at the pins before it, as the writer does. */
+    private void change(final UndoLog undo, final long revision, final String key, final String value, final String prev,
         final long prevModRevision)
     {
         final byte[] k = key.getBytes(StandardCharsets.UTF_8);
