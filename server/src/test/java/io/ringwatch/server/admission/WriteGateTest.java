@@ -8,6 +8,7 @@ import io.grpc.Status;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /**
  * The gate on made-up calls and revisions: a write's request for its message waits while the
  * limit leaves no room and goes through once it does; writes let through count against the limit
- * until they end; reads never wait; past the bound on held calls a write is refused with etcd's
- * overload error and its handler never runs.
+ * until they end; a held write the client cancels leaves the queue at once; reads never wait; past
+ * the bound on held calls a write is refused with etcd's overload error and its handler never runs.
  */
 class WriteGateTest
 {
@@ -73,6 +74,49 @@ class WriteGateTest
         put.listener.onCancel();
         gate.admitThrough(WriteGate.UNLIMITED);
         assertEquals(0, gate.passing(), "released after it ended: it never passes");
+    }
+
+    @Test
+    void aWriteCancelledWhileHeldLeavesTheQueueAndFreesItsPlaceAtOnce()
+    {
+        gate.admitThrough(WriteGate.SHUT);
+        final RecordingCall<?, ?> cancelled = startPut(gate);
+        final RecordingCall<?, ?> kept = startPut(gate);
+
+        cancelled.listener.onCancel();
+
+        assertEquals(1, gate.heldNow(), "the cancelled call no longer counts toward the bound");
+        final RecordingCall<?, ?> next = startPut(gate);
+        assertNull(next.closedWith, "its place holds the next write instead of refusing it");
+        assertEquals(0, gate.refused());
+        assertEquals(2, gate.heldNow());
+        gate.admitThrough(WriteGate.UNLIMITED);
+        assertEquals(List.of(), cancelled.requested, "a cancelled call is never let through");
+        assertEquals(List.of(2), kept.requested);
+        assertEquals(List.of(2), next.requested);
+        assertEquals(2, gate.passing());
+    }
+
+    @Test
+    void aRequestMadeAfterItsCallWasCancelledIsNotHeld()
+    {
+        gate.admitThrough(WriteGate.SHUT);
+        final var call = new RecordingCall<>(KVGrpc.getPutMethod());
+        final List<ServerCall<?, ?>> started = new ArrayList<>();
+        call.listener = gate.interceptCall(call, new Metadata(), (gated, headers) ->
+        {
+            started.add(gated);
+            return new ServerCall.Listener<>()
+            {
+            };
+        });
+
+        call.listener.onCancel();
+        started.get(0).request(2);
+
+        assertEquals(0, gate.heldNow());
+        gate.admitThrough(WriteGate.UNLIMITED);
+        assertEquals(List.of(), call.requested);
     }
 
     @Test
