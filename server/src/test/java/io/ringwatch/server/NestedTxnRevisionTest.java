@@ -9,7 +9,6 @@ import io.etcd.jetcd.op.Op;
 import io.etcd.jetcd.options.GetOption;
 import io.etcd.jetcd.options.PutOption;
 import io.grpc.Status;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,13 +31,8 @@ class NestedTxnRevisionTest
 
     @RegisterExtension
     static final ServerFixture fixture = new ServerFixture();
-    private static KV kv;
-
-    @BeforeAll
-    static void start()
-    {
-        kv = fixture.client.getKVClient();
-    }
+    /** The fixture's server runs before each test instance is made. */
+    private final KV kv = fixture.client.getKVClient();
 
     @Test
     void aFutureRangeTwoLevelsDownTheChosenPathIsEtcdsFutureRevisionErrorAndChangesNothing() throws Exception
@@ -102,7 +96,7 @@ class NestedTxnRevisionTest
         assertEquals(current + 1, kv.get(bytes("nn/else")).get().getKvs().get(0).getModRevision());
     }
 
-    private static void assertUnchanged(final long revision, final String... keys) throws Exception
+    private void assertUnchanged(final long revision, final String... keys) throws Exception
     {
         assertEquals(revision, fixture.engine.currentRevision(), "no revision was taken");
         for (final String key : keys)

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The gate on made-up calls and revisions: a write's request for its message waits while the
@@ -101,18 +101,11 @@ class WriteGateTest
     void aRequestMadeAfterItsCallWasCancelledIsNotHeld()
     {
         gate.admitThrough(WriteGate.SHUT);
-        final var call = new RecordingCall<>(KVGrpc.getPutMethod());
-        final List<ServerCall<?, ?>> started = new ArrayList<>();
-        call.listener = gate.interceptCall(call, new Metadata(), (gated, headers) ->
-        {
-            started.add(gated);
-            return new ServerCall.Listener<>()
-            {
-            };
-        });
+        final List<ServerCall<?, ?>> handed = new ArrayList<>();
+        final RecordingCall<?, ?> call = startAskingLater(gate, handed);
 
         call.listener.onCancel();
-        started.get(0).request(2);
+        handed.get(0).request(2);
 
         assertEquals(0, gate.heldNow());
         gate.admitThrough(WriteGate.UNLIMITED);
@@ -136,16 +129,9 @@ class WriteGateTest
         gate.admitThrough(WriteGate.SHUT);
         startPut(gate);
         startPut(gate);
-        final var third = new RecordingCall<>(KVGrpc.getPutMethod());
-        final boolean[] started = {false};
-        gate.interceptCall(third, new Metadata(), (call, headers) ->
-        {
-            started[0] = true;
-            return new ServerCall.Listener<>()
-            {
-            };
-        });
-        assertFalse(started[0], "the handler of a refused write never runs");
+        final List<ServerCall<?, ?>> handed = new ArrayList<>();
+        final RecordingCall<?, ?> third = startAskingLater(gate, handed);
+        assertTrue(handed.isEmpty(), "the handler of a refused write never runs");
         assertEquals(Status.Code.RESOURCE_EXHAUSTED, third.closedWith.getCode());
         assertEquals(WriteGate.TOO_MANY_REQUESTS, third.closedWith.getDescription());
         assertEquals(1, gate.refused());
@@ -159,6 +145,23 @@ class WriteGateTest
     static RecordingCall<?, ?> startPut(final WriteGate gate)
     {
         return start(gate, KVGrpc.getPutMethod());
+    }
+
+    /**
+     * Starts a put whose handler asks for no message yet: it hands the call the gate gave it to
+     * {@code handed}, to ask later.
+     */
+    private static RecordingCall<?, ?> startAskingLater(final WriteGate gate, final List<ServerCall<?, ?>> handed)
+    {
+        final var call = new RecordingCall<>(KVGrpc.getPutMethod());
+        call.listener = gate.interceptCall(call, new Metadata(), (gated, headers) ->
+        {
+            handed.add(gated);
+            return new ServerCall.Listener<>()
+            {
+            };
+        });
+        return call;
     }
 
     /** Starts a call as gRPC's unary handler does: it asks for two messages (to catch a second). */
