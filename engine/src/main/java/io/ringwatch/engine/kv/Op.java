@@ -3,8 +3,8 @@ package io.ringwatch.engine.kv;
 import io.ringwatch.engine.errors.InvalidRequestException;
 
 /**
- * One write, used alone or inside a {@link Txn}: a put of one key, a delete of a
- * {@link KeyRange}, or, only inside a transaction's branch, a nested transaction (etcd 3.4+'s
+ * One operation: a write, used alone or inside a {@link Txn} (a put of one key, a delete of a
+ * {@link KeyRange}), or, only inside a transaction's branch, a nested transaction (etcd 3.4+'s
  * {@code RequestOp.request_txn}) or a read at a revision that the transaction must allow
  * ({@link #readAt}). Built with the static factories; immutable and thread-safe.
  */
