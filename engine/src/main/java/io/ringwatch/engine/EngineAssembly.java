@@ -95,7 +95,7 @@ final class EngineAssembly
         historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
         secondary = new SecondaryIndexes(index, window, cursor, undo, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, compaction::revision, journal, secondary::function);
-        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, journal,
+        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, compaction::revision, journal,
             watches.dispatcherDoorbells());
         snapshotter = journal != null && journal.keepsSnapshots() ?
             new Snapshotter(name + "-snapshotter", journal, index, cursor, config.snapshotEveryRevisions()) : null;

@@ -269,10 +269,14 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
-     * Applies a transaction atomically, under one revision, and waits.
+     * Applies a transaction atomically, under one revision, and waits. A transaction whose chosen
+     * path reads at a revision out of bounds ({@link Op#readAt}) is refused, changing nothing.
      *
      * @param txn the transaction.
      * @return what it did.
+     * @throws FutureRevisionException for a read on the chosen path after the revision before the
+     *                                 transaction.
+     * @throws CompactedException      for a read on the chosen path before the store's first revision.
      */
     public TxnResult txn(final Txn txn)
     {
@@ -285,7 +289,8 @@ public final class RingWatch implements AutoCloseable
      *
      * @param txn the transaction.
      * @return the result, later (completed on the writer thread, or the journal thread for a
-     *         persistent engine).
+     *         persistent engine); completed exceptionally, with nothing changed, as {@link #txn}
+     *         throws.
      */
     public CompletableFuture<TxnResult> txnAsync(final Txn txn)
     {

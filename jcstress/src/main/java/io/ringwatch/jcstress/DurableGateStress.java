@@ -77,7 +77,7 @@ public class DurableGateStress
     private static final UndoLog UNDO = new UndoLog(1 << 20, 64, 4096);
     private static final RangeReader READER = new RangeReader(INDEX, UNDO, CURSOR, true);
     private static final WritePipeline PIPELINE = new WritePipeline(
-        CONFIG, INDEX, WINDOW_BUFFER, CURSOR, new IndexMaintainer(WINDOW_BUFFER), UNDO, JOURNAL, NO_WINDOW_READERS);
+        CONFIG, INDEX, WINDOW_BUFFER, CURSOR, new IndexMaintainer(WINDOW_BUFFER), UNDO, () -> 0, JOURNAL, NO_WINDOW_READERS);
 
     private final byte[] key = ("k" + KEYS.incrementAndGet()).getBytes();
     private final UnsafeBuffer keyBuffer = new UnsafeBuffer(key);

@@ -84,7 +84,7 @@ public class WritePipelineCloseStress
     private final OffHeapIndex index = new OffHeapIndex(4);
     private final WatchWindow window = new WatchWindow(WINDOW, SystemNanoClock.INSTANCE);
     private final WritePipeline pipeline = new WritePipeline(
-        CONFIG, index, window, new RevisionCursor(0), new IndexMaintainer(window), new UndoLog(1 << 20, 64, 4096), null,
+        CONFIG, index, window, new RevisionCursor(0), new IndexMaintainer(window), new UndoLog(1 << 20, 64, 4096), () -> 0, null,
         NO_WINDOW_READERS);
     private CompletableFuture<WriteResult> first;
     private CompletableFuture<WriteResult> second;

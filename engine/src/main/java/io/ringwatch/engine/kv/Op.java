@@ -3,9 +3,10 @@ package io.ringwatch.engine.kv;
 import io.ringwatch.engine.errors.InvalidRequestException;
 
 /**
- * One write, used alone or inside a {@link Txn}: a put of one key, a delete of a
- * {@link KeyRange}, or, only inside a transaction's branch, a nested transaction (etcd 3.4+'s
- * {@code RequestOp.request_txn}). Built with the static factories; immutable and thread-safe.
+ * One operation: a write, used alone or inside a {@link Txn} (a put of one key, a delete of a
+ * {@link KeyRange}), or, only inside a transaction's branch, a nested transaction (etcd 3.4+'s
+ * {@code RequestOp.request_txn}) or a read at a revision that the transaction must allow
+ * ({@link #readAt}). Built with the static factories; immutable and thread-safe.
  */
 public final class Op
 {
@@ -17,7 +18,9 @@ public final class Op
         /** Delete every key of a range. */
         DELETE,
         /** A transaction inside a transaction's branch, applied under the outer one's revision. */
-        TXN
+        TXN,
+        /** A read at a revision inside a transaction's branch: checked against the store, not served. */
+        READ
     }
 
     private final Kind kind;
@@ -27,15 +30,16 @@ public final class Op
     private final Txn nested;
     private final long lease;
     private final boolean ignoreLease;
+    private final long readRevision;
 
     private Op(final Kind kind, final KeyRange range, final byte[] value, final boolean prevKv, final Txn nested)
     {
-        this(kind, range, value, prevKv, nested, 0, false);
+        this(kind, range, value, prevKv, nested, 0, false, 0);
     }
 
     private Op(
         final Kind kind, final KeyRange range, final byte[] value, final boolean prevKv, final Txn nested,
-        final long lease, final boolean ignoreLease)
+        final long lease, final boolean ignoreLease, final long readRevision)
     {
         this.kind = kind;
         this.range = range;
@@ -44,6 +48,7 @@ public final class Op
         this.nested = nested;
         this.lease = lease;
         this.ignoreLease = ignoreLease;
+        this.readRevision = readRevision;
     }
 
     /**
@@ -123,17 +128,40 @@ public final class Op
     }
 
     /**
+     * A read that the caller makes at {@code revision} as part of a transaction's branch (etcd's
+     * range operation in a Txn): the engine reads nothing for it (the caller reads once the
+     * transaction is applied), but holds the transaction to etcd's rule for such reads
+     * ({@code checkRange}). After choosing the whole path, nested transactions included, and before
+     * writing anything, the writer refuses the transaction when a read on that path names a revision
+     * after the store's revision before the transaction
+     * ({@link io.ringwatch.engine.errors.FutureRevisionException}) or before the store's first
+     * revision, which is its compaction point, or -1 while it was never compacted, as in etcd
+     * ({@link io.ringwatch.engine.errors.CompactedException}): the first such read in the path's
+     * order decides which. A refused transaction writes nothing and takes no revision. So 0 is always
+     * allowed (the current revision), -1 only before any compaction, any lower revision never. A
+     * read on a branch not taken is not checked. Allocates this operation only.
+     *
+     * @param revision the revision the caller will read the store at.
+     * @return an operation for a {@link Txn} branch; refused as a write of its own.
+     */
+    public static Op readAt(final long revision)
+    {
+        return new Op(Kind.READ, null, null, false, null, 0, false, revision);
+    }
+
+    /**
      * @return a copy of this operation that also returns the previous key-values it replaced or
      * deleted (etcd's prev_kv).
-     * @throws InvalidRequestException for a nested transaction, whose own operations say so.
+     * @throws InvalidRequestException for a nested transaction, whose own operations say so, or a
+     *                                 read.
      */
     public Op withPrevKv()
     {
-        if (kind == Kind.TXN)
+        if (kind == Kind.TXN || kind == Kind.READ)
         {
-            throw new InvalidRequestException("prev_kv is set on a nested transaction's own operations");
+            throw new InvalidRequestException("prev_kv is set on a put or delete, not on " + kind);
         }
-        return new Op(kind, range, value, true, null, lease, ignoreLease);
+        return new Op(kind, range, value, true, null, lease, ignoreLease, 0);
     }
 
     /**
@@ -144,7 +172,7 @@ public final class Op
      *
      * @param leaseId the lease, positive; 0 for none (the default).
      * @return a copy of this put with the lease.
-     * @throws InvalidRequestException for a delete or nested transaction, a negative id, or a put
+     * @throws InvalidRequestException for anything but a put, a negative id, or a put
      *                                 that keeps its key's lease ({@link #withIgnoreLease()}).
      */
     public Op withLease(final long leaseId)
@@ -158,7 +186,7 @@ public final class Op
         {
             throw new InvalidRequestException("etcdserver: lease is provided");
         }
-        return new Op(kind, range, value, prevKv, null, leaseId, false);
+        return new Op(kind, range, value, prevKv, null, leaseId, false, 0);
     }
 
     /**
@@ -167,7 +195,7 @@ public final class Op
      * ({@link io.ringwatch.engine.errors.KeyNotFoundException}).
      *
      * @return a copy of this put that keeps the key's lease.
-     * @throws InvalidRequestException for a delete or nested transaction, or a put that names a
+     * @throws InvalidRequestException for anything but a put, or a put that names a
      *                                 lease (etcd's "lease is provided").
      */
     public Op withIgnoreLease()
@@ -177,7 +205,7 @@ public final class Op
         {
             throw new InvalidRequestException("etcdserver: lease is provided");
         }
-        return new Op(kind, range, value, prevKv, null, 0, true);
+        return new Op(kind, range, value, prevKv, null, 0, true, 0);
     }
 
     /**
@@ -222,7 +250,15 @@ public final class Op
     }
 
     /**
-     * @return the keys it touches (a single key for a put); null for a nested transaction.
+     * @return the revision a {@link Kind#READ} reads at; 0 for anything else.
+     */
+    public long readRevision()
+    {
+        return readRevision;
+    }
+
+    /**
+     * @return the keys it touches (a single key for a put); null for a nested transaction or a read.
      */
     public KeyRange range()
     {
@@ -256,6 +292,14 @@ public final class Op
     @Override
     public String toString()
     {
-        return kind == Kind.TXN ? "TXN " + nested : kind + " " + range;
+        switch (kind)
+        {
+            case TXN:
+                return "TXN " + nested;
+            case READ:
+                return "READ at " + readRevision;
+            default:
+                return kind + " " + range;
+        }
     }
 }

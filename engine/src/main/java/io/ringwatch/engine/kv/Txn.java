@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * A small transaction (etcd's Txn): if every {@link Compare} holds, the {@code then}
  * operations are applied, else the {@code orElse} operations; either way atomically, under one
- * revision when anything changes. Immutable and thread-safe.
+ * revision when anything changes. A branch may nest transactions ({@link Op#txn}) and name the
+ * revisions the caller reads at ({@link Op#readAt}), which the writer checks on the chosen path
+ * before it writes anything. Immutable and thread-safe.
  */
 public final class Txn
 {

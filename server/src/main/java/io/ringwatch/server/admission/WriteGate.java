@@ -30,7 +30,10 @@ import java.util.function.LongSupplier;
  * calls in flight (jetcd, etcd's Go client) therefore slows to what the watchers take; the calls
  * held at once are bounded, and a write that arrives while {@code maxHeld} are held is refused
  * with etcd's own overload error ({@code RESOURCE_EXHAUSTED}, "etcdserver: too many requests"),
- * which changes nothing. Reads, compaction and every other service pass untouched.
+ * which changes nothing. A held call that the client cancels leaves the queue at once (on the
+ * thread that tells of the cancel; a scan of the calls held): it no longer counts toward
+ * {@code maxHeld} and is never let through. Reads, compaction and every other service pass
+ * untouched.
  *
  * <p>Threads: gRPC's call the interceptor; one thread (the one measuring the backlog) calls
  * {@link #admitThrough}; a held call is released on that thread or on a transport thread
@@ -211,8 +214,29 @@ public final class WriteGate implements ServerInterceptor, AutoCloseable
         heldNow.incrementAndGet();
         heldTotal.increment();
         held.add(new HeldRequest(call, messages));
+        if (call.hasEnded())
+        {
+            // It ended before it was queued, so its end did not find it there.
+            forget(call);
+        }
         // The limit may have been raised after the check above and the queue drained before the add.
         release();
+    }
+
+    /**
+     * Takes a call that ended while held (the client cancelled it) out of the queue, so that it no
+     * longer counts toward {@code maxHeld} nor waits to be released. O(calls held).
+     */
+    private void forget(final Gated<?, ?> call)
+    {
+        for (final HeldRequest request : held)
+        {
+            // Whichever of this and release() removes a request counts it out of heldNow.
+            if (request.call == call && held.remove(request))
+            {
+                heldNow.decrementAndGet();
+            }
+        }
     }
 
     private void release()
@@ -234,7 +258,7 @@ public final class WriteGate implements ServerInterceptor, AutoCloseable
     /**
      * A write call whose requests for messages go through the gate, counted as passing from its
      * first request let through until it ends (completes or is cancelled); one that ends while
-     * held is never counted.
+     * held is never counted and leaves the queue at once.
      */
     private final class Gated<ReqT, RespT> extends ForwardingServerCall.SimpleForwardingServerCall<ReqT, RespT>
     {
@@ -253,7 +277,8 @@ public final class WriteGate implements ServerInterceptor, AutoCloseable
 
         void ended()
         {
-            if (state.getAndSet(ENDED) == PASSED)
+            final int was = state.getAndSet(ENDED);
+            if (was == PASSED)
             {
                 passing.decrementAndGet();
                 if (heldNow.get() > 0)
@@ -262,6 +287,15 @@ public final class WriteGate implements ServerInterceptor, AutoCloseable
                     release();
                 }
             }
+            else if (was == WAITING && heldNow.get() > 0)
+            {
+                forget(this);
+            }
+        }
+
+        boolean hasEnded()
+        {
+            return state.get() == ENDED;
         }
 
         void pass(final int messages)

@@ -1,6 +1,5 @@
 package io.ringwatch.server.kv;
 
-import io.grpc.StatusRuntimeException;
 import io.ringwatch.server.api.etcdserverpb.Compare;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
@@ -31,9 +30,11 @@ import java.util.concurrent.CompletableFuture;
  * compare, lease compares and those over a range (range_end, "\0" for every key from key on)
  * included, is the engine's. Puts carry their lease or ignore_lease; a put naming an unknown lease
  * fails the whole transaction with etcd's "requested lease not found". etcd's duplicate-key rule
- * is the engine's ({@code DuplicateKeyException}). A range directly in the chosen branch that
- * names a revision after the store's or before the compaction point refuses the transaction with
- * etcd's error and changes nothing ({@link TxnRevisions}). Not supported, with an UNIMPLEMENTED error:
+ * is the engine's ({@code DuplicateKeyException}). A range anywhere on the chosen path, nested
+ * transactions included, that names a revision goes to the engine as a read at that revision
+ * ({@link Op#readAt}), whose writer holds it to etcd's {@code checkRange} before writing anything: a
+ * revision after the store's or before etcd's first revision refuses the whole transaction with
+ * etcd's error and changes nothing. Not supported, with an UNIMPLEMENTED error:
  * ignore_value inside a transaction. Stateless.
  */
 final class TxnExecutor
@@ -53,23 +54,15 @@ final class TxnExecutor
      * @param request the transaction.
      * @return etcd's response, once applied: built on the thread that applied it, or, when a branch
      *         reads a range, on the common pool (a range read has no place on the engine's writer
-     *         or journal thread); or etcd's future-revision or compacted error, with nothing
-     *         written, when the branch taken reads at a revision out of bounds.
+     *         or journal thread); or the engine's refusal (etcd's future-revision or compacted error
+     *         once mapped), with nothing written, when the chosen path reads at a revision out of
+     *         bounds.
      */
     static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
     {
         check(request);
         final boolean reads = reads(request);
-        final long current = engine.currentRevision();
-        final long compacted = engine.compactRevision();
-        final boolean refuseThen = TxnRevisions.refusal(request.getSuccessList(), current, compacted) != null;
-        final boolean refuseElse = TxnRevisions.refusal(request.getFailureList(), current, compacted) != null;
-        final Txn txn = Txn.of(compares(request), refuseThen ? List.of() : writes(request.getSuccessList(), reads),
-            refuseElse ? List.of() : writes(request.getFailureList(), reads));
-        if (refuseThen || refuseElse)
-        {
-            return engine.txnAsync(txn).thenComposeAsync(result -> refusedOrApplied(engine, member, request, result, refuseThen, refuseElse));
-        }
+        final Txn txn = toEngine(request, reads);
         if (!reads)
         {
             return engine.txnAsync(txn).thenApply(result -> response(member, request, result, null));
@@ -79,36 +72,13 @@ final class TxnExecutor
     }
 
     /**
-     * A branch whose range names a revision out of bounds was sent with no writes, so the writer
-     * still decides the branch and nothing changes when it takes that one. Taken, it is refused
-     * against the store revision the writer decided at (the result's, as nothing was written),
-     * as etcd checks it; if writes meanwhile brought that revision into bounds, the transaction is
-     * sent again as it is, as etcd would have applied it then.
+     * @param reads whether the transaction reads a range: then every write asks for its previous
+     *              key-values (what {@link TxnReads} undoes a write from), and every range that
+     *              names a revision goes to the engine as a read at it.
      */
-    private static CompletableFuture<TxnResponse> refusedOrApplied(final RingWatch engine, final MemberIdentity member,
-        final TxnRequest request, final TxnResult result, final boolean refuseThen, final boolean refuseElse)
+    private static Txn toEngine(final TxnRequest request, final boolean reads)
     {
-        if (!(result.succeeded() ? refuseThen : refuseElse))
-        {
-            return CompletableFuture.completedFuture(
-                response(member, request, result, reads(request) ? new TxnReads(engine, member, request, result) : null));
-        }
-        final StatusRuntimeException refusal = TxnRevisions.refusal(
-            result.succeeded() ? request.getSuccessList() : request.getFailureList(), result.revision(), engine.compactRevision());
-        if (refusal != null)
-        {
-            return CompletableFuture.failedFuture(refusal);
-        }
-        return execute(engine, member, request);
-    }
-
-    /**
-     * @param prevKvs whether every write asks for its previous key-values (what {@link TxnReads}
-     *                undoes a write from).
-     */
-    private static Txn toEngine(final TxnRequest request, final boolean prevKvs)
-    {
-        return Txn.of(compares(request), writes(request.getSuccessList(), prevKvs), writes(request.getFailureList(), prevKvs));
+        return Txn.of(compares(request), ops(request.getSuccessList(), reads), ops(request.getFailureList(), reads));
     }
 
     private static List<io.ringwatch.engine.kv.Compare> compares(final TxnRequest request)
@@ -265,30 +235,39 @@ final class TxnExecutor
         }
     }
 
-    private static List<Op> writes(final List<RequestOp> ops, final boolean prevKvs)
+    /**
+     * @return the engine's operations for a branch: its writes, its nested transactions, and a read
+     *         for each range that names a revision (one at 0 reads the current revision, which is
+     *         never refused).
+     */
+    private static List<Op> ops(final List<RequestOp> ops, final boolean reads)
     {
-        final List<Op> writes = new ArrayList<>(ops.size());
+        final List<Op> engineOps = new ArrayList<>(ops.size());
         for (final RequestOp op : ops)
         {
             if (op.hasRequestPut())
             {
                 final Op put = WriteRequests.put(op.getRequestPut());
-                writes.add(prevKvs ? put.withPrevKv() : put);
+                engineOps.add(reads ? put.withPrevKv() : put);
             }
             else if (op.hasRequestDeleteRange())
             {
                 final Op delete = WriteRequests.delete(op.getRequestDeleteRange());
                 if (delete != null)
                 {
-                    writes.add(prevKvs ? delete.withPrevKv() : delete);
+                    engineOps.add(reads ? delete.withPrevKv() : delete);
                 }
             }
             else if (op.hasRequestTxn())
             {
-                writes.add(Op.txn(toEngine(op.getRequestTxn(), prevKvs)));
+                engineOps.add(Op.txn(toEngine(op.getRequestTxn(), reads)));
+            }
+            else if (op.hasRequestRange() && op.getRequestRange().getRevision() != 0)
+            {
+                engineOps.add(Op.readAt(op.getRequestRange().getRevision()));
             }
         }
-        return writes;
+        return engineOps;
     }
 
     private static io.ringwatch.engine.kv.Compare toEngine(final Compare compare)

@@ -8,17 +8,18 @@ import io.grpc.Status;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The gate on made-up calls and revisions: a write's request for its message waits while the
  * limit leaves no room and goes through once it does; writes let through count against the limit
- * until they end; reads never wait; past the bound on held calls a write is refused with etcd's
- * overload error and its handler never runs.
+ * until they end; a held write the client cancels leaves the queue at once; reads never wait; past
+ * the bound on held calls a write is refused with etcd's overload error and its handler never runs.
  */
 class WriteGateTest
 {
@@ -76,6 +77,42 @@ class WriteGateTest
     }
 
     @Test
+    void aWriteCancelledWhileHeldLeavesTheQueueAndFreesItsPlaceAtOnce()
+    {
+        gate.admitThrough(WriteGate.SHUT);
+        final RecordingCall<?, ?> cancelled = startPut(gate);
+        final RecordingCall<?, ?> kept = startPut(gate);
+
+        cancelled.listener.onCancel();
+
+        assertEquals(1, gate.heldNow(), "the cancelled call no longer counts toward the bound");
+        final RecordingCall<?, ?> next = startPut(gate);
+        assertNull(next.closedWith, "its place holds the next write instead of refusing it");
+        assertEquals(0, gate.refused());
+        assertEquals(2, gate.heldNow());
+        gate.admitThrough(WriteGate.UNLIMITED);
+        assertEquals(List.of(), cancelled.requested, "a cancelled call is never let through");
+        assertEquals(List.of(2), kept.requested);
+        assertEquals(List.of(2), next.requested);
+        assertEquals(2, gate.passing());
+    }
+
+    @Test
+    void aRequestMadeAfterItsCallWasCancelledIsNotHeld()
+    {
+        gate.admitThrough(WriteGate.SHUT);
+        final List<ServerCall<?, ?>> handed = new ArrayList<>();
+        final RecordingCall<?, ?> call = startAskingLater(gate, handed);
+
+        call.listener.onCancel();
+        handed.get(0).request(2);
+
+        assertEquals(0, gate.heldNow());
+        gate.admitThrough(WriteGate.UNLIMITED);
+        assertEquals(List.of(), call.requested);
+    }
+
+    @Test
     void readsAndCompactionsNeverWait()
     {
         gate.admitThrough(WriteGate.SHUT);
@@ -92,16 +129,9 @@ class WriteGateTest
         gate.admitThrough(WriteGate.SHUT);
         startPut(gate);
         startPut(gate);
-        final var third = new RecordingCall<>(KVGrpc.getPutMethod());
-        final boolean[] started = {false};
-        gate.interceptCall(third, new Metadata(), (call, headers) ->
-        {
-            started[0] = true;
-            return new ServerCall.Listener<>()
-            {
-            };
-        });
-        assertFalse(started[0], "the handler of a refused write never runs");
+        final List<ServerCall<?, ?>> handed = new ArrayList<>();
+        final RecordingCall<?, ?> third = startAskingLater(gate, handed);
+        assertTrue(handed.isEmpty(), "the handler of a refused write never runs");
         assertEquals(Status.Code.RESOURCE_EXHAUSTED, third.closedWith.getCode());
         assertEquals(WriteGate.TOO_MANY_REQUESTS, third.closedWith.getDescription());
         assertEquals(1, gate.refused());
@@ -115,6 +145,23 @@ class WriteGateTest
     static RecordingCall<?, ?> startPut(final WriteGate gate)
     {
         return start(gate, KVGrpc.getPutMethod());
+    }
+
+    /**
+     * Starts a put whose handler asks for no message yet: it hands the call the gate gave it to
+     * {@code handed}, to ask later.
+     */
+    private static RecordingCall<?, ?> startAskingLater(final WriteGate gate, final List<ServerCall<?, ?>> handed)
+    {
+        final var call = new RecordingCall<>(KVGrpc.getPutMethod());
+        call.listener = gate.interceptCall(call, new Metadata(), (gated, headers) ->
+        {
+            handed.add(gated);
+            return new ServerCall.Listener<>()
+            {
+            };
+        });
+        return call;
     }
 
     /** Starts a call as gRPC's unary handler does: it asks for two messages (to catch a second). */

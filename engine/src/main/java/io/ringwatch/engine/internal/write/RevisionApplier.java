@@ -36,11 +36,12 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
  * The single writer: consumes the write ring and, for each command, checks its conditions, the
- * secondary-index functions and the revision's size in the journal ({@link RevisionSizer}) before
+ * revisions a transaction's chosen path reads at ({@link TxnPlan#checkReads}), the secondary-index functions and the revision's size in the journal ({@link RevisionSizer}) before
  * anything changes, assigns the next revision if it changes anything, applies it to the off-heap
  * index (which yields the previous key-value), appends its events to the watch window, publishes
  * them, and (in memory) completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
@@ -71,6 +72,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final RevisionCursor cursor;
     private final IndexMaintainer secondary;
     private final UndoLog undo;
+    /** The engine's compaction point, set by other threads: what a transaction's reads may not precede. */
+    private final LongSupplier compactRevision;
     private final LeaseTable leases;
     private final IndexEntry prev = new IndexEntry();
     private final IndexEntry probe = new IndexEntry();
@@ -106,6 +109,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
         final UndoLog undo,
+        final LongSupplier compactRevision,
         final LeaseTable leases,
         final Journal journalSizes,
         final Journaller journal,
@@ -120,6 +124,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.cursor = cursor;
         this.secondary = secondary;
         this.undo = undo;
+        this.compactRevision = compactRevision;
         this.leases = leases;
         this.revision = cursor.applied();
         this.rungRevision = revision;
@@ -315,6 +320,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final TxnPlan plan = TxnPlan.choose(command.txn, conditions);
         final List<Op> ops = plan.writes();
         final long[] opLeases = leasesOfPuts(ops, command);
+        // After the puts' leases, as etcd checks its paths' puts before their ranges.
+        plan.checkReads(revision, compactRevision.getAsLong());
         secondary.checkTxn(ops);
         if (sizer.isBounded())
         {

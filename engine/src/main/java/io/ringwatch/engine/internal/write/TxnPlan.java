@@ -14,22 +14,26 @@ import java.util.function.Predicate;
 /**
  * The path a transaction takes, nested transactions included: every condition on the path is
  * evaluated first, against the store before any write of the transaction (as etcd's
- * {@code compareToPath}), then the writes of the chosen branches are applied in order as one flat
- * list under one revision, and the results are folded back into the nesting. Built and used on the
- * writer thread only; allocates per transaction (none of it for a transaction without nesting
- * beyond the plan itself).
+ * {@code compareToPath}), then the reads on the path are checked against the store's revisions
+ * ({@link #checkReads}, etcd's {@code checkRange}), then the writes of the chosen branches are
+ * applied in order as one flat list under one revision, and the results are folded back into the
+ * nesting. Built and used on the writer thread only; allocates per transaction (none of it for a
+ * transaction without nesting or reads beyond the plan itself).
  */
 final class TxnPlan
 {
     private final boolean succeeded;
     private final List<Op> branch;
     private final List<TxnPlan> nested;
+    /** True when a read stands on the path: in the chosen branch or in a nested one's. */
+    private final boolean reads;
 
-    private TxnPlan(final boolean succeeded, final List<Op> branch, final List<TxnPlan> nested)
+    private TxnPlan(final boolean succeeded, final List<Op> branch, final List<TxnPlan> nested, final boolean reads)
     {
         this.succeeded = succeeded;
         this.branch = branch;
         this.nested = nested;
+        this.reads = reads;
     }
 
     /**
@@ -42,6 +46,7 @@ final class TxnPlan
         final boolean succeeded = holds.test(txn.when());
         final List<Op> branch = succeeded ? txn.then() : txn.orElse();
         List<TxnPlan> nested = List.of();
+        boolean reads = false;
         for (final Op op : branch)
         {
             if (op.kind() == Op.Kind.TXN)
@@ -50,10 +55,45 @@ final class TxnPlan
                 {
                     nested = new ArrayList<>();
                 }
-                nested.add(choose(op.nested(), holds));
+                final TxnPlan inner = choose(op.nested(), holds);
+                reads |= inner.reads;
+                nested.add(inner);
+            }
+            else if (op.kind() == Op.Kind.READ)
+            {
+                reads = true;
             }
         }
-        return new TxnPlan(succeeded, branch, nested);
+        return new TxnPlan(succeeded, branch, nested, reads);
+    }
+
+    /**
+     * Checks every read on the path, in the path's order (a nested transaction's where it stands
+     * in its branch), as etcd does before it writes anything.
+     *
+     * @param current   the store revision before the transaction.
+     * @param compacted the compaction point (0: never compacted).
+     * @throws io.ringwatch.engine.errors.FutureRevisionException for the first read after {@code current}.
+     * @throws io.ringwatch.engine.errors.CompactedException      for the first read before the first revision.
+     */
+    void checkReads(final long current, final long compacted)
+    {
+        if (!reads)
+        {
+            return;
+        }
+        int next = 0;
+        for (final Op op : branch)
+        {
+            if (op.kind() == Op.Kind.TXN)
+            {
+                nested.get(next++).checkReads(current, compacted);
+            }
+            else if (op.kind() == Op.Kind.READ)
+            {
+                ReadRevisions.check(op.readRevision(), current, compacted);
+            }
+        }
     }
 
     /**
@@ -66,11 +106,11 @@ final class TxnPlan
 
     /**
      * @return the puts and deletes to apply, in order: the chosen branch with each nested
-     *         transaction replaced by its own chosen writes.
+     *         transaction replaced by its own chosen writes, and without its reads.
      */
     List<Op> writes()
     {
-        if (nested.isEmpty())
+        if (nested.isEmpty() && !reads)
         {
             return branch;
         }
@@ -88,7 +128,7 @@ final class TxnPlan
             {
                 nested.get(next++).collect(writes);
             }
-            else
+            else if (op.kind() != Op.Kind.READ)
             {
                 writes.add(op);
             }
@@ -116,7 +156,7 @@ final class TxnPlan
             {
                 inner.add(nested.get(next++).result(revision, results));
             }
-            else
+            else if (op.kind() != Op.Kind.READ)
             {
                 own.add(results.next());
             }

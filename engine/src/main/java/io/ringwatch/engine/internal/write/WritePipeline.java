@@ -35,6 +35,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The write path's front door: validates a write on the caller's thread, claims a slot of the
@@ -72,6 +73,8 @@ public final class WritePipeline implements AutoCloseable
      * @param cursor the writer's published progress.
      * @param secondary keeps the secondary indexes current on the writer thread.
      * @param undo      keeps what pinned consistent reads need, on the writer thread.
+     * @param compactRevision the engine's compaction point (0: never compacted), read by the writer
+     *                to check the reads a transaction's path names ({@link Op#readAt}).
      * @param journal the revision log, or null for an in-memory engine; with one, a journal stage
      *                (thread {@code ringwatch-journal}) appends each revision after the writer and
      *                completes the writes (see {@link Journaller}).
@@ -85,6 +88,7 @@ public final class WritePipeline implements AutoCloseable
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
         final UndoLog undo,
+        final LongSupplier compactRevision,
         final Journal journal,
         final Doorbell[] windowReaders)
     {
@@ -101,7 +105,7 @@ public final class WritePipeline implements AutoCloseable
             windowReaders, new IndexRollback(index, secondary));
         stampTime = journal != null;
         leaseClock = config.leaseClock();
-        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo,
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, compactRevision,
             LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis()), journal, journaller,
             windowReaders, config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
@@ -374,9 +378,10 @@ public final class WritePipeline implements AutoCloseable
         {
             throw new InvalidRequestException("operation must not be null");
         }
-        if (op.kind() == Op.Kind.TXN)
+        if (op.kind() == Op.Kind.TXN || op.kind() == Op.Kind.READ)
         {
-            throw new InvalidRequestException("a nested transaction is an operation of a transaction's branch, not a write of its own");
+            throw new InvalidRequestException("a " + (op.kind() == Op.Kind.TXN ? "nested transaction" : "read") +
+                " is an operation of a transaction's branch, not a write of its own");
         }
         validate(op);
         final WriteCommand command = claim(completion, null);
@@ -528,7 +533,7 @@ public final class WritePipeline implements AutoCloseable
     }
 
     /**
-     * Validates each op (a nested transaction as a whole), then refuses a put key given twice and a
+     * Validates each op (a nested transaction as a whole; a read names no key), then refuses a put key given twice and a
      * delete whose range holds a put key, with the errors an all-pairs check in op order would give:
      * the first op that fails validation or repeats an earlier put key, whichever comes first, then
      * the first delete that holds a put key. O(n log n): the put keys are sorted once (stably, so
@@ -552,7 +557,7 @@ public final class WritePipeline implements AutoCloseable
                     nests = true;
                     validate(op.nested());
                 }
-                else
+                else if (op.kind() != Op.Kind.READ)
                 {
                     validate(op);
                 }
