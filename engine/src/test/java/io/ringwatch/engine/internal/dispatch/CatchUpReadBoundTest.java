@@ -73,13 +73,20 @@ class CatchUpReadBoundTest
 
         int calls = 0;
         long worstCall = 0;
+        final long readDeadline = System.nanoTime() + PATIENCE.toNanos();
         while (values.values.size() < 2)
         {
             final long before = journal.changesRead();
-            watcher.poll(values, 16);
-            worstCall = Math.max(worstCall, journal.changesRead() - before);
+            final int polled = watcher.poll(values, 16);
+            final long read = journal.changesRead() - before;
+            worstCall = Math.max(worstCall, read);
             calls++;
-            assertTrue(calls < 1_000, "the watcher got its events within 1,000 polls");
+            assertTrue(System.nanoTime() < readDeadline, "the watcher got its events");
+            if (polled == 0 && read == 0)
+            {
+                // Nothing to do yet (a rejoin waiting for the dispatcher, which a loaded machine delays).
+                LockSupport.parkNanos(100_000);
+            }
         }
 
         assertEquals(List.of("first", "second"), values.values);
