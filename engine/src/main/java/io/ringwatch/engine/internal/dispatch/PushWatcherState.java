@@ -67,9 +67,9 @@ final class PushWatcherState extends WatcherState implements DeliveryTask
     }
 
     @Override
-    public void runTurn(final EventBatchView batch, final int maxEvents)
+    public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
     {
-        drain(listener, batch, maxEvents);
+        drain(calls.around(listener), batch, maxEvents);
     }
 
     @Override

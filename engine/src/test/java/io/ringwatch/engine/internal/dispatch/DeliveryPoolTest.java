@@ -129,13 +129,16 @@ class DeliveryPoolTest
         final CountingTask spinner = new CountingTask(1)
         {
             @Override
-            public void runTurn(final EventBatchView batch, final int maxEvents)
+            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
             {
-                entered.countDown();
-                while (spin.get())
+                calls.around(events ->
                 {
-                    Thread.onSpinWait();
-                }
+                    entered.countDown();
+                    while (spin.get())
+                    {
+                        Thread.onSpinWait();
+                    }
+                }).onEvents(batch);
             }
         };
         schedule(pool, spinner);
@@ -152,6 +155,61 @@ class DeliveryPoolTest
         {
             spin.set(false);
         }
+    }
+
+    @Test
+    void aTurnBusyWithTheEnginesWorkIsNotCountedBlockedButItsListenerCallIs()
+    {
+        // No housekeeper thread: the test calls maintain itself, with a clock a second ahead.
+        final DeliveryPool pool = pool(1, 4, 1024);
+        final AtomicBoolean reading = new AtomicBoolean(true);
+        final CountDownLatch inListener = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch enteredTurn = new CountDownLatch(1);
+        final CountingTask catchingUp = new CountingTask(1)
+        {
+            @Override
+            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
+            {
+                enteredTurn.countDown();
+                // The engine's own work before the listener call: a catch-up reading the history.
+                while (reading.get())
+                {
+                    Thread.onSpinWait();
+                }
+                calls.around(events ->
+                {
+                    inListener.countDown();
+                    try
+                    {
+                        release.await();
+                    }
+                    catch (final InterruptedException e)
+                    {
+                        Thread.currentThread().interrupt();
+                    }
+                }).onEvents(batch);
+                super.runTurn(batch, maxEvents, calls);
+            }
+        };
+        catchingUp.produced.incrementAndGet();
+        schedule(pool, catchingUp);
+        await(() -> enteredTurn.getCount() == 0, "the turn began");
+
+        for (int i = 0; i < 10; i++)
+        {
+            pool.maintain(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+        }
+        assertEquals(1, pool.threadCount(), "no thread started for a turn busy outside any listener call");
+        assertEquals(0, pool.replacedCount());
+
+        reading.set(false);
+        await(() -> inListener.getCount() == 0, "the turn called its listener");
+        pool.maintain(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+        assertEquals(2, pool.threadCount(), "a thread started in place of the one inside its listener");
+        assertEquals(1, pool.replacedCount());
+        release.countDown();
+        await(() -> catchingUp.consumed == 1, "the turn finished");
     }
 
     @Test
@@ -245,13 +303,13 @@ class DeliveryPoolTest
         final CountingTask closer = new CountingTask(1)
         {
             @Override
-            public void runTurn(final EventBatchView batch, final int maxEvents)
+            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
             {
                 closerWasPoolThread.set(pool.isPoolThread());
                 // Far longer than the test's patience: returning at all shows it did not wait for itself.
                 pool.close(TimeUnit.MINUTES.toNanos(10));
                 closed.countDown();
-                super.runTurn(batch, maxEvents);
+                super.runTurn(batch, maxEvents, calls);
             }
         };
         closer.produced.incrementAndGet();
@@ -270,14 +328,14 @@ class DeliveryPoolTest
         final CountingTask task = new CountingTask(1)
         {
             @Override
-            public void runTurn(final EventBatchView batch, final int maxEvents)
+            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
             {
                 synchronized (names)
                 {
                     names.add(Thread.currentThread().getName());
                 }
                 ran.countDown();
-                super.runTurn(batch, maxEvents);
+                super.runTurn(batch, maxEvents, calls);
             }
         };
         task.produced.incrementAndGet();
@@ -432,7 +490,7 @@ class DeliveryPoolTest
         }
 
         @Override
-        public void runTurn(final EventBatchView batch, final int maxEvents)
+        public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
         {
             if (inside.getAndIncrement() != 0)
             {
@@ -471,7 +529,7 @@ class DeliveryPoolTest
         }
     }
 
-    /** A task whose first turn blocks until released. */
+    /** A task whose first turn blocks in its listener until released. */
     static final class BlockingTask extends CountingTask
     {
         final CountDownLatch entered = new CountDownLatch(1);
@@ -484,17 +542,20 @@ class DeliveryPoolTest
         }
 
         @Override
-        public void runTurn(final EventBatchView batch, final int maxEvents)
+        public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
         {
-            entered.countDown();
-            try
+            calls.around(events ->
             {
-                release.await();
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-            }
+                entered.countDown();
+                try
+                {
+                    release.await();
+                }
+                catch (final InterruptedException e)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }).onEvents(batch);
         }
     }
 }
