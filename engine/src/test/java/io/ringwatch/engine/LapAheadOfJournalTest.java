@@ -81,7 +81,7 @@ class LapAheadOfJournalTest
         RecordingListener.await(() -> listener.events().size() >= expected.size() || listener.cancellation() != null,
             expected.size() + " events");
         assertNull(listener.cancellation(), "cancelled once the journal caught up");
-        assertEquals(expected, values(listener.events()), "every event once, in order");
+        assertEquals(expected, RecordingListener.values(listener.events()), "every event once, in order");
         assertFalse(watcher.isCancelled());
     }
 
@@ -94,7 +94,7 @@ class LapAheadOfJournalTest
         RecordingListener.await(() -> listener.cancellation() != null, "a cancellation");
         assertEquals(CancelReason.REVISION_UNAVAILABLE, listener.cancellation().reason());
         assertTrue(watcher.isCancelled());
-        assertEquals(List.of("e0", "t1", "t2", "t3", "t4"), values(listener.events()), "what it had before the log lost the rest");
+        assertEquals(List.of("e0", "t1", "t2", "t3", "t4"), RecordingListener.values(listener.events()), "what it had before the log lost the rest");
     }
 
     /**
@@ -135,7 +135,7 @@ class LapAheadOfJournalTest
 
         listener.release(1);
         // Its cursor read the window up to the fourth event of the transaction and handed them over.
-        assertEquals(List.of("e0", "t1", "t2", "t3", "t4"), values(listener.awaitHeld(2)));
+        assertEquals(List.of("e0", "t1", "t2", "t3", "t4"), RecordingListener.values(listener.awaitHeld(2)));
         long last = txnRevision;
         for (int i = 0; i < 2 * WINDOW; i += BATCH)
         {
@@ -168,16 +168,6 @@ class LapAheadOfJournalTest
             }
         }
         return null;
-    }
-
-    private static List<String> values(final List<Event> events)
-    {
-        final List<String> values = new ArrayList<>();
-        for (final Event event : events)
-        {
-            values.add(new String(event.kv().value()));
-        }
-        return values;
     }
 
     /**

@@ -3,7 +3,6 @@ package io.ringwatch.engine;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
-import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
 import org.junit.jupiter.api.AfterEach;
@@ -73,7 +72,7 @@ class LappedDispatcherTest
 
         for (final RecordingListener listener : idle)
         {
-            assertEquals(List.of("0", "1"), values(listener.awaitEvents(2)), "an idle watcher's events, each once");
+            assertEquals(List.of("0", "1"), RecordingListener.values(listener.awaitEvents(2)), "an idle watcher's events, each once");
         }
         // The dispatcher's own reader of the lost events; none of the idle watchers opened one.
         assertEquals(1, journal.readersOpened() - readers, "journal readers opened after the lap");
@@ -102,8 +101,8 @@ class LappedDispatcherTest
         {
             expected.add(Integer.toString(i));
         }
-        assertEquals(expected, values(ofLost.awaitEvents(1 + LOST_WRITES)));
-        assertEquals(List.of("0", "1"), values(other.awaitEvents(2)));
+        assertEquals(expected, RecordingListener.values(ofLost.awaitEvents(1 + LOST_WRITES)));
+        assertEquals(List.of("0", "1"), RecordingListener.values(other.awaitEvents(2)));
         assertFalse(lostWatcher.isCancelled());
     }
 
@@ -165,16 +164,6 @@ class LappedDispatcherTest
             last = write.put(i);
         }
         return last;
-    }
-
-    private static List<String> values(final List<Event> events)
-    {
-        final List<String> values = new ArrayList<>();
-        for (final Event event : events)
-        {
-            values.add(new String(event.kv().value()));
-        }
-        return values;
     }
 
     @FunctionalInterface

@@ -163,10 +163,9 @@ class DeliveryPoolTest
         // No housekeeper thread: the test calls maintain itself, with a clock a second ahead.
         final DeliveryPool pool = pool(1, 4, 1024);
         final AtomicBoolean reading = new AtomicBoolean(true);
-        final CountDownLatch inListener = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final CountDownLatch enteredTurn = new CountDownLatch(1);
-        final CountingTask catchingUp = new CountingTask(1)
+        final BlockingTask catchingUp = new BlockingTask(release)
         {
             @Override
             public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
@@ -177,22 +176,9 @@ class DeliveryPoolTest
                 {
                     Thread.onSpinWait();
                 }
-                calls.around(events ->
-                {
-                    inListener.countDown();
-                    try
-                    {
-                        release.await();
-                    }
-                    catch (final InterruptedException e)
-                    {
-                        Thread.currentThread().interrupt();
-                    }
-                }).onEvents(batch);
                 super.runTurn(batch, maxEvents, calls);
             }
         };
-        catchingUp.produced.incrementAndGet();
         schedule(pool, catchingUp);
         await(() -> enteredTurn.getCount() == 0, "the turn began");
 
@@ -204,12 +190,11 @@ class DeliveryPoolTest
         assertEquals(0, pool.replacedCount());
 
         reading.set(false);
-        await(() -> inListener.getCount() == 0, "the turn called its listener");
+        await(() -> catchingUp.entered.getCount() == 0, "the turn called its listener");
         pool.maintain(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
         assertEquals(2, pool.threadCount(), "a thread started in place of the one inside its listener");
         assertEquals(1, pool.replacedCount());
         release.countDown();
-        await(() -> catchingUp.consumed == 1, "the turn finished");
     }
 
     @Test
@@ -530,7 +515,7 @@ class DeliveryPoolTest
     }
 
     /** A task whose first turn blocks in its listener until released. */
-    static final class BlockingTask extends CountingTask
+    static class BlockingTask extends CountingTask
     {
         final CountDownLatch entered = new CountDownLatch(1);
         private final CountDownLatch release;
