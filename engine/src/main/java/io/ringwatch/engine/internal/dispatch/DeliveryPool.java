@@ -35,14 +35,11 @@ import java.util.function.Supplier;
  *
  * <p><b>Compensation.</b> No thread can be pulled out of user code, so the pool works around a
  * blocked one, as ForkJoinPool's managed blocking does: the housekeeping thread
- * ({@link #maintain}) counts the threads that have been inside one listener call (timed by each
- * thread's {@link ListenerClock}) longer than the blocked threshold, waiting (parked, sleeping, on
- * a monitor), or {@value #RUNNABLE_BLOCKED_FACTOR} times longer while still runnable (computing,
- * native I/O: on a loaded machine a thread descheduled in a short call looks the same for a
- * while), and starts new threads until {@code coreThreads} are not blocked, up to
- * {@code maxThreads}. The engine's own work in a turn between listener calls (a catch-up reading
- * the history, bounded per turn) never counts: it makes progress, and more threads on the same
- * cores would only slow it. A thread beyond the core count that then finds no work for the keep-alive
+ * ({@link #maintain}) counts the threads that have been inside one turn longer than the
+ * blocked threshold, waiting (parked, sleeping, on a monitor), or {@value #RUNNABLE_BLOCKED_FACTOR}
+ * times longer while still runnable (computing, native I/O: on a loaded machine a thread
+ * descheduled in a short call looks the same for a while), and starts new threads until {@code coreThreads} are not blocked, up to
+ * {@code maxThreads}. A thread beyond the core count that then finds no work for the keep-alive
  * time retires. Past the cap, every thread being blocked, the ready tasks wait for a listener to
  * return. Cancelling a listener that stays in one call longer than the slow-listener timeout
  * is a separate policy ({@link DeliveryTask#overstayed}); it frees no thread.
@@ -235,18 +232,17 @@ final class DeliveryPool
             if (worker != null)
             {
                 final DeliveryTask task = worker.inTurn();
-                final ListenerClock calls = worker.calls();
-                if (task != null && calls.inCall())
+                if (task != null)
                 {
-                    final long started = calls.callStartNanos();
+                    final long started = worker.turnStartNanos();
                     final long inside = nowNanos - started;
                     if (inside > blockedAfterNanos && (inside > runnableBlockedAfterNanos || isWaiting(worker.thread())))
                     {
                         blockedNow++;
                     }
-                    if (inside > slowListenerNanos && worker.reportedCallStart != started && worker.inTurn() == task)
+                    if (inside > slowListenerNanos && worker.reportedTurnStart != started && worker.inTurn() == task)
                     {
-                        worker.reportedCallStart = started;
+                        worker.reportedTurnStart = started;
                         task.overstayed(slowListenerNanos);
                     }
                 }
@@ -385,7 +381,7 @@ final class DeliveryPool
             worker.enterTurn(task);
             try
             {
-                task.runTurn(batch, batchSize, worker.calls());
+                task.runTurn(batch, batchSize);
             }
             finally
             {

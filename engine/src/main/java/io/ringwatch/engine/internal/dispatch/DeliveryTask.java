@@ -30,11 +30,8 @@ interface DeliveryTask
      *
      * @param batch     the calling thread's batch, reused from turn to turn.
      * @param maxEvents the most events to hand over in this turn.
-     * @param calls     the calling thread's clock: every call into user code goes through
-     *                  {@link ListenerClock#around}, so that only that time can count the thread
-     *                  as blocked.
      */
-    void runTurn(EventBatchView batch, int maxEvents, ListenerClock calls);
+    void runTurn(EventBatchView batch, int maxEvents);
 
     /**
      * @return true when another turn would do something.
@@ -42,8 +39,8 @@ interface DeliveryTask
     boolean hasWork();
 
     /**
-     * The slow-listener policy: the current listener call has lasted longer than the engine's
-     * slow listener timeout. Called at most once per call, by the housekeeping thread, while the
+     * The slow-listener policy: the current turn has lasted longer than the engine's slow
+     * listener timeout. Called at most once per turn, by the housekeeping thread, while the
      * turn's thread is still inside it.
      *
      * @param timeoutNanos the timeout it overstayed.

@@ -5,14 +5,13 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * One thread of a {@link DeliveryPool}: takes the next ready task, runs its turns, and idles
- * with its own strategy when the queue is empty. It publishes which task it is in, and its
- * {@link ListenerClock} since when it is inside a listener call, for the pool's housekeeping to
- * tell a thread blocked in user code from one busy with the engine's work; a thread beyond the
- * pool's core count retires after the keep-alive time without work.
+ * with its own strategy when the queue is empty. It publishes which task it is in and since
+ * when, for the pool's housekeeping to tell a blocked thread from a busy one; a thread beyond
+ * the pool's core count retires after the keep-alive time without work.
  * <p>
- * Threading: {@link #run()} on its own thread; {@link #inTurn()}, {@link #calls()} and
+ * Threading: {@link #run()} on its own thread; {@link #inTurn()}, {@link #turnStartNanos()} and
  * {@link #doorbell()} from any thread. Allocation: none after construction; two ordered stores
- * per turn, and the clock's per listener call.
+ * and a clock read per turn.
  */
 final class DeliveryWorker implements Runnable
 {
@@ -21,11 +20,11 @@ final class DeliveryWorker implements Runnable
     private final IdleStrategy idleStrategy;
     private final Doorbell doorbell;
     private final EventBatchView batch;
-    private final ListenerClock calls = new ListenerClock();
     private final Thread thread;
     private volatile DeliveryTask inTurn;
-    /** Housekeeping-owned: the start of the last listener call reported as overstayed. */
-    long reportedCallStart;
+    private volatile long turnStartNanos;
+    /** Housekeeping-owned: the start of the last turn reported as overstayed. */
+    long reportedTurnStart;
 
     /**
      * @param doorbell rung by {@link DeliveryPool#wake()}; armed by {@code idleStrategy} if it is
@@ -95,6 +94,7 @@ final class DeliveryWorker implements Runnable
 
     void enterTurn(final DeliveryTask task)
     {
+        turnStartNanos = System.nanoTime();
         inTurn = task;
     }
 
@@ -112,11 +112,11 @@ final class DeliveryWorker implements Runnable
     }
 
     /**
-     * @return the clock of this thread's listener calls. Any thread.
+     * @return when the current (or last) turn began, by {@link System#nanoTime()}. Any thread.
      */
-    ListenerClock calls()
+    long turnStartNanos()
     {
-        return calls;
+        return turnStartNanos;
     }
 
     Doorbell doorbell()

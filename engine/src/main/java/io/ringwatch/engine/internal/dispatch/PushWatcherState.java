@@ -67,9 +67,9 @@ final class PushWatcherState extends WatcherState implements DeliveryTask
     }
 
     @Override
-    public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
+    public void runTurn(final EventBatchView batch, final int maxEvents)
     {
-        drain(calls.around(listener), batch, maxEvents);
+        drain(listener, batch, maxEvents);
     }
 
     @Override

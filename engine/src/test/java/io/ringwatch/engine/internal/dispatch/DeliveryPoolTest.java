@@ -129,16 +129,13 @@ class DeliveryPoolTest
         final CountingTask spinner = new CountingTask(1)
         {
             @Override
-            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
+            public void runTurn(final EventBatchView batch, final int maxEvents)
             {
-                calls.around(events ->
+                entered.countDown();
+                while (spin.get())
                 {
-                    entered.countDown();
-                    while (spin.get())
-                    {
-                        Thread.onSpinWait();
-                    }
-                }).onEvents(batch);
+                    Thread.onSpinWait();
+                }
             }
         };
         schedule(pool, spinner);
@@ -155,46 +152,6 @@ class DeliveryPoolTest
         {
             spin.set(false);
         }
-    }
-
-    @Test
-    void aTurnBusyWithTheEnginesWorkIsNotCountedBlockedButItsListenerCallIs()
-    {
-        // No housekeeper thread: the test calls maintain itself, with a clock a second ahead.
-        final DeliveryPool pool = pool(1, 4, 1024);
-        final AtomicBoolean reading = new AtomicBoolean(true);
-        final CountDownLatch release = new CountDownLatch(1);
-        final CountDownLatch enteredTurn = new CountDownLatch(1);
-        final BlockingTask catchingUp = new BlockingTask(release)
-        {
-            @Override
-            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
-            {
-                enteredTurn.countDown();
-                // The engine's own work before the listener call: a catch-up reading the history.
-                while (reading.get())
-                {
-                    Thread.onSpinWait();
-                }
-                super.runTurn(batch, maxEvents, calls);
-            }
-        };
-        schedule(pool, catchingUp);
-        await(() -> enteredTurn.getCount() == 0, "the turn began");
-
-        for (int i = 0; i < 10; i++)
-        {
-            pool.maintain(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
-        }
-        assertEquals(1, pool.threadCount(), "no thread started for a turn busy outside any listener call");
-        assertEquals(0, pool.replacedCount());
-
-        reading.set(false);
-        await(() -> catchingUp.entered.getCount() == 0, "the turn called its listener");
-        pool.maintain(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
-        assertEquals(2, pool.threadCount(), "a thread started in place of the one inside its listener");
-        assertEquals(1, pool.replacedCount());
-        release.countDown();
     }
 
     @Test
@@ -288,13 +245,13 @@ class DeliveryPoolTest
         final CountingTask closer = new CountingTask(1)
         {
             @Override
-            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
+            public void runTurn(final EventBatchView batch, final int maxEvents)
             {
                 closerWasPoolThread.set(pool.isPoolThread());
                 // Far longer than the test's patience: returning at all shows it did not wait for itself.
                 pool.close(TimeUnit.MINUTES.toNanos(10));
                 closed.countDown();
-                super.runTurn(batch, maxEvents, calls);
+                super.runTurn(batch, maxEvents);
             }
         };
         closer.produced.incrementAndGet();
@@ -313,14 +270,14 @@ class DeliveryPoolTest
         final CountingTask task = new CountingTask(1)
         {
             @Override
-            public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
+            public void runTurn(final EventBatchView batch, final int maxEvents)
             {
                 synchronized (names)
                 {
                     names.add(Thread.currentThread().getName());
                 }
                 ran.countDown();
-                super.runTurn(batch, maxEvents, calls);
+                super.runTurn(batch, maxEvents);
             }
         };
         task.produced.incrementAndGet();
@@ -475,7 +432,7 @@ class DeliveryPoolTest
         }
 
         @Override
-        public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
+        public void runTurn(final EventBatchView batch, final int maxEvents)
         {
             if (inside.getAndIncrement() != 0)
             {
@@ -514,8 +471,8 @@ class DeliveryPoolTest
         }
     }
 
-    /** A task whose first turn blocks in its listener until released. */
-    static class BlockingTask extends CountingTask
+    /** A task whose first turn blocks until released. */
+    static final class BlockingTask extends CountingTask
     {
         final CountDownLatch entered = new CountDownLatch(1);
         private final CountDownLatch release;
@@ -527,20 +484,17 @@ class DeliveryPoolTest
         }
 
         @Override
-        public void runTurn(final EventBatchView batch, final int maxEvents, final ListenerClock calls)
+        public void runTurn(final EventBatchView batch, final int maxEvents)
         {
-            calls.around(events ->
+            entered.countDown();
+            try
             {
-                entered.countDown();
-                try
-                {
-                    release.await();
-                }
-                catch (final InterruptedException e)
-                {
-                    Thread.currentThread().interrupt();
-                }
-            }).onEvents(batch);
+                release.await();
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
