@@ -3,10 +3,8 @@ package io.ringwatch.engine;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
-import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.Watcher;
-import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,9 +13,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -77,7 +72,7 @@ class LappedDispatcherTest
 
         for (final RecordingListener listener : idle)
         {
-            assertEquals(List.of("0", "1"), values(listener.awaitEvents(2)), "an idle watcher's events, each once");
+            assertEquals(List.of("0", "1"), RecordingListener.values(listener.awaitEvents(2)), "an idle watcher's events, each once");
         }
         // The dispatcher's own reader of the lost events; none of the idle watchers opened one.
         assertEquals(1, journal.readersOpened() - readers, "journal readers opened after the lap");
@@ -106,8 +101,8 @@ class LappedDispatcherTest
         {
             expected.add(Integer.toString(i));
         }
-        assertEquals(expected, values(ofLost.awaitEvents(1 + LOST_WRITES)));
-        assertEquals(List.of("0", "1"), values(other.awaitEvents(2)));
+        assertEquals(expected, RecordingListener.values(ofLost.awaitEvents(1 + LOST_WRITES)));
+        assertEquals(List.of("0", "1"), RecordingListener.values(other.awaitEvents(2)));
         assertFalse(lostWatcher.isCancelled());
     }
 
@@ -171,88 +166,9 @@ class LappedDispatcherTest
         return last;
     }
 
-    private static List<String> values(final List<Event> events)
-    {
-        final List<String> values = new ArrayList<>();
-        for (final Event event : events)
-        {
-            values.add(new String(event.kv().value()));
-        }
-        return values;
-    }
-
     @FunctionalInterface
     private interface Write
     {
         long put(int i);
-    }
-
-    /**
-     * The dispatcher's idle strategy: parks 50 µs at a time while open; once closed, the next idle step (the dispatcher
-     * found no work) parks until opened. One dispatcher thread idles with it; the test thread closes and opens.
-     */
-    private static final class DispatcherGate implements IdleStrategy
-    {
-        private volatile CountDownLatch closed;
-        private volatile CountDownLatch parked;
-
-        void closeAndAwaitParked()
-        {
-            parked = new CountDownLatch(1);
-            closed = new CountDownLatch(1);
-            try
-            {
-                assertTrue(parked.await(RecordingListener.PATIENCE.toMillis(), TimeUnit.MILLISECONDS), "the dispatcher parked");
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-
-        void open()
-        {
-            final CountDownLatch gate = closed;
-            if (gate != null)
-            {
-                closed = null;
-                gate.countDown();
-            }
-        }
-
-        @Override
-        public void idle(final int workCount)
-        {
-            if (workCount == 0)
-            {
-                idle();
-            }
-        }
-
-        @Override
-        public void idle()
-        {
-            final CountDownLatch gate = closed;
-            if (gate == null)
-            {
-                LockSupport.parkNanos(50_000);
-                return;
-            }
-            parked.countDown();
-            try
-            {
-                gate.await();
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        @Override
-        public void reset()
-        {
-        }
     }
 }

@@ -98,6 +98,19 @@ final class RecordingListener implements WatchListener
         return events.size();
     }
 
+    /**
+     * @return each event's value, as text, in order.
+     */
+    static List<String> values(final List<Event> events)
+    {
+        final List<String> values = new ArrayList<>();
+        for (final Event event : events)
+        {
+            values.add(new String(event.kv().value()));
+        }
+        return values;
+    }
+
     static void await(final BooleanSupplier condition, final String what)
     {
         final long deadline = System.nanoTime() + PATIENCE.toNanos();

@@ -25,13 +25,16 @@ public interface HistoryReader extends AutoCloseable
      * Copies the next change into {@code into}.
      *
      * @param into the record to fill.
-     * @return false at the end of what has been written so far; the end always falls between
-     * revisions, never inside one.
+     * @return false at the end of what has been written so far. The end falls between revisions,
+     * except where a reader that switches tiers waits inside a revision for the tier that has to
+     * serve the rest of it (then {@link #lastRevision()} names the revision before); a later call
+     * goes on from the same change.
      */
     boolean next(EventRecord into);
 
     /**
-     * @return the revision of the last change {@link #next} returned, 0 before any.
+     * @return the revision of the last change {@link #next} returned, 0 before any; after an end
+     * inside a revision, the revision before it. At an end, every change up to it has been returned.
      */
     long lastRevision();
 

@@ -71,27 +71,31 @@ class CatchUpReadBoundTest
         final Values values = new Values();
         final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.key("a")).startRevision(1));
 
-        int calls = 0;
+        int readingCalls = 0;
         long worstCall = 0;
-        final long readDeadline = System.nanoTime() + PATIENCE.toNanos();
+        final long eventsDeadline = System.nanoTime() + PATIENCE.toNanos();
         while (values.values.size() < 2)
         {
             final long before = journal.changesRead();
-            final int polled = watcher.poll(values, 16);
+            watcher.poll(values, 16);
             final long read = journal.changesRead() - before;
             worstCall = Math.max(worstCall, read);
-            calls++;
-            assertTrue(System.nanoTime() < readDeadline, "the watcher got its events");
-            if (polled == 0 && read == 0)
+            if (read > 0)
             {
-                // Nothing to do yet (a rejoin waiting for the dispatcher, which a loaded machine delays).
+                readingCalls++;
+            }
+            else
+            {
+                // At the journal's end, waiting for the dispatcher to confirm the rejoin: on a loaded
+                // machine that takes any number of polls, so only polls that read count.
                 LockSupport.parkNanos(100_000);
             }
+            assertTrue(System.nanoTime() < eventsDeadline, "the watcher got its events");
         }
 
         assertEquals(List.of("first", "second"), values.values);
         assertTrue(worstCall <= WatcherConsumer.CATCH_UP_READS_PER_CALL, "changes one call read: " + worstCall);
-        assertTrue(calls > OTHER_KEY_WRITES / WatcherConsumer.CATCH_UP_READS_PER_CALL, "calls: " + calls);
+        assertTrue(readingCalls > OTHER_KEY_WRITES / WatcherConsumer.CATCH_UP_READS_PER_CALL, "calls that read the journal: " + readingCalls);
     }
 
     /** Keeps the values it is handed. The polling thread only. */

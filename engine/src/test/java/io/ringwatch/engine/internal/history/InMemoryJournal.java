@@ -21,9 +21,9 @@ import java.util.function.LongSupplier;
 /**
  * A journal in memory for tests: a fixed array of changes, published to readers revision by
  * revision. Counts flushes and batches (and appends outside a batch, flushes inside one), remembers
- * the revision a sync journal last made "durable", and can
- * be told to fail, so tests can see what the writer does with a journal. Can be reopened by a new
- * engine (what a restart would read back from disk).
+ * the revision a sync journal last made "durable", can hold its appends back (an ASYNC journal
+ * behind the window) and can be told to fail, so tests can see what the writer does with a journal.
+ * Can be reopened by a new engine (what a restart would read back from disk).
  */
 public final class InMemoryJournal implements Journal
 {
@@ -36,6 +36,7 @@ public final class InMemoryJournal implements Journal
     private volatile boolean batchOpen;
     private final AtomicInteger readersOpened = new AtomicInteger();
     private final AtomicLong changesRead = new AtomicLong();
+    private final AtomicLong readsAtEnd = new AtomicLong();
     private volatile int published;
     private volatile long lastRevision;
     private volatile long durableRevision;
@@ -47,6 +48,7 @@ public final class InMemoryJournal implements Journal
     private volatile long maxRevisionBytes = Long.MAX_VALUE;
     private volatile boolean failFlushes;
     private volatile CountDownLatch flushGate;
+    private volatile CountDownLatch appendGate;
     private volatile LongSupplier visibleRevision = () -> Long.MAX_VALUE;
     private final List<SnapshotKey> snapshot = new ArrayList<>();
     private volatile long snapshotRevision;
@@ -122,6 +124,26 @@ public final class InMemoryJournal implements Journal
     {
         final CountDownLatch gate = flushGate;
         flushGate = null;
+        if (gate != null)
+        {
+            gate.countDown();
+        }
+    }
+
+    /**
+     * From now on an append waits until {@link #releaseAppends()}: the journal thread falls behind the
+     * writer, as an ASYNC journal does while it naps or its disk stalls.
+     */
+    public void holdAppends()
+    {
+        appendGate = new CountDownLatch(1);
+    }
+
+    /** Lets held and later appends go. */
+    public void releaseAppends()
+    {
+        final CountDownLatch gate = appendGate;
+        appendGate = null;
         if (gate != null)
         {
             gate.countDown();
@@ -241,6 +263,7 @@ public final class InMemoryJournal implements Journal
         {
             outOfBatchCalls.incrementAndGet();
         }
+        awaitGate(appendGate);
         if (revision != lastRevision + 1)
         {
             throw new IllegalStateException("revision " + revision + " after " + lastRevision);
@@ -276,18 +299,7 @@ public final class InMemoryJournal implements Journal
         {
             outOfBatchCalls.incrementAndGet();
         }
-        final CountDownLatch gate = flushGate;
-        if (gate != null)
-        {
-            try
-            {
-                gate.await(30, TimeUnit.SECONDS);
-            }
-            catch (final InterruptedException e)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
+        awaitGate(flushGate);
         if (failFlushes)
         {
             throw new IllegalStateException("I/O error while forcing the log (simulated)");
@@ -384,9 +396,32 @@ public final class InMemoryJournal implements Journal
         return changesRead.get();
     }
 
+    /**
+     * @return how many times one of its readers found nothing more to return, all readers together.
+     */
+    public long readsAtEnd()
+    {
+        return readsAtEnd.get();
+    }
+
     @Override
     public void close()
     {
+    }
+
+    private static void awaitGate(final CountDownLatch gate)
+    {
+        if (gate != null)
+        {
+            try
+            {
+                gate.await(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private static byte[] copy(final DirectBuffer buffer, final int offset, final int length)
@@ -425,6 +460,7 @@ public final class InMemoryJournal implements Journal
         {
             if (position >= published || changes[position].revision > visibleRevision.getAsLong())
             {
+                readsAtEnd.incrementAndGet();
                 return false;
             }
             final Change change = changes[position++];
