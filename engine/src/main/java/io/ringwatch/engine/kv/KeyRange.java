@@ -3,6 +3,9 @@ package io.ringwatch.engine.kv;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import org.agrona.DirectBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,6 +17,9 @@ import java.util.Arrays;
  */
 public final class KeyRange
 {
+    /** Reads eight bytes of a key array as one big-endian long. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
     private static final byte[] EMPTY = new byte[0];
     private static final KeyRange ALL = new KeyRange(EMPTY, null, false);
 
@@ -185,7 +191,18 @@ public final class KeyRange
     public static int compare(final DirectBuffer key, final int keyLength, final byte[] other)
     {
         final int common = Math.min(keyLength, other.length);
-        for (int i = 0; i < common; i++)
+        int i = 0;
+        // Eight bytes at a time, big-endian, so that an unsigned long comparison is the byte order.
+        for (; i + Long.BYTES <= common; i += Long.BYTES)
+        {
+            final long mine = key.getLong(i, ByteOrder.BIG_ENDIAN);
+            final long theirs = (long)LONGS.get(other, i);
+            if (mine != theirs)
+            {
+                return Long.compareUnsigned(mine, theirs);
+            }
+        }
+        for (; i < common; i++)
         {
             final int cmp = Integer.compare(key.getByte(i) & 0xFF, other[i] & 0xFF);
             if (cmp != 0)

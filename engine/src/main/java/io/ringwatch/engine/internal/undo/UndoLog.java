@@ -191,13 +191,14 @@ public final class UndoLog
         final int keyLength = changes.keyLength();
         for (int i = 0; i < activePins; i++)
         {
-            final KeyRange scope = activeScopes[i];
-            if (scope != null && !scope.contains(key, keyLength))
+            // The passed key first: one comparison settles most keys a scan has read.
+            final byte[] passed = passedKeys[i];
+            if (passed != null && KeyRange.compare(key, keyLength, passed) <= 0)
             {
                 continue;
             }
-            final byte[] passed = passedKeys[i];
-            if (passed == null || KeyRange.compare(key, keyLength, passed) > 0)
+            final KeyRange scope = activeScopes[i];
+            if (scope == null || scope.contains(key, keyLength))
             {
                 return true;
             }
