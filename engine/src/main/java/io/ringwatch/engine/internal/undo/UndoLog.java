@@ -82,7 +82,6 @@ public final class UndoLog
     private final int[] activeSlots = new int[PIN_SLOTS];
     private final KeyRange[] activeScopes = new KeyRange[PIN_SLOTS];
     private final byte[][] passedKeys = new byte[PIN_SLOTS][];
-    private boolean anyPending;
     private long passedSeenAt = -1;
 
     /**
@@ -158,7 +157,9 @@ public final class UndoLog
     {
         final long pinChanges = pins.changes();
         // The scopes and passed keys describe the pinned reads only if no pin came or went since the look.
-        final boolean narrow = pinChanges == seenPinChanges && passedSeenAt == pinChanges && !anyPending;
+        // A pending read (newest pin unbounded) has published no scope yet: keep everything for it.
+        final boolean narrow =
+            pinChanges == seenPinChanges && passedSeenAt == pinChanges && newestPin != Long.MAX_VALUE;
         if (pinChanges != seenPinChanges)
         {
             seenPinChanges = pinChanges;
@@ -211,7 +212,6 @@ public final class UndoLog
         int active = 0;
         long newest = -1;
         long oldest = Long.MAX_VALUE;
-        boolean pending = false;
         passedSeenAt = -1;
         for (int i = 0, n = pins.count(); i < n; i++)
         {
@@ -223,7 +223,6 @@ public final class UndoLog
             activeSlots[active] = i;
             activeScopes[active] = pins.scope(i);
             passedKeys[active] = null;
-            pending |= pin == ReadPins.PENDING;
             active++;
             // A pending read will be exact at a revision no older than the one before this.
             final long at = pin == ReadPins.PENDING ? revision - 1 : pin;
@@ -236,7 +235,6 @@ public final class UndoLog
             passedKeys[i] = null;
         }
         activePins = active;
-        anyPending = pending;
         newestPin = newest;
         oldestPin = oldest;
         if (active == 0)

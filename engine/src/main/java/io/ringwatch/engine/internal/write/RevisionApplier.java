@@ -41,7 +41,8 @@ import java.util.function.Predicate;
 
 /**
  * The single writer: consumes the write ring and, for each command, checks its conditions, the
- * revisions a transaction's chosen path reads at ({@link TxnPlan#checkReads}), the secondary-index functions and the revision's size in the journal ({@link RevisionSizer}) before
+ * revisions a transaction's chosen path reads at ({@link TxnPlan#checkReads}), the secondary-index
+ * functions and the revision's size in the journal ({@link RevisionSizer}) before
  * anything changes, assigns the next revision if it changes anything, applies it to the off-heap
  * index (which yields the previous key-value), appends its events to the watch window, publishes
  * them, and (in memory) completes the producer's wait. Runs on the one writer thread only; it alone mutates the index
