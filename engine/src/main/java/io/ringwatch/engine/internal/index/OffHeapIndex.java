@@ -518,6 +518,15 @@ public final class OffHeapIndex implements AutoCloseable
     }
 
     /**
+     * @return whether the hash table is moving into a larger one (both held meanwhile); any thread.
+     * For benchmarks that tell the move's transient memory apart.
+     */
+    public boolean isHashTableMoving()
+    {
+        return hashIndex.isMoving();
+    }
+
+    /**
      * @return the hash table, for tests of its growth in this package; the writer thread only.
      */
     NodeHashIndex hashIndex()
