@@ -58,7 +58,6 @@ public class OffHeapIndexHashMoveStress
     private static final UnsafeBuffer[] OTHERS = others(15);
     private static final long CREATE_REVISION = 1;
     private static final long LAST_REVISION = 3;
-    private static final int ABSENT = 0;
     /** Keys before the hash table must grow: a 19-slot table takes 15, the 16th starts the move. */
     private static final int INITIAL_KEYS = 12;
 
@@ -122,11 +121,7 @@ public class OffHeapIndexHashMoveStress
 
     private int versionSeen(final IndexEntry entry)
     {
-        if (!index.get(KEY, 0, KEY.capacity(), entry))
-        {
-            return ABSENT;
-        }
-        return IndexValues.holds(entry, KEY, CREATE_REVISION, LAST_REVISION) ? (int)entry.version() : IndexValues.WRONG;
+        return IndexValues.versionSeen(index, KEY, entry, CREATE_REVISION, LAST_REVISION);
     }
 
     private static UnsafeBuffer[] others(final int count)

@@ -67,11 +67,7 @@ class NodeHashIndexMoveTest
         try (OffHeapIndex index = new OffHeapIndex(1_000))
         {
             final NodeHashIndex table = index.hashIndex();
-            int keys = 0;
-            while (!table.isMoving())
-            {
-                put(index, keys++, 8);
-            }
+            final int keys = fillUntilAMoveStarts(index);
             int steps = 0;
             while (table.isMoving())
             {
@@ -94,12 +90,7 @@ class NodeHashIndexMoveTest
         try (OffHeapIndex index = new OffHeapIndex(1_000))
         {
             final NodeHashIndex table = index.hashIndex();
-            int keys = 0;
-            while (!table.isMoving())
-            {
-                put(index, keys++, 8);
-            }
-            final int present = keys;
+            final int present = fillUntilAMoveStarts(index);
             // each write is a step: every third key grows out of its block (a new node in its slot), every
             // fifth is removed, every seventh removed and put back, whichever table holds its slot now
             for (int k = 0; k < present; k++)
@@ -284,6 +275,17 @@ class NodeHashIndexMoveTest
             }
         }
         return found;
+    }
+
+    /** Puts keys 0, 1, ... with 8-byte values until the hash table starts moving; returns how many. */
+    private int fillUntilAMoveStarts(final OffHeapIndex index)
+    {
+        int keys = 0;
+        while (!index.hashIndex().isMoving())
+        {
+            put(index, keys++, 8);
+        }
+        return keys;
     }
 
     private void put(final OffHeapIndex index, final int k, final int valueLength)
