@@ -86,6 +86,28 @@ final class IndexValues
         return sameBytes(entry.value(), entry.valueLength(), VALUES, revision * STRIDE, LENGTHS[revision]);
     }
 
+    /**
+     * Gets {@code key} and says which version it saw: {@link #holds} checked, with {@code createRevision} and
+     * {@code lastRevision} as there. The entry's owner thread; allocates nothing but what {@link #holds} does.
+     *
+     * @param index          the index.
+     * @param key            the key, the whole buffer.
+     * @param entry          the reader's entry.
+     * @param createRevision the key's create revision.
+     * @param lastRevision   the key's last possible modRevision.
+     * @return the version seen, 0 if the key was absent, {@link #WRONG} if the entry is no version written.
+     */
+    static int versionSeen(
+        final OffHeapIndex index, final DirectBuffer key, final IndexEntry entry, final long createRevision,
+        final long lastRevision)
+    {
+        if (!index.get(key, 0, key.capacity(), entry))
+        {
+            return 0;
+        }
+        return holds(entry, key, createRevision, lastRevision) ? (int)entry.version() : WRONG;
+    }
+
     private static boolean sameBytes(
         final DirectBuffer actual, final int actualLength,
         final DirectBuffer expected, final int expectedOffset, final int expectedLength)

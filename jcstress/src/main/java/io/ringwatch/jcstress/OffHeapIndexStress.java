@@ -50,7 +50,6 @@ public class OffHeapIndexStress
     private static final UnsafeBuffer KEY = IndexValues.key("key");
     private static final long CREATE_REVISION = 1;
     private static final long LAST_REVISION = 3;
-    private static final int ABSENT = 0;
 
     private final OffHeapIndex index = new OffHeapIndex(4);
     private final IndexEntry writerEntry = new IndexEntry();
@@ -101,10 +100,6 @@ public class OffHeapIndexStress
 
     private int versionSeen(final IndexEntry entry)
     {
-        if (!index.get(KEY, 0, KEY.capacity(), entry))
-        {
-            return ABSENT;
-        }
-        return IndexValues.holds(entry, KEY, CREATE_REVISION, LAST_REVISION) ? (int)entry.version() : IndexValues.WRONG;
+        return IndexValues.versionSeen(index, KEY, entry, CREATE_REVISION, LAST_REVISION);
     }
 }

@@ -19,7 +19,8 @@ final class Keys
 
     /**
      * 64-bit hash of a byte range: eight-byte lanes folded with multiply-rotate rounds, then an
-     * avalanche so both the low bits (table index) and the high bits (slot tag) are well mixed.
+     * avalanche so that every bit is well mixed: the low 32 are the hash slot's tag, whose top
+     * bits choose its home.
      *
      * @param buffer holding the bytes.
      * @param offset of the first byte.

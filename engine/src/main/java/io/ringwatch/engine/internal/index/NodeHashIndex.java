@@ -4,63 +4,100 @@ import org.agrona.DirectBuffer;
 
 /**
  * Point lookup from key to node: a {@link SlotTable} with tombstones (readers never see entries
- * move, as they would with backward-shift deletion), rebuilt into a new table when live entries
- * plus tombstones pass three quarters of it. The new table is published through a volatile field;
- * a reader still probing the old one keeps it reachable, and its memory is released by the
- * garbage collector once no reader holds it, so no reader ever probes freed memory.
+ * move within a table, as they would with backward-shift deletion), kept between 0.64 and 0.8 full
+ * (live entries plus tombstones) by moving it, a few slots per write, into a table sized for the
+ * live keys at 0.64 (1.25 times the old one as keys grow; smaller or the same after many removes).
  * <p>
- * Mutators: the writer thread only. {@link #get}: any thread. Allocation: a table per rebuild
- * (amortised over the inserts that caused it); none per operation.
+ * <b>The move.</b> When one more insert would fill the table past 0.8, the writer allocates the next
+ * table and publishes both ({@link Tables}: the one moving, the current one). From then on inserts
+ * go to the current table, and each {@link #findSlot} and {@link #ensureRoomForInsert} first moves
+ * the next {@link #moveStep} slots of the old table in slot order: a slot naming a node is copied
+ * into the current table, then marked {@link SlotTable#MOVED}; empty slots and tombstones stay. The
+ * step is sized so that the whole old table has moved after a quarter of the inserts the current
+ * table can take before its own trigger; a trigger that comes first (a bulk {@link #insertAll})
+ * finishes the move at once. When the last slot has moved the old table is unpublished. A key is in
+ * one table at a time, so the writer finds, replaces and removes it where it is: {@link #findSlot}
+ * probes the old table first, then the current one, and says which in the slot it returns.
+ * <p>
+ * <b>Readers during a move.</b> {@link #get} probes the old table, then the current one, of one
+ * published pair, and retries with the pair published meanwhile if both miss. A key present
+ * throughout is found: (1) no slot of either table becomes {@link SlotTable#EMPTY} again (a removed
+ * entry is a tombstone, a moved one {@code MOVED}), so every probe chain a key's slot was reached
+ * by, wrapping past the table's end included, stays unbroken; (2) if the reader finds the key's
+ * old slot {@code MOVED}, its acquiring read of that marker sees the copy the writer released into
+ * the current table before it, and that copy is where a probe of the current table, which comes
+ * after, looks; (3) if the key was still in the old table it is found there, or replaced there
+ * (the slot re-read shows the new node, or {@code MOVED} after which (2) holds); (4) if the pair
+ * changed during the probes (a move ended, another began), a miss proves nothing and the reader
+ * retries. A slot is one 8-byte word, so no read sees half an entry. A removed key may still be
+ * reported by a reader that started before the removal: true at some moment during the call.
+ * <p>
+ * Old tables are released by the garbage collector once no reader holds them, so no reader ever
+ * probes freed memory.
+ * <p>
+ * Mutators: the writer thread only. {@link #get}: any thread. Allocation: a table and a pair per
+ * growth (amortised over the inserts that caused it); none per operation.
  */
 final class NodeHashIndex
 {
     private static final int MIN_CAPACITY = 16;
-    /** Largest table: its bytes must fit one direct buffer. */
-    private static final int MAX_CAPACITY = 1 << 28;
+    /** A slot from {@link #findSlot} in the table being moved carries this bit; capacities stay below it. */
+    private static final int IN_MOVING = 1 << 30;
+    /** Fewest slots a step moves: two cache lines of the old table. */
+    private static final int MIN_MOVE_STEP = 16;
+    /** Most keys: those a table of {@link SlotTable#MAX_CAPACITY} holds at its fill after a growth. */
+    private static final long MAX_KEYS = SlotTable.MAX_CAPACITY * 16L / 25;
 
     private final BlockArena arena;
-    private volatile SlotTable table;
+    private volatile Tables tables;
+    /** Live keys in both tables. */
     private int live;
+    /** Tombstones in the current table (the moving one's are dropped with it). */
     private int tombstones;
+    /** Next slot of the moving table to move. */
+    private int moveCursor;
+    /** Slots each step moves during the present move. */
+    private int moveStep;
+
+    /**
+     * The published tables: the one whose slots are moving ({@code null} when none is) and the
+     * current one, which takes every insert. Immutable, so a reader sees a consistent pair.
+     */
+    private record Tables(SlotTable moving, SlotTable current)
+    {
+    }
 
     /**
      * @param arena         holding the nodes.
-     * @param expectedKeys  keys to hold without a rebuild.
+     * @param expectedKeys  keys to hold without a growth.
      */
     NodeHashIndex(final BlockArena arena, final int expectedKeys)
     {
         this.arena = arena;
-        this.table = new SlotTable(capacityFor(expectedKeys));
+        this.tables = new Tables(null, new SlotTable(capacityFor(expectedKeys)));
     }
 
     /**
-     * Finds the slot naming the node for a key; the writer thread only. A slot whose tag differs
-     * is passed over without loading its node.
+     * Moves a step of a move in progress, then finds the slot naming the node for a key; the writer
+     * thread only. A slot whose tag differs is passed over without loading its node.
      *
-     * @return the slot, or -1 when the key is absent.
+     * @return the slot (valid for {@link #nodeAt}, {@link #replace} and {@link #remove} until the next
+     * call of another mutator), or -1 when the key is absent.
      */
     int findSlot(final long hash, final DirectBuffer key, final int keyOffset, final int keyLength)
     {
-        final SlotTable t = table;
+        moveSome();
+        final Tables published = tables;
         final int tag = SlotTable.tag(hash);
-        int slot = t.home(tag);
-        while (true)
+        if (published.moving != null)
         {
-            final long content = t.get(slot);
-            if (content == SlotTable.EMPTY)
+            final int slot = find(published.moving, tag, key, keyOffset, keyLength);
+            if (slot >= 0)
             {
-                return -1;
+                return slot | IN_MOVING;
             }
-            if (SlotTable.mayHold(content, tag))
-            {
-                final int node = SlotTable.node(content);
-                if (Nodes.holdsKey(arena.buffer(node), arena.offset(node), key, keyOffset, keyLength))
-                {
-                    return slot;
-                }
-            }
-            slot = t.next(slot);
         }
+        return find(published.current, tag, key, keyOffset, keyLength);
     }
 
     /**
@@ -68,53 +105,65 @@ final class NodeHashIndex
      */
     int nodeAt(final int slot)
     {
-        return SlotTable.node(table.get(slot));
+        return SlotTable.node(tableOf(slot).get(slot & ~IN_MOVING));
     }
 
     /**
-     * Rebuilds the table first if one more insert would fill it past three quarters, so that
-     * {@link #insert} cannot fail half way; the writer thread only. Allocates only when it rebuilds.
+     * Moves a step of a move in progress, then starts a move first if one more insert would fill
+     * the table past 0.8, so that {@link #insert} cannot fail half way; the writer thread only.
+     * Allocates only when it starts a move.
+     *
+     * @throws IllegalStateException if the keys would need a table larger than the largest.
      */
     void ensureRoomForInsert()
     {
+        moveSome();
         if (!hasRoomFor(1))
         {
-            rebuild(capacityFor(live + 1));
+            grow(capacityFor(live + 1));
         }
     }
 
     /**
-     * @return whether {@code more} inserts fit without a rebuild; the writer thread only.
+     * @return whether {@code more} inserts fit without a growth; the writer thread only.
      */
     boolean hasRoomFor(final int more)
     {
-        return (live + tombstones + (long)more) * 4L <= table.capacity() * 3L;
+        return (live + tombstones + (long)more) * 5L <= tables.current.capacity() * 4L;
     }
 
     /**
-     * Rebuilds the table now, if needed, so that {@code keys} live keys in all (at most half the
-     * largest table) fit without another rebuild; the writer thread only. Allocates only when it
-     * rebuilds.
+     * Grows the table now, if needed, so that {@code keys} live keys in all (at most as many as
+     * the largest table holds) fit without another growth, and finishes the move at once; the
+     * writer thread only. Allocates only when it grows.
      */
     void reserve(final long keys)
     {
-        final int capacity = capacityFor((int)Math.min(keys, MAX_CAPACITY / 2));
-        if (capacity > table.capacity())
+        final int capacity = capacityFor((int)Math.min(keys, MAX_KEYS));
+        if (capacity > tables.current.capacity())
         {
-            rebuild(capacity);
+            grow(capacity);
+            moveAll();
         }
     }
 
     /**
-     * Loads the slot a lookup of {@code hash} starts at, so that a later probe finds it cached;
-     * the writer thread only.
+     * Loads the slot a lookup of {@code hash} starts at (in the table that holds the key's slot),
+     * so that a later probe finds it cached; the writer thread only.
      *
      * @return the slot's content, for {@link #touchNode}.
      */
     long touchHome(final long hash)
     {
-        final SlotTable t = table;
-        return t.get(t.home(SlotTable.tag(hash)));
+        final Tables published = tables;
+        final int tag = SlotTable.tag(hash);
+        final SlotTable moving = published.moving;
+        if (moving != null && moving.home(tag) >= moveCursor)
+        {
+            return moving.get(moving.home(tag));
+        }
+        final SlotTable t = published.current;
+        return t.get(t.home(tag));
     }
 
     /**
@@ -140,12 +189,14 @@ final class NodeHashIndex
      */
     void insertAll(final PendingSlots pending)
     {
-        pending.sortByHome(table.capacity());
+        final SlotTable t = tables.current;
+        pending.sortByHome(t.capacity());
         final long[] contents = pending.contents();
         for (int i = 0; i < pending.count(); i++)
         {
-            insertTagged(SlotTable.tagOf(contents[i]), SlotTable.node(contents[i]));
+            place(t, contents[i]);
         }
+        live += pending.count();
         pending.clear();
     }
 
@@ -155,23 +206,7 @@ final class NodeHashIndex
      */
     void insert(final long hash, final int node)
     {
-        insertTagged(SlotTable.tag(hash), node);
-    }
-
-    private void insertTagged(final int tag, final int node)
-    {
-        final SlotTable t = table;
-        int slot = t.home(tag);
-        long content;
-        while ((content = t.get(slot)) != SlotTable.EMPTY && content != SlotTable.TOMBSTONE)
-        {
-            slot = t.next(slot);
-        }
-        if (content == SlotTable.TOMBSTONE)
-        {
-            tombstones--;
-        }
-        t.set(slot, SlotTable.slotFor(tag, node));
+        place(tables.current, SlotTable.slotFor(SlotTable.tag(hash), node));
         live++;
     }
 
@@ -181,8 +216,9 @@ final class NodeHashIndex
      */
     void replace(final int slot, final int node)
     {
-        final SlotTable t = table;
-        t.set(slot, SlotTable.slotFor(SlotTable.tagOf(t.get(slot)), node));
+        final SlotTable t = tableOf(slot);
+        final int index = slot & ~IN_MOVING;
+        t.set(index, SlotTable.slotFor(SlotTable.tagOf(t.get(index)), node));
     }
 
     /**
@@ -190,14 +226,17 @@ final class NodeHashIndex
      */
     void remove(final int slot)
     {
-        table.set(slot, SlotTable.TOMBSTONE);
+        tableOf(slot).set(slot & ~IN_MOVING, SlotTable.TOMBSTONE);
         live--;
-        tombstones++;
+        if ((slot & IN_MOVING) == 0)
+        {
+            tombstones++;
+        }
     }
 
     /**
      * Copies the entry for a key into {@code into}; any thread, concurrent with the writer.
-     * The answer was true at some moment during the call.
+     * The answer was true at some moment during the call (see the class comment for a move).
      *
      * @return whether the key was present.
      */
@@ -207,37 +246,18 @@ final class NodeHashIndex
         final int tag = SlotTable.tag(hash);
         while (true)
         {
-            final SlotTable t = table;
-            int slot = t.home(tag);
-            for (int probes = 0; probes < t.capacity(); probes++)
+            final Tables published = tables;
+            // the moving table first: a key leaves it only after its copy is in the current one
+            if (published.moving != null && read(published.moving, tag, key, keyOffset, keyLength, into))
             {
-                long content = t.get(slot);
-                if (content == SlotTable.EMPTY)
-                {
-                    break;
-                }
-                while (SlotTable.mayHold(content, tag))
-                {
-                    final int node = SlotTable.node(content);
-                    final int outcome = Nodes.readIfKey(
-                        arena.buffer(node), arena.offset(node), key, keyOffset, keyLength, into);
-                    if (outcome == Nodes.MATCH)
-                    {
-                        return true;
-                    }
-                    // the node may have been replaced or removed after we read the slot: the slot
-                    // changes before the old node is freed, so re-reading it shows the successor
-                    final long again = t.get(slot);
-                    if (again == content)
-                    {
-                        break;
-                    }
-                    content = again;
-                }
-                slot = t.next(slot);
+                return true;
             }
-            // a miss in a table that was replaced meanwhile proves nothing: retry in the new one
-            if (table == t)
+            if (read(published.current, tag, key, keyOffset, keyLength, into))
+            {
+                return true;
+            }
+            // a miss in tables that were replaced meanwhile proves nothing: retry in the new ones
+            if (tables == published)
             {
                 into.clear();
                 return false;
@@ -246,51 +266,187 @@ final class NodeHashIndex
     }
 
     /**
-     * @return bytes of direct memory held by the current table; any thread.
+     * @return bytes of direct memory held by the published tables, both while a move lasts; any thread.
      */
     long bytes()
     {
-        return table.bytes();
+        final Tables published = tables;
+        return published.current.bytes() + (published.moving == null ? 0 : published.moving.bytes());
     }
 
     /**
-     * Frees the current table's memory; no thread may use the index afterwards.
+     * @return whether a move is in progress; any thread (tests and benchmarks).
+     */
+    boolean isMoving()
+    {
+        return tables.moving != null;
+    }
+
+    /**
+     * @return slots in the current table; any thread (tests and benchmarks).
+     */
+    int capacity()
+    {
+        return tables.current.capacity();
+    }
+
+    /**
+     * Frees the tables' memory; no thread may use the index afterwards.
      */
     void close()
     {
-        table.free();
+        final Tables published = tables;
+        if (published.moving != null)
+        {
+            published.moving.free();
+        }
+        published.current.free();
     }
 
-    /** Copies every live slot into a table of {@code capacity} slots; slots carry their home, so no node is read. */
-    private void rebuild(final int capacity)
+    private SlotTable tableOf(final int slot)
     {
-        final SlotTable old = table;
-        final SlotTable fresh = new SlotTable(capacity);
-        for (int i = 0; i < old.capacity(); i++)
+        final Tables published = tables;
+        return (slot & IN_MOVING) == 0 ? published.current : published.moving;
+    }
+
+    private int find(final SlotTable t, final int tag, final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        int slot = t.home(tag);
+        while (true)
         {
-            final long content = old.get(i);
+            final long content = t.get(slot);
+            if (content == SlotTable.EMPTY)
+            {
+                return -1;
+            }
+            if (SlotTable.mayHold(content, tag))
+            {
+                final int node = SlotTable.node(content);
+                if (Nodes.holdsKey(arena.buffer(node), arena.offset(node), key, keyOffset, keyLength))
+                {
+                    return slot;
+                }
+            }
+            slot = t.next(slot);
+        }
+    }
+
+    /** Probes one table for a reader: whether it copied the key's entry into {@code into}. */
+    private boolean read(
+        final SlotTable t, final int tag, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final IndexEntry into)
+    {
+        int slot = t.home(tag);
+        for (int probes = 0; probes < t.capacity(); probes++)
+        {
+            long content = t.get(slot);
+            if (content == SlotTable.EMPTY)
+            {
+                return false;
+            }
+            while (SlotTable.mayHold(content, tag))
+            {
+                final int node = SlotTable.node(content);
+                final int outcome = Nodes.readIfKey(
+                    arena.buffer(node), arena.offset(node), key, keyOffset, keyLength, into);
+                if (outcome == Nodes.MATCH)
+                {
+                    return true;
+                }
+                // the node may have been replaced, removed or moved after we read the slot: the slot
+                // changes before the old node is freed, so re-reading it shows the successor (or MOVED)
+                final long again = t.get(slot);
+                if (again == content)
+                {
+                    break;
+                }
+                content = again;
+            }
+            slot = t.next(slot);
+        }
+        return false;
+    }
+
+    /** Puts a slot content in the first free slot of its probe chain, a tombstone or empty one. */
+    private void place(final SlotTable t, final long content)
+    {
+        int slot = t.home(SlotTable.tagOf(content));
+        long there;
+        while ((there = t.get(slot)) != SlotTable.EMPTY && there != SlotTable.TOMBSTONE)
+        {
+            slot = t.next(slot);
+        }
+        if (there == SlotTable.TOMBSTONE)
+        {
+            tombstones--;
+        }
+        t.set(slot, content);
+    }
+
+    /**
+     * Publishes a table of {@code capacity} slots beside the current one, which starts moving into
+     * it; a move still in progress is finished first.
+     */
+    private void grow(final int capacity)
+    {
+        moveAll();
+        final SlotTable old = tables.current;
+        final SlotTable fresh = new SlotTable(capacity);
+        // a quarter of the inserts the new table takes before its own trigger moves the whole old one
+        final long headroom = Math.max(1, capacity * 4L / 5 - live);
+        moveStep = (int)Math.max(MIN_MOVE_STEP, Math.min(old.capacity(), 4L * old.capacity() / headroom + 1));
+        moveCursor = 0;
+        tombstones = 0;
+        tables = new Tables(old, fresh);
+    }
+
+    private void moveAll()
+    {
+        while (tables.moving != null)
+        {
+            moveSome();
+        }
+    }
+
+    /**
+     * Moves the next {@link #moveStep} slots of the moving table, each copied before it is marked
+     * {@code MOVED}; unpublishes the moving table after its last slot. Slots carry their tag, so no
+     * node is read, and homes grow with the tag, so the copies land in nearly ascending slots.
+     */
+    private void moveSome()
+    {
+        final Tables published = tables;
+        final SlotTable old = published.moving;
+        if (old == null)
+        {
+            return;
+        }
+        final SlotTable fresh = published.current;
+        final int end = (int)Math.min(old.capacity(), (long)moveCursor + moveStep);
+        for (int slot = moveCursor; slot < end; slot++)
+        {
+            final long content = old.get(slot);
             if (SlotTable.holdsNode(content))
             {
-                int slot = fresh.home(SlotTable.tagOf(content));
-                while (fresh.get(slot) != SlotTable.EMPTY)
-                {
-                    slot = fresh.next(slot);
-                }
-                fresh.set(slot, content);
+                place(fresh, content);
+                old.set(slot, SlotTable.MOVED);
             }
         }
-        tombstones = 0;
-        table = fresh;
+        moveCursor = end;
+        if (end == old.capacity())
+        {
+            tables = new Tables(null, fresh);
+        }
     }
 
-    /** Twice the keys, rounded up to a power of two: a table filled to between a quarter and a half. */
+    /** Slots for {@code keys} keys at 0.64 full, the fill right after a growth (a growth is 1.25 times). */
     private static int capacityFor(final int keys)
     {
-        final long wanted = Math.max(MIN_CAPACITY, 2L * keys);
-        if (wanted > MAX_CAPACITY)
+        final long wanted = Math.max(MIN_CAPACITY, (keys * 25L + 15) / 16);
+        if (wanted > SlotTable.MAX_CAPACITY)
         {
             throw new IllegalStateException("too many keys for the hash index: " + keys);
         }
-        return 1 << (64 - Long.numberOfLeadingZeros(wanted - 1));
+        return (int)wanted;
     }
 }

@@ -518,6 +518,23 @@ public final class OffHeapIndex implements AutoCloseable
     }
 
     /**
+     * @return whether the hash table is moving into a larger one (both held meanwhile); any thread.
+     * For benchmarks that tell the move's transient memory apart.
+     */
+    public boolean isHashTableMoving()
+    {
+        return hashIndex.isMoving();
+    }
+
+    /**
+     * @return the hash table, for tests of its growth in this package; the writer thread only.
+     */
+    NodeHashIndex hashIndex()
+    {
+        return hashIndex;
+    }
+
+    /**
      * Frees the index's direct memory. Call it once no thread uses the index; use afterwards is
      * an error the caller must prevent. Repeated calls do nothing.
      */

@@ -6,7 +6,8 @@ import java.util.Arrays;
  * Hash slots waiting to be inserted together: the slot contents ({@link SlotTable#slotFor}) of keys
  * an ordered load has linked into the arena and the skip list but not yet into the hash table.
  * Inserted one by one as they come, a million keys are a million random cache and TLB misses;
- * ordered by home slot first (one counting-sort pass on the home's top bits), the inserts walk the
+ * ordered by home slot first (one counting-sort pass on the tag's top bits, which order the homes in
+ * a table of any size), the inserts walk the
  * table forward, a few kilobytes at a time.
  * <p>
  * Threads: the index's writer only. Allocation: two arrays of at most {@link #MAX_PENDING} longs,
@@ -62,22 +63,20 @@ final class PendingSlots
 
     /**
      * Orders the waiting contents by their home slot's top bits in a table of {@code capacity}
-     * slots (a power of two): enough order for the inserts to walk the table forward.
+     * slots (homes grow with the unsigned tag, so the tag's top bits order them): enough order for
+     * the inserts to walk the table forward. A table of at most 2^12 slots is left as it is.
      */
     void sortByHome(final int capacity)
     {
-        final int tableBits = Integer.numberOfTrailingZeros(capacity);
-        if (tableBits <= BUCKET_BITS || count < 2)
+        if (capacity <= 1 << BUCKET_BITS || count < 2)
         {
             return;
         }
-        final int shift = tableBits - BUCKET_BITS;
-        final int mask = capacity - 1;
         final int[] starts = bucketStarts;
         Arrays.fill(starts, 0);
         for (int i = 0; i < count; i++)
         {
-            starts[bucketOf(contents[i], mask, shift) + 1]++;
+            starts[bucketOf(contents[i]) + 1]++;
         }
         for (int b = 1; b < starts.length; b++)
         {
@@ -89,7 +88,7 @@ final class PendingSlots
         }
         for (int i = 0; i < count; i++)
         {
-            sorted[starts[bucketOf(contents[i], mask, shift)]++] = contents[i];
+            sorted[starts[bucketOf(contents[i])]++] = contents[i];
         }
         final long[] swap = contents;
         contents = sorted;
@@ -104,8 +103,8 @@ final class PendingSlots
         count = 0;
     }
 
-    private static int bucketOf(final long content, final int mask, final int shift)
+    private static int bucketOf(final long content)
     {
-        return (SlotTable.tagOf(content) & mask) >>> shift;
+        return SlotTable.tagOf(content) >>> (Integer.SIZE - BUCKET_BITS);
     }
 }

@@ -7,10 +7,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One open-addressing table of node references in direct memory, probed linearly. A slot is
- * {@link #EMPTY}, {@link #TOMBSTONE}, or a node's 32-bit block reference with 32 bits of the key's
- * hash as a tag. The tag holds the bits that chose the slot, so a rebuild moves slots without
- * touching a node, and its other bits reject almost every probe that meets another key without
+ * {@link #EMPTY}, {@link #TOMBSTONE}, {@link #MOVED}, or a node's 32-bit block reference with 32 bits
+ * of the key's hash as a tag. The tag holds the bits that chose the slot, so a move between tables
+ * reads no node, and its other bits reject almost every probe that meets another key without
  * loading that key's node (at a million keys, all but one in 2,048 of the keys that share a home).
+ * <p>
+ * Homes by multiplication ({@code tag * capacity / 2^32}, the tag unsigned): any capacity, not only a
+ * power of two, and a home that grows with the tag, so slots taken in slot order from one table land
+ * in nearly ascending slots of another of any size (a move writes the new table almost sequentially).
  * <p>
  * Slot writes: the writer thread only, with release semantics. Slot reads: any thread. Allocates
  * its memory once, at construction.
@@ -20,21 +24,28 @@ final class SlotTable
     static final long EMPTY = 0;
     /** Reference 1 is inside chunk 0, which the arena never allocates: never a node. */
     static final long TOMBSTONE = 1;
+    /**
+     * A slot whose node was moved to the next table: passed over like a tombstone, but never reused
+     * (the table takes no more inserts once its slots move). Reference 2 is in chunk 0 too.
+     */
+    static final long MOVED = 2;
+    /** Most slots: the bytes must fit one direct buffer. */
+    static final int MAX_CAPACITY = Integer.MAX_VALUE / Long.BYTES;
 
     private static final long REF_MASK = 0xFFFF_FFFFL;
 
     private final ByteBuffer memory;
     private final UnsafeBuffer slots;
-    private final int mask;
+    private final int capacity;
 
     /**
-     * @param capacity number of slots, a power of two.
+     * @param capacity number of slots, 1 to {@link #MAX_CAPACITY}.
      */
     SlotTable(final int capacity)
     {
         memory = ByteBuffer.allocateDirect(capacity * Long.BYTES);
         slots = new UnsafeBuffer(memory);
-        mask = capacity - 1;
+        this.capacity = capacity;
     }
 
     /**
@@ -42,7 +53,7 @@ final class SlotTable
      */
     int capacity()
     {
-        return mask + 1;
+        return capacity;
     }
 
     /**
@@ -66,7 +77,7 @@ final class SlotTable
      */
     int home(final int tag)
     {
-        return tag & mask;
+        return (int)(((tag & REF_MASK) * capacity) >>> 32);
     }
 
     /**
@@ -74,7 +85,8 @@ final class SlotTable
      */
     int next(final int slot)
     {
-        return (slot + 1) & mask;
+        final int next = slot + 1;
+        return next == capacity ? 0 : next;
     }
 
     /**
@@ -106,15 +118,16 @@ final class SlotTable
      */
     static boolean mayHold(final long slot, final int tag)
     {
-        return (int)(slot >>> 32) == tag && slot != EMPTY && slot != TOMBSTONE;
+        return (int)(slot >>> 32) == tag && holdsNode(slot);
     }
 
     /**
-     * @return whether the slot names a node.
+     * @return whether the slot names a node: its reference is past the three markers (a node's is
+     * never in chunk 0).
      */
     static boolean holdsNode(final long slot)
     {
-        return slot != EMPTY && slot != TOMBSTONE;
+        return (slot & REF_MASK) > MOVED;
     }
 
     /**
