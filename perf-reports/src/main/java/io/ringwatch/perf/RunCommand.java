@@ -93,7 +93,7 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--producers", description = "producer threads. Default: ${DEFAULT-VALUE}")
     private int producers = 1;
 
-    @Option(names = "--producer-wait", description = "spin | yield | park. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--producer-wait", description = "spin | yield | park | park-yield. Default: ${DEFAULT-VALUE}")
     private ProducerWait producerWait = ProducerWait.YIELD;
 
     @Option(names = "--write-mode", description = "ringwatch puts: async | sync. Default: ${DEFAULT-VALUE}")
