@@ -1,5 +1,6 @@
 package io.ringwatch.perf;
 
+import io.ringwatch.perf.load.HeapSettle;
 import io.ringwatch.perf.load.LoadRun;
 import io.ringwatch.perf.load.LoadSettings;
 import io.ringwatch.perf.load.Peer;
@@ -92,7 +93,7 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--producers", description = "producer threads. Default: ${DEFAULT-VALUE}")
     private int producers = 1;
 
-    @Option(names = "--producer-wait", description = "spin | yield | park. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--producer-wait", description = "spin | yield | park | park-yield. Default: ${DEFAULT-VALUE}")
     private ProducerWait producerWait = ProducerWait.YIELD;
 
     @Option(names = "--write-mode", description = "ringwatch puts: async | sync. Default: ${DEFAULT-VALUE}")
@@ -204,8 +205,8 @@ final class RunCommand implements Callable<Integer>
                         {
                             runs.add(new LoadRun(peer, peerSettings, workload, System.out).execute());
                         }
-                        // Leave the next peer a clean heap; the runs share one JVM.
-                        System.gc();
+                        // Leave the next peer a clean heap of the same size; the runs share one JVM.
+                        HeapSettle.settle();
                     }
                     results.add(Spread.medianRun(runs));
                     if (repeat > 1)

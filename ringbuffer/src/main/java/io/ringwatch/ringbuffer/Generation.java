@@ -81,6 +81,18 @@ final class Generation
     }
 
     /**
+     * Places a generation built ahead of time (from sequence 0, nothing written) at the sequence
+     * and evicted revision a resize gives it, as the constructor would have. Writer thread, before
+     * the generation is published or written.
+     */
+    void startAt(final long firstSequence, final long evictedRevision)
+    {
+        writerOldest = firstSequence;
+        this.evictedRevision.set(evictedRevision);
+        oldestIntact.set(firstSequence);
+    }
+
+    /**
      * Writer thread: stores event {@code sequence}, first evicting (and announcing) every older
      * event whose slot or bytes it will overwrite. The event's key, value and previous value lie
      * contiguously in {@code source} from {@code bytesOffset}, so they are copied at once. The

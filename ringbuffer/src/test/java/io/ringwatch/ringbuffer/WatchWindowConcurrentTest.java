@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One writer and two readers over a small window that laps, evicts for data and resizes both
- * ways (the writer drives a fake clock: bursts grow the window, slow stretches shrink it).
+ * ways (the writer drives a fake clock: bursts grow the window, slow stretches shrink it), while
+ * a fourth thread builds the generations the writer expects to grow into, as the engine's
+ * housekeeper does (whether a growth finds one ready is up to the race).
  * Every successful read must be exactly the event written; a lapped or evicted answer must be
  * true. Bounded by the number of events; the seed is in every failure message.
  */
@@ -50,8 +52,9 @@ class WatchWindowConcurrentTest
         final Thread writer = start("writer", this::write);
         final Thread follower = start("follower", this::follow);
         final Thread sampler = start("sampler", this::sample);
+        final Thread preparer = start("preparer", this::prepareGrowth);
 
-        for (final Thread thread : new Thread[]{ writer, follower, sampler })
+        for (final Thread thread : new Thread[]{ writer, follower, sampler, preparer })
         {
             thread.join(TimeUnit.SECONDS.toMillis(SAFETY_NET_SECONDS));
             assertFalse(thread.isAlive(), thread.getName() + " did not finish; " + context);
@@ -107,6 +110,17 @@ class WatchWindowConcurrentTest
         }
         window.publish();
         writerDone.set(true);
+    }
+
+    private void prepareGrowth()
+    {
+        while (!writerDone.get())
+        {
+            if (!window.prepareGrowth())
+            {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** Reads every sequence in order like a dispatcher; sometimes stalls and gets lapped. */

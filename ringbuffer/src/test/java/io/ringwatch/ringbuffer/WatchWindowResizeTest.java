@@ -4,6 +4,8 @@ import static io.ringwatch.ringbuffer.TestEvents.put;
 import static io.ringwatch.ringbuffer.TestEvents.readOk;
 import static io.ringwatch.ringbuffer.TestEvents.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -138,6 +140,79 @@ class WatchWindowResizeTest
         assertEquals(2, window.shrinkCount());
         assertEquals(4, window.growCount());
         assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void aWindowHalfFullWithinHalfTheFreshnessGrowsIntoTheGenerationBuiltAhead()
+    {
+        appendAt(0, 3);
+
+        assertTrue(window.prepareGrowth(), "half full at once: the doubled generation is built");
+        assertFalse(window.prepareGrowth(), "built already");
+        appendAt(1, 2);
+
+        assertEquals(8, window.capacity());
+        assertEquals(1, window.growCount());
+        assertEquals(1, window.preparedGrowthCount());
+        assertEquals(4, window.publishedSequence());
+        assertEquals(0, window.oldestSequence(), "nothing evicted while growing");
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void theNextGrowthIsAskedForAsSoonAsAGrowthLeavesTheWindowHalfFull()
+    {
+        appendAt(0, 5);
+        assertEquals(8, window.capacity(), "grown without a prepared generation");
+        assertEquals(0, window.preparedGrowthCount());
+
+        assertTrue(window.prepareGrowth());
+        appendAt(2, 4);
+
+        assertEquals(16, window.capacity());
+        assertEquals(1, window.preparedGrowthCount());
+        assertEquals(8, window.publishedSequence());
+        assertEquals(0, window.oldestSequence(), "nothing evicted while growing");
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void aWindowFillingSlowerThanHalfTheFreshnessAsksForNothing()
+    {
+        appendAt(0, 2);
+        appendAt(FRESHNESS / 2, 1);
+
+        assertFalse(window.prepareGrowth());
+        appendAt(FRESHNESS / 2, 2);
+        assertEquals(8, window.capacity(), "it still grows, allocating then");
+        assertEquals(0, window.preparedGrowthCount());
+    }
+
+    @Test
+    void nothingIsBuiltBeyondTheUpperBound()
+    {
+        appendAt(0, 9);
+        assertEquals(16, window.capacity());
+
+        assertFalse(window.prepareGrowth(), "at the upper bound");
+        appendAt(1, 12);
+        assertEquals(16, window.capacity());
+        assertFalse(window.prepareGrowth());
+    }
+
+    @Test
+    void aShrinkDropsTheGenerationBuiltForAGrowth()
+    {
+        appendAt(0, 8);
+        assertEquals(8, window.capacity());
+        assertTrue(window.prepareGrowth(), "the doubled generation, 16");
+
+        appendAt(1_000, 1);
+
+        assertEquals(4, window.capacity(), "the newest quarter is stale: it halved");
+        assertEquals(1, window.shrinkCount());
+        assertFalse(window.prepareGrowth(), "nothing asked for any more");
+        assertEquals(0, window.preparedGrowthCount());
     }
 
     private void growTo16()

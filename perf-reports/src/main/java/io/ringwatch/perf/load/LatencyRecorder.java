@@ -13,13 +13,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * ({@link #measureFrom(long)}) are counted but not recorded (warm-up).
  *
  * <p>Any thread may record (through its own {@link ThreadLatency}). A thread's first call
- * allocates its share; later calls allocate nothing.
+ * allocates its share; later calls allocate nothing. Draining and sampling reuse their histograms,
+ * so the monitor's sample each second adds no garbage to the run it measures (it was about
+ * 240 KB/s, the young collections of a run at 2,000 writes/s).
  */
 public final class LatencyRecorder
 {
     private final ThreadLocal<ThreadLatency> perThread = ThreadLocal.withInitial(this::register);
     private final List<ThreadLatency> threads = new CopyOnWriteArrayList<>();
     private final Histogram total = new Histogram(3);
+    /** One second's latencies, reset and refilled by each {@link #sample(double)}. */
+    private final Histogram interval = new Histogram(3);
     private volatile long measureFromNanos = Long.MAX_VALUE;
 
     /**
@@ -80,7 +84,7 @@ public final class LatencyRecorder
      */
     public synchronized TimelinePoint sample(final double seconds)
     {
-        final Histogram interval = new Histogram(3);
+        interval.reset();
         for (final ThreadLatency thread : threads)
         {
             thread.drainInto(interval);

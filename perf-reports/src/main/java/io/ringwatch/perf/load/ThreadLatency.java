@@ -16,6 +16,8 @@ public final class ThreadLatency
     private final LatencyRecorder owner;
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(3);
     private final AtomicLong count = new AtomicLong();
+    /** The last interval drained, handed back to the recorder for reuse, so a drain does not allocate. */
+    private Histogram interval;
 
     ThreadLatency(final LatencyRecorder owner)
     {
@@ -44,8 +46,13 @@ public final class ThreadLatency
         return count.getAcquire();
     }
 
+    /**
+     * Adds what was recorded since the last drain to {@code total}. One draining thread at a time;
+     * allocates only when a histogram grows to a latency larger than any it held.
+     */
     void drainInto(final Histogram total)
     {
-        total.add(recorder.getIntervalHistogram());
+        interval = recorder.getIntervalHistogram(interval);
+        total.add(interval);
     }
 }

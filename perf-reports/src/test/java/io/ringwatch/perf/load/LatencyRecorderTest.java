@@ -4,10 +4,12 @@ import io.ringwatch.perf.report.TimelinePoint;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LatencyRecorderTest
 {
@@ -93,6 +95,31 @@ class LatencyRecorderTest
         assertEquals(5_000_000, second.maxNanos(), 5_000);
         assertEquals(null, recorder.sample(3.0), "nothing recorded since");
         assertEquals(101, recorder.drain().getTotalCount());
+    }
+
+    @Test
+    void samplingEverySecondAllocatesOnlyItsPoint()
+    {
+        final LatencyRecorder recorder = new LatencyRecorder();
+        recorder.measureFrom(0);
+        final ThreadLatency thread = recorder.forCurrentThread();
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < 100; i++)
+        {
+            thread.record(0, 5_000_000);
+            recorder.sample(i);
+        }
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 1_000; i++)
+        {
+            thread.record(0, 1_000 + i);
+            recorder.sample(i);
+        }
+        final long perSample = (threads.getCurrentThreadAllocatedBytes() - before) / 1_000;
+
+        // A point is a few dozen bytes; a fresh histogram per sample was kilobytes.
+        assertTrue(perSample < 256, perSample + " bytes per sample");
+        assertEquals(1_100, recorder.drain().getTotalCount());
     }
 
     @Test

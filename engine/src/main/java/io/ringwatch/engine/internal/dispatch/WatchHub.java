@@ -33,7 +33,8 @@ import java.util.function.LongSupplier;
 /**
  * Owns the watch side of an engine: the dispatcher shards (each on its own agent thread), the
  * {@link DeliveryPool} whose threads call push listeners, and a housekeeper thread that makes
- * the pool compensate for a thread blocked in a listener and applies the slow-listener policy.
+ * the pool compensate for a thread blocked in a listener, applies the slow-listener policy and
+ * builds the window's next generation before it grows ({@link WatchWindow#prepareGrowth()}).
  * Creates watchers and assigns each to a shard by its id; a push watcher runs on whichever
  * delivery thread is free.
  *
@@ -56,6 +57,7 @@ public final class WatchHub implements AutoCloseable
     private final ShardContext[] shards;
     private final AgentRunner[] runners;
     private final DeliveryPool delivery;
+    private final WatchWindow window;
     private final Thread housekeeper;
     private final AtomicLong nextWatchId = new AtomicLong(1);
     private final LiveWatchers live = new LiveWatchers();
@@ -124,6 +126,7 @@ public final class WatchHub implements AutoCloseable
                 live, compactRevision);
         }
 
+        this.window = window;
         housekeeper = new Thread(this::keepHouse, config.name() + "-housekeeper");
         housekeeper.setDaemon(true);
         housekeeper.start();
@@ -379,6 +382,8 @@ public final class WatchHub implements AutoCloseable
                 return;
             }
             delivery.maintain(System.nanoTime());
+            // The window's next growth allocated here, not on the writer thread (tens of ms).
+            window.prepareGrowth();
         }
     }
 }
