@@ -66,10 +66,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
      * reader parked at the start of a batch is woken before its end, yet a saturated writer pays
      * the ring's fence once per this many revisions, not per revision. A dispatcher is faster than
      * the writer, so it catches up and parks again after every ring: each ring within a batch is a
-     * wake-up (an unpark here, a futex wait and a switch there). At 256 rather than 64 the dispatcher
-     * and delivery threads took a fifth less CPU per put under a sliding window (jmh/README.md, "CPU per
-     * put"), for at most 256 revisions of the writer's work (about 0.1 ms) before a reader hears of
-     * the start of a long batch; a short batch rings at its end as before.
+     * wake-up (an unpark here, a futex wait and a switch there). At 256 rather than 64 the
+     * dispatcher and delivery threads took a fifth less CPU per put under a sliding window
+     * (jmh/README.md, "Where a put's time goes"), for at most 256 revisions of the writer's work
+     * (about 0.1 ms) before a reader hears of the start of a long batch; a short batch rings at its
+     * end as before.
      */
     private static final int RING_READERS_EVERY_REVISIONS = 256;
     /** Commands applied between hand-offs to the journal stage within one long batch. */
