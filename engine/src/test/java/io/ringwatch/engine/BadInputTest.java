@@ -38,6 +38,15 @@ class BadInputTest
     }
 
     @Test
+    void anIndexSizeHintBeyondWhatTheHashTableHoldsIsRefusedByTheConfig()
+    {
+        final RingWatchConfig.Builder builder = RingWatchConfig.builder();
+        assertThrows(InvalidRequestException.class, () -> builder.indexInitialCapacity((1 << 27) + 1));
+        assertThrows(InvalidRequestException.class, () -> builder.indexInitialCapacity(15));
+        assertEquals(1 << 27, builder.indexInitialCapacity(1 << 27).build().indexInitialCapacity());
+    }
+
+    @Test
     void rangesMustEndAfterTheyStart()
     {
         assertThrows(InvalidRequestException.class, () -> KeyRange.range("b", "a"));

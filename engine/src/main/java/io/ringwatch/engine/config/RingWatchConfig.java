@@ -694,12 +694,12 @@ public final class RingWatchConfig
         }
 
         /**
-         * @param keys keys the index is sized for at start, 16 to 2^28.
+         * @param keys keys the index is sized for at start, 16 to 2^27 (the index's largest size hint).
          * @return this builder.
          */
         public Builder indexInitialCapacity(final int keys)
         {
-            indexInitialCapacity = inRange("index initial capacity", keys, 16, 1 << 28);
+            indexInitialCapacity = inRange("index initial capacity", keys, 16, 1 << 27);
             return this;
         }
 

@@ -33,7 +33,8 @@ public final class OffHeapIndex implements AutoCloseable
     /** Marks metadata that {@code store} derives from the previous entry rather than takes. */
     private static final long DERIVED = 0;
     private static final int MAX_CHUNK_SHIFT = 20;
-    private static final int MAX_INITIAL_KEYS = 1 << 28;
+    /** Largest size hint: below the keys the hash table's largest capacity holds right after a growth. */
+    private static final int MAX_INITIAL_KEYS = 1 << 27;
     /** Bytes a node may need at its tallest; key plus value must leave room for it. */
     private static final long MAX_NODE_LENGTH = BlockArena.MAX_BLOCK;
 

@@ -265,6 +265,14 @@ class OffHeapIndexTest
     }
 
     @Test
+    void sizeHintsTheHashTableCannotHoldAreRejected()
+    {
+        assertThrows(IndexArgumentException.class, () -> new OffHeapIndex(-1));
+        // a hint the largest table could not hold at its fill after a growth (1.25 x 2^27 slots fit)
+        assertThrows(IndexArgumentException.class, () -> new OffHeapIndex((1 << 27) + 1));
+    }
+
+    @Test
     void badInputIsRejectedAndChangesNothing()
     {
         put("a", "one", 1);
