@@ -564,18 +564,15 @@ public final class WatchWindow
     }
 
     /**
-     * Writer thread, at a resize: whatever was asked for or built before it is stale now. The
-     * volatile store before the read pairs with {@link #prepareGrowth()}'s store and re-read, so
+     * Writer thread, at a resize: whatever was asked for or built before it is stale now. Only
+     * this thread asks for a generation, so once {@code spareWanted} is 0 any spare is stale; the
+     * volatile store before the clear pairs with {@link #prepareGrowth()}'s store and re-read, so
      * one of the two drops a generation built while the writer resized.
      */
     private void dropSpare()
     {
         spareWanted = 0;
-        final Generation stale = spare.get();
-        if (stale != null)
-        {
-            spare.compareAndSet(stale, null);
-        }
+        spare.set(null);
     }
 
     private Generation resizeIfDue(final Generation gen, final long sequence, final long timestampNanos)
