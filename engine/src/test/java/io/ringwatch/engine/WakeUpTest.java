@@ -65,6 +65,35 @@ class WakeUpTest
     }
 
     @Test
+    void handOffThreadsThatSpinForATimeBeforeTheyParkAreStillWokenOnceParked()
+    {
+        // The dispatcher and delivery threads spin 2 ms after their work (as forHandOffs() does on
+        // a large machine), then park for ten minutes: writes closer together than the spin are
+        // taken while spinning, and a write after a pause must ring the parked threads awake.
+        final long spinNanos = TimeUnit.MILLISECONDS.toNanos(2);
+        try (RingWatch spinning = RingWatch.open(RingWatchConfig.builder()
+            .writerWaitStrategy(() -> new WakeableWaitStrategy(0, 0, PARK_NANOS))
+            .dispatcherIdleStrategy(() -> new WakeableIdleStrategy(0, spinNanos, 0, PARK_NANOS))
+            .deliveryIdleStrategy(() -> new WakeableIdleStrategy(0, spinNanos, 0, PARK_NANOS))
+            .build()))
+        {
+            final RecordingListener push = new RecordingListener();
+            spinning.watch(WatchRequest.of(KeyRange.prefix("k")), push);
+            int written = 0;
+            for (int round = 1; round <= 3; round++)
+            {
+                settle();
+                for (int i = 0; i < 50; i++)
+                {
+                    spinning.put("k" + written, "v");
+                    written++;
+                }
+                assertEquals(written, push.awaitEvents(written).size(), "round " + round + " was delivered");
+            }
+        }
+    }
+
+    @Test
     void aPullWatcherRingsTheDoorbellItWasGivenForEventsProgressAndItsEnd()
     {
         final PullWatcher pull = engine.watchPull(WatchRequest.of(KeyRange.prefix("d")));

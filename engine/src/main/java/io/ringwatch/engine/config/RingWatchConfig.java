@@ -21,8 +21,12 @@ import java.util.function.Supplier;
  * Defaults suit an embedded service on a small machine: the writer, dispatcher and delivery
  * threads spin for about a microsecond, then park until the thread that hands them work wakes
  * them ({@link WakeableWaitStrategy}, {@link WakeableIdleStrategy}), so an idle engine holds no
- * core and a hand-off to a parked thread costs a wake-up, not a timed park. For the lowest
- * latency on cores of their own choose busy-spin strategies instead.
+ * core and a hand-off to a parked thread costs a wake-up, not a timed park. On a machine of
+ * {@value WakeableIdleStrategy#SPARE_CORE_PROCESSORS} or more available processors the dispatcher
+ * and delivery threads also spin for {@value WakeableIdleStrategy#SPARE_CORE_SPIN_NANOS} ns
+ * after their last work ({@link WakeableIdleStrategy#forHandOffs()}), so that under a steady
+ * stream of events they hand on without wake-ups. For the lowest latency on cores of their own
+ * choose busy-spin strategies instead.
  *
  * <p>Push listeners run on a pool of {@link #deliveryThreads()} threads, any of which takes the
  * next push watcher with events. A listener that blocks costs one thread: after
@@ -406,8 +410,8 @@ public final class RingWatchConfig
         private Duration leaseCheckInterval = Duration.ofMillis(500);
         private LeaseClock leaseClock = LeaseClock.MONOTONIC;
         private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
-        private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::new;
-        private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::new;
+        private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::forHandOffs;
+        private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::forHandOffs;
         private Persistence persistence;
         private long snapshotEveryRevisions = 1_000_000;
 
@@ -788,9 +792,9 @@ public final class RingWatchConfig
         }
 
         /**
-         * @param factory makes each dispatcher's Agrona idle strategy: by default a
-         *                {@link WakeableIdleStrategy}, which the writer's publishes and watch
-         *                commands wake; any other strategy is never woken, only polled.
+         * @param factory makes each dispatcher's Agrona idle strategy: by default
+         *                {@link WakeableIdleStrategy#forHandOffs()}, which the writer's publishes
+         *                and watch commands wake; any other strategy is never woken, only polled.
          * @return this builder.
          */
         public Builder dispatcherIdleStrategy(final Supplier<IdleStrategy> factory)
@@ -800,8 +804,8 @@ public final class RingWatchConfig
         }
 
         /**
-         * @param factory makes each delivery thread's Agrona idle strategy: by default a
-         *                {@link WakeableIdleStrategy}, which a dispatcher wakes once per batch
+         * @param factory makes each delivery thread's Agrona idle strategy: by default
+         *                {@link WakeableIdleStrategy#forHandOffs()}, which a dispatcher wakes once per batch
          *                that scheduled watchers on the thread; any other strategy is never woken,
          *                only polled.
          * @return this builder.

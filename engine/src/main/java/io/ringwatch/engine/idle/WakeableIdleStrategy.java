@@ -1,6 +1,8 @@
 package io.ringwatch.engine.idle;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 
 /**
  * An Agrona idle strategy that spins, then yields, then parks on a {@link Doorbell} until the
@@ -16,6 +18,12 @@ import org.agrona.concurrent.IdleStrategy;
  * can keep its core from a thread that has work). The park's timeout bounds the wait for work
  * that rings no doorbell, such as a due progress notification.
  * <p>
+ * A hand-off thread (dispatcher, delivery) may also spin for a time before it yields and parks
+ * ({@link #forHandOffs()}): where the machine has cores to spare, a thread that is still spinning
+ * when its next piece of work arrives takes it without a wake-up, which at hundreds of thousands
+ * of events a second is most of the latency one hand-off adds. Where cores are few, spinning
+ * would take a core from the thread that has the work, so it spins only its count of steps.
+ * <p>
  * One instance per thread: {@code idle} and {@code reset} on that thread only; {@link #doorbell()}
  * from any thread. Allocation: none after construction.
  */
@@ -27,6 +35,14 @@ public final class WakeableIdleStrategy implements IdleStrategy
     public static final int DEFAULT_YIELDS = 0;
     /** The longest park, by default: 1 ms. */
     public static final long DEFAULT_MAX_PARK_NANOS = 1_000_000;
+    /** How long {@link #forHandOffs()} spins after its counted spins where cores are to spare: 50 µs. */
+    public static final long SPARE_CORE_SPIN_NANOS = 50_000;
+    /**
+     * The fewest available processors at which {@link #forHandOffs()} spins for a time: an engine
+     * keeps up to four threads busy (producer, writer, dispatcher, delivery), so from eight there
+     * are cores to spare for two spinning hand-off threads.
+     */
+    public static final int SPARE_CORE_PROCESSORS = 8;
 
     private final WaitPhases phases;
 
@@ -47,7 +63,49 @@ public final class WakeableIdleStrategy implements IdleStrategy
      */
     public WakeableIdleStrategy(final int spins, final int yields, final long maxParkNanos)
     {
-        phases = new WaitPhases(new Doorbell(), spins, yields, maxParkNanos);
+        this(spins, 0, yields, maxParkNanos);
+    }
+
+    /**
+     * @param spins        idle steps that spin before any yield; not negative.
+     * @param spinNanos    after those, how long to go on spinning before any yield, in
+     *                     nanoseconds (the clock is read every 64 steps); 0 for none, not negative.
+     * @param yields       idle steps that yield before parking; not negative.
+     * @param maxParkNanos the longest park, in nanoseconds; positive.
+     * @throws IllegalArgumentException if a bound is out of range.
+     */
+    public WakeableIdleStrategy(final int spins, final long spinNanos, final int yields, final long maxParkNanos)
+    {
+        this(spins, spinNanos, yields, maxParkNanos, SystemNanoClock.INSTANCE);
+    }
+
+    WakeableIdleStrategy(final int spins, final long spinNanos, final int yields, final long maxParkNanos,
+        final NanoClock clock)
+    {
+        phases = new WaitPhases(new Doorbell(), spins, spinNanos, yields, maxParkNanos, clock);
+    }
+
+    /**
+     * The engine's default for its dispatcher and delivery threads: the defaults of
+     * {@link #WakeableIdleStrategy()}, plus {@value #SPARE_CORE_SPIN_NANOS} ns of timed spinning
+     * where this JVM has at least {@value #SPARE_CORE_PROCESSORS} available processors (see the
+     * class comment). Allocates the strategy.
+     *
+     * @return a new strategy for one thread.
+     */
+    public static WakeableIdleStrategy forHandOffs()
+    {
+        return new WakeableIdleStrategy(DEFAULT_SPINS, handOffSpinNanos(Runtime.getRuntime().availableProcessors()),
+            DEFAULT_YIELDS, DEFAULT_MAX_PARK_NANOS);
+    }
+
+    /**
+     * @param availableProcessors the processors the JVM may use.
+     * @return how long {@link #forHandOffs()} spins for a time on such a machine, in nanoseconds.
+     */
+    public static long handOffSpinNanos(final int availableProcessors)
+    {
+        return availableProcessors >= SPARE_CORE_PROCESSORS ? SPARE_CORE_SPIN_NANOS : 0;
     }
 
     /**

@@ -4,6 +4,7 @@ import com.lmax.disruptor.AlertException;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.WaitStrategy;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -41,7 +42,7 @@ public final class WakeableWaitStrategy implements WaitStrategy
      */
     public WakeableWaitStrategy(final int spins, final int yields, final long maxParkNanos)
     {
-        phases = new WaitPhases(new Doorbell(), spins, yields, maxParkNanos);
+        phases = new WaitPhases(new Doorbell(), spins, 0, yields, maxParkNanos, SystemNanoClock.INSTANCE);
     }
 
     /**

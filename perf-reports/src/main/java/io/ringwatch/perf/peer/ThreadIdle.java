@@ -16,8 +16,11 @@ import java.util.function.Supplier;
  */
 public enum ThreadIdle
 {
-    /** Spin briefly, then park until the engine hands the thread work (or 1 ms passes). */
-    WAKEABLE(WakeableIdleStrategy::new),
+    /**
+     * The engine's default: spin briefly (and for 50 µs more on 8 or more processors), then park
+     * until the engine hands the thread work (or 1 ms passes).
+     */
+    WAKEABLE(WakeableIdleStrategy::forHandOffs),
     /** Spin, then yield, then park from 1 µs up to 1 ms. */
     BACKOFF(() -> new BackoffIdleStrategy(10, 5, 1_000, 1_000_000)),
     /** Park 1 µs each time (in practice the timer slack, tens of µs). */
