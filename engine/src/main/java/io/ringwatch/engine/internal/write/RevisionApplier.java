@@ -57,7 +57,9 @@ import java.util.function.Predicate;
  * writes: the writer never waits for the disk. With a SYNC journal the writer publishes nothing:
  * the journal stage opens the window and the applied revision once a batch is durable. After a
  * journal failure the writer refuses every command ({@link io.ringwatch.engine.errors.JournalFailedException})
- * and changes nothing more. The writer reads no clock: a command carries the time it entered.
+ * and changes nothing more. The writer reads the window's clock once per batch (and per flush within a
+ * long one) for the events' times, which only the window's resize rules use; a command carries the
+ * wall-clock time it entered for the journal.
  */
 final class RevisionApplier implements EventHandler<WriteCommand>
 {
@@ -120,6 +122,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private int unflushedCommands;
     /** The newest revision applied, not yet published to readers. */
     private long unpublishedRevision;
+    /** The window's clock, read at the start of each batch and at each flush: the time of the events appended until the next read. */
+    private long batchNanos;
     private final CountDownLatch running = new CountDownLatch(1);
     private int doomedBytes;
     private long revision;
@@ -153,6 +157,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.revision = cursor.applied();
         this.rungRevision = revision;
         this.unpublishedRevision = revision;
+        this.batchNanos = window.clockNanos();
         this.journal = journal;
         this.publishes = journal == null || !journal.gatesVisibility();
     }
@@ -190,6 +195,15 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Reads the window's clock once for the batch's events. Writer thread.
+     */
+    @Override
+    public void onBatchStart(final long batchSize, final long queueDepth)
+    {
+        batchNanos = window.clockNanos();
     }
 
     @Override
@@ -237,6 +251,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             journal.hand(sequence);
         }
         unflushedCommands = 0;
+        batchNanos = window.clockNanos();
     }
 
     /** Rings the doorbells of the dispatchers, which follow the window this writer just published. */
@@ -554,7 +569,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         changes.add(EventType.PUT, key, 0, keyLength, value, 0, valueLength, createRevision, next, version, lease,
             existed ? prev.value() : null, 0, existed ? prev.valueLength() : 0,
             existed ? prev.createRevision() : 0, existed ? prev.modRevision() : 0, existed ? prev.version() : 0, prevLease);
-        window.append(next, changes);
+        window.append(next, changes, batchNanos);
     }
 
     /**
@@ -786,7 +801,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final ChangeRecord changes = command.changes;
         changes.add(EventType.DELETE, key, 0, keyLength, null, 0, 0, 0, 0, 0, 0,
             prev.value(), 0, prev.valueLength(), prev.createRevision(), prev.modRevision(), prev.version(), prev.lease());
-        window.append(next, changes);
+        window.append(next, changes, batchNanos);
         if (prevKv)
         {
             if (command.resultPrevKvs == null)
