@@ -218,6 +218,51 @@ class WritesTest
     }
 
     @Test
+    void everyWriteIsAppliedAndVisibleWhenItsCallbackRunsEvenInTheMiddleOfALongBatch() throws Exception
+    {
+        // The writer publishes and completes in groups within a long batch: each callback must still
+        // find its own revision applied (read-your-writes).
+        final DirectWriter writer = engine.newDirectWriter();
+        final UnsafeBuffer buffer = new UnsafeBuffer(Keys.utf8("kv"));
+        final int writes = 20_000;
+        final AtomicLong behind = new AtomicLong();
+        final AtomicLong lastRevision = new AtomicLong();
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final WriteCallback checking = new WriteCallback()
+        {
+            @Override
+            public void onWritten(final long revision, final boolean succeeded, final long deleted)
+            {
+                if (engine.currentRevision() < revision)
+                {
+                    behind.incrementAndGet();
+                }
+                if (revision != lastRevision.get() + 1)
+                {
+                    done.completeExceptionally(new AssertionError("revision " + revision + " after " + lastRevision.get()));
+                }
+                lastRevision.set(revision);
+                if (revision == writes)
+                {
+                    done.complete(null);
+                }
+            }
+
+            @Override
+            public void onFailed(final RingWatchException error)
+            {
+                done.completeExceptionally(error);
+            }
+        };
+        for (int i = 0; i < writes; i++)
+        {
+            writer.putAsync(buffer, 0, 1, buffer, 1, 1, checking);
+        }
+        done.get(60, TimeUnit.SECONDS);
+        assertEquals(0, behind.get(), "callbacks that ran before their revision was applied");
+    }
+
+    @Test
     // A blocking write told through another write's callback would wait for ever: fail instead.
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aReusedRingSlotTellsOnlyItsOwnWriter() throws Exception

@@ -76,6 +76,15 @@ public final class WatchWindow
     private long nextSequence;
     /** Writer thread only: the revision of the last append, 0 before any. */
     private long lastRevision;
+    /**
+     * Writer thread only: the stamp of the newest quarter's first event at the last look that
+     * changed nothing at the upper bound, valid once {@code sawQuarter}. A window at its upper
+     * bound can only shrink, when that event is staler than freshness; stamps never decrease, so
+     * until the clock passes this stamp plus freshness a full window need not look again (a
+     * look reads an event a quarter of the window back, a cache miss per append).
+     */
+    private long quarterStampAtBound;
+    private boolean sawQuarter;
 
     /**
      * Creates an empty window at the minimum capacity. Any thread; allocates the first
@@ -138,6 +147,25 @@ public final class WatchWindow
      */
     public long append(final long revision, final ChangeRecord change)
     {
+        return append(revision, change, clock.nanoTime());
+    }
+
+    /**
+     * Appends as {@link #append(long, ChangeRecord)} does, stamping the event with a time the
+     * caller read from this window's clock ({@link #clockNanos()}): a writer that appends many
+     * events in one batch reads the clock once for all of them. The time only feeds the window's
+     * resize rules, which work in seconds. Writer thread only; no allocation unless the window
+     * resizes.
+     *
+     * @param revision       as for {@link #append(long, ChangeRecord)}.
+     * @param change         as for {@link #append(long, ChangeRecord)}.
+     * @param timestampNanos the event's time, from {@link #clockNanos()}, not before the previous event's.
+     * @return the event's sequence.
+     * @throws EventTooLargeException as for {@link #append(long, ChangeRecord)}; nothing changes.
+     * @throws InvalidEventException  as for {@link #append(long, ChangeRecord)}; nothing changes.
+     */
+    public long append(final long revision, final ChangeRecord change, final long timestampNanos)
+    {
         if (revision <= 0 || revision < lastRevision)
         {
             throw new InvalidEventException(
@@ -170,7 +198,6 @@ public final class WatchWindow
             throw new EventTooLargeException(eventBytes, maxEventBytes);
         }
 
-        final long timestampNanos = clock.nanoTime();
         final long sequence = nextSequence;
         Generation gen = writerGeneration;
         if (sequence - gen.writerOldest() == gen.capacity)
@@ -190,6 +217,15 @@ public final class WatchWindow
         nextSequence = sequence + 1;
         lastRevision = revision;
         return sequence;
+    }
+
+    /**
+     * @return the time on this window's clock, for {@link #append(long, ChangeRecord, long)}. Any
+     * thread; no allocation.
+     */
+    public long clockNanos()
+    {
+        return clock.nanoTime();
     }
 
     /**
@@ -578,13 +614,24 @@ public final class WatchWindow
     private Generation resizeIfDue(final Generation gen, final long sequence, final long timestampNanos)
     {
         final int capacity = gen.capacity;
+        final boolean atBound = capacity == config.maxCapacity();
+        if (atBound && sawQuarter && timestampNanos - quarterStampAtBound <= config.freshnessNanos())
+        {
+            return gen;
+        }
+        final long quarterStamp = gen.writerTimestampAt(sequence - capacity / 4);
         final int newCapacity = capacityPolicy.capacityWhenFull(
             capacity,
             timestampNanos,
             gen.writerTimestampAt(gen.writerOldest()),
-            gen.writerTimestampAt(sequence - capacity / 4));
+            quarterStamp);
         if (newCapacity == capacity)
         {
+            if (atBound)
+            {
+                quarterStampAtBound = quarterStamp;
+                sawQuarter = true;
+            }
             return gen;
         }
         final long oldest = gen.writerOldest();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 class WatchWindowResizeTest
@@ -64,6 +65,57 @@ class WatchWindowResizeTest
         appendAt(50 + FRESHNESS - 1, 1);
         assertEquals(8, window.capacity());
         assertEquals(1, window.growCount());
+    }
+
+    @Test
+    void atTheUpperBoundItShrinksAtTheFirstAppendWhoseNewestQuarterIsStaleEvenAfterAppendsThatSkippedTheLook()
+    {
+        growTo16();
+        // Steady appends at the bound, 10 ns apart: the newest quarter (4 events) is at most 40 ns old.
+        long now = 0;
+        for (int i = 0; i < 200; i++)
+        {
+            now += 10;
+            appendAt(now, 1);
+            assertEquals(16, window.capacity(), "append " + i);
+        }
+        // The newest quarter's first event is 30 ns older than the last: 70 ns more keeps it fresh...
+        appendAt(now + FRESHNESS - 30, 1);
+        assertEquals(16, window.capacity());
+        // ...and once it is staler than freshness the window halves, on that very append.
+        appendAt(now + 2 * FRESHNESS, 1);
+        assertEquals(8, window.capacity());
+        assertEquals(1, window.shrinkCount());
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void anEventStampedByTheWriterIsJudgedByItsStampNotByTheClock()
+    {
+        // The clock stays at 0, where every event would look fresh and a full window would grow.
+        stampedAt(0, 4);
+        stampedAt(FRESHNESS, 1);
+        assertEquals(4, window.capacity(), "the stamps say the oldest is exactly as old as freshness: no growth");
+
+        stampedAt(FRESHNESS, 3);
+        stampedAt(FRESHNESS + 1, 1);
+        assertEquals(8, window.capacity(), "the stamps say the oldest is 1 ns old: growth");
+        assertEquals(0, clock.nanoTime());
+    }
+
+    private void stampedAt(final long stampNanos, final int count)
+    {
+        final ChangeRecord record = new ChangeRecord();
+        for (int i = 0; i < count; i++)
+        {
+            revision++;
+            final UnsafeBuffer key = TestEvents.bytes("key-" + revision);
+            record.clear();
+            record.add(EventType.PUT, key, 0, key.capacity(), key, 0, key.capacity(), revision, revision, 1,
+                null, 0, 0, 0, 0, 0);
+            window.append(revision, record, stampNanos);
+        }
+        window.publish();
     }
 
     @Test

@@ -182,7 +182,9 @@ public final class UndoLog
         {
             current.publish(position);
         }
-        recorded.setVolatile(revision);
+        // A release store: it publishes the entries above to readers, who only poll it; the pin
+        // protocol's full fence is the writer's raise of its applying bound, not this.
+        recorded.set(revision);
     }
 
     /** Whether some pinned read may not have read the changed key yet. */
