@@ -38,8 +38,11 @@ public final class Recovery
 {
     /** Changes per batch the reader hands over: one hand-over per this many changes. */
     static final int BATCH_CHANGES = 256;
-    /** Batches in the ring: how far the reader may run ahead of the applies. */
-    static final int RING_BATCHES = 16;
+    /**
+     * Batches in the ring: how far the reader may run ahead of the applies (16,384 changes, about
+     * 5 ms of applies), enough that the applies go on while a descheduled reader waits for a core.
+     */
+    static final int RING_BATCHES = 64;
     /** Changes touched before any is applied: enough misses in flight, few enough to stay cached. */
     static final int TOUCH_GROUP = 32;
     /** Each batch's first buffer size: room for its changes at 128 bytes of key and value each. */

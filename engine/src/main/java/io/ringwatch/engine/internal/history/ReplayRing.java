@@ -11,8 +11,8 @@ import org.agrona.concurrent.IdleStrategy;
  * index. The producer {@link #claim claims} a free batch, fills it and {@link #publish publishes} it;
  * the consumer {@link #take takes} the oldest published batch, applies it and {@link #release
  * releases} it. Back-pressure: a producer that finds every batch unreleased waits; a consumer that
- * finds none published waits. Either side waits with a backoff (spin, yield, then parks of up to a
- * millisecond), so a waiting side leaves the core to the other on a small machine.
+ * finds none published waits. Either side waits with a backoff (spin, yield, then parks of up to 200
+ * µs), so a waiting side leaves the core to the other on a small machine.
  * <p>
  * The producer ends the ring once with {@link #finish}, naming what failed, if anything; the
  * consumer, once it has taken every published batch, sees the end and the failure. The consumer
@@ -23,7 +23,8 @@ import org.agrona.concurrent.IdleStrategy;
  */
 final class ReplayRing
 {
-    private static final long MAX_PARK_NANOS = 1_000_000;
+    /** A parked side wakes well within the time the other needs to fill or drain the ring. */
+    private static final long MAX_PARK_NANOS = 200_000;
 
     private final ReplayBatch[] batches;
     private final int mask;
