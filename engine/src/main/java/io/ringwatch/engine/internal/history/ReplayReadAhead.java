@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.history;
 
+import io.ringwatch.engine.internal.write.Joins;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.ReplayBatch;
 
@@ -93,21 +94,6 @@ final class ReplayReadAhead implements AutoCloseable
     public void close()
     {
         ring.cancel();
-        boolean interrupted = false;
-        while (thread.isAlive())
-        {
-            try
-            {
-                thread.join();
-            }
-            catch (final InterruptedException e)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
+        Joins.joinUninterruptibly(thread);
     }
 }
