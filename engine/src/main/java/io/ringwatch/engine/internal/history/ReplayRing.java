@@ -69,17 +69,19 @@ final class ReplayRing
     {
         final long wrap = claimed - batches.length;
         producerIdle.reset();
-        while (released.get() <= wrap)
+        // Checked before each batch, not only while waiting: a cancelled reader stops at once
+        // rather than filling the ring's free batches for no one.
+        while (!cancelled)
         {
-            if (cancelled)
+            if (released.get() > wrap)
             {
-                return null;
+                final ReplayBatch batch = batches[(int)(claimed & mask)];
+                batch.clear();
+                return batch;
             }
             producerIdle.idle();
         }
-        final ReplayBatch batch = batches[(int)(claimed & mask)];
-        batch.clear();
-        return batch;
+        return null;
     }
 
     /** Publishes the batch {@link #claim} returned last. Producer thread. */
