@@ -1,6 +1,7 @@
 package io.ringwatch.persistence;
 
 import io.ringwatch.engine.spi.HistoryReader;
+import io.ringwatch.engine.spi.ReplayBatch;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
@@ -92,6 +93,74 @@ final class ChronicleHistoryReader implements HistoryReader
 
     private boolean nextInside(final EventRecord into)
     {
+        if (!advance())
+        {
+            return false;
+        }
+        final ChangeView change = record.change(nextChange++);
+        final DirectBuffer bytes = change.buffer();
+        final EventType type = change.type() == ChangeType.PUT ? EventType.PUT : EventType.DELETE;
+        into.set(record.revision(), type,
+            bytes, change.keyOffset(), change.keyLength(),
+            bytes, change.valueOffset(), change.valueLength(),
+            change.createRevision(), change.version(),
+            bytes, change.prevValueOffset(), change.prevValueLength(),
+            change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(),
+            record.timestampNanos());
+        into.leases(change.lease(), change.prevLease());
+        lastRevision = record.revision();
+        return true;
+    }
+
+    /**
+     * Copies each change's key and state after it straight from the excerpt's copy into the batch
+     * (the previous value, which replay never reads, is skipped), inside the gate once per batch.
+     */
+    @Override
+    public boolean fill(final ReplayBatch into)
+    {
+        if (!gate.enter())
+        {
+            return false;
+        }
+        try
+        {
+            while (!into.isFull())
+            {
+                if (!advance())
+                {
+                    return false;
+                }
+                final ChangeView change = record.change(nextChange++);
+                final long revision = record.revision();
+                if (change.type() == ChangeType.PUT)
+                {
+                    into.addPut(revision, change.buffer(), change.keyOffset(), change.keyLength(),
+                        change.valueOffset(), change.valueLength(),
+                        change.lease(), change.createRevision(), revision, change.version());
+                }
+                else
+                {
+                    into.addDelete(revision, change.buffer(), change.keyOffset(), change.keyLength());
+                }
+                lastRevision = revision;
+            }
+            return true;
+        }
+        finally
+        {
+            gate.leave();
+        }
+    }
+
+    /**
+     * Makes the record hold an unread change, reading the next revision when the current one is
+     * used up.
+     *
+     * @return false at the end of what may be read now.
+     */
+    private boolean advance()
+    {
         while (nextChange >= changeCount)
         {
             if (pendingSeek != 0)
@@ -115,18 +184,6 @@ final class ChronicleHistoryReader implements HistoryReader
             nextChange = 0;
             changeCount = record.changeCount();
         }
-        final ChangeView change = record.change(nextChange++);
-        final DirectBuffer bytes = change.buffer();
-        final EventType type = change.type() == ChangeType.PUT ? EventType.PUT : EventType.DELETE;
-        into.set(record.revision(), type,
-            bytes, change.keyOffset(), change.keyLength(),
-            bytes, change.valueOffset(), change.valueLength(),
-            change.createRevision(), change.version(),
-            bytes, change.prevValueOffset(), change.prevValueLength(),
-            change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(),
-            record.timestampNanos());
-        into.leases(change.lease(), change.prevLease());
-        lastRevision = record.revision();
         return true;
     }
 

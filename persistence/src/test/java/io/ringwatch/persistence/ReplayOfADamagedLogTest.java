@@ -2,6 +2,7 @@ package io.ringwatch.persistence;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.history.ChangeByChangeReplay;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,12 +15,14 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Recovery replays the log in batches; an excerpt damaged in the middle of a batch still fails the
- * open with the log's own typed error.
+ * open with the log's own typed error, thrown on the opening thread although the log is read on
+ * recovery's reader thread, and that thread has ended when the open fails.
  */
 class ReplayOfADamagedLogTest
 {
@@ -45,6 +48,7 @@ class ReplayOfADamagedLogTest
         final LogCorruptedException refused = assertThrows(LogCorruptedException.class, () -> RingWatch.open(config()).close());
 
         assertTrue(refused.getMessage().contains("Excerpt"), refused.getMessage());
+        assertFalse(ChangeByChangeReplay.readerThreadAlive(), "the recovery reader thread ended with the open");
     }
 
     private RingWatchConfig config()

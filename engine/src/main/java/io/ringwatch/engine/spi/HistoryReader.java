@@ -33,7 +33,31 @@ public interface HistoryReader extends AutoCloseable
     boolean next(EventRecord into);
 
     /**
-     * @return the revision of the last change {@link #next} returned, 0 before any; after an end
+     * Appends the next changes to {@code into} until it is full or the history ends, as
+     * {@link #next} would return them, but only what recovery's replay needs (no previous value):
+     * a reader that holds encoded changes overrides it to copy just those bytes. The default reads
+     * each change with {@link #next}. Same thread rules as {@link #next}; no allocation per change
+     * in steady state.
+     *
+     * @param into the batch to append to; not cleared first.
+     * @return true if {@code into} is full (more may follow), false if the end came first.
+     */
+    default boolean fill(final ReplayBatch into)
+    {
+        final EventRecord change = into.scratch();
+        while (!into.isFull())
+        {
+            if (!next(change))
+            {
+                return false;
+            }
+            into.add(change);
+        }
+        return true;
+    }
+
+    /**
+     * @return the revision of the last change {@link #next} or {@link #fill} returned, 0 before any; after an end
      * inside a revision, the revision before it. At an end, every change up to it has been returned.
      */
     long lastRevision();

@@ -11,7 +11,9 @@ import java.util.Locale;
  * @param logBytes          the data directory's size after the writes (queue files' apparent size).
  * @param rawReadNanos      Chronicle Queue reading every excerpt of the same log ({@link RawLogRead}).
  * @param replayNanos       {@code RingWatch.open} with no snapshot: the whole log replayed.
- * @param replayCpuNanos    the opening thread's CPU time in that open (recovery runs on it).
+ * @param replayCpuNanos    the opening thread's CPU time in that open (recovery applies the log on it).
+ * @param replayProcessCpuNanos the whole process's CPU time in that open: the opening thread's, the
+ *                          recovery reader thread's, and whatever else ran (JIT, GC).
  * @param snapshotNanos     closing that engine, which took one snapshot of the index.
  * @param snapshotBytes     what the snapshot added to the directory.
  * @param snapshotOpenNanos {@code RingWatch.open} again: the snapshot loaded, nothing left to replay.
@@ -27,6 +29,7 @@ record RecoveryFigures(
     long rawReadNanos,
     long replayNanos,
     long replayCpuNanos,
+    long replayProcessCpuNanos,
     long snapshotNanos,
     long snapshotBytes,
     long snapshotOpenNanos,
@@ -94,6 +97,8 @@ record RecoveryFigures(
             replayRate(), seconds(replayNanos), replayRate() / rawReadRate());
         line(text, "         %,14.0f rev/s  %8.2f s  of the opening thread's CPU (what a busy machine leaves out)",
             perSecond(settings.revisions(), replayCpuNanos), seconds(replayCpuNanos));
+        line(text, "         %,14.0f rev/s  %8.2f s  of the process's CPU (the reader thread's too, the JIT's, the GC's)",
+            perSecond(settings.revisions(), replayProcessCpuNanos), seconds(replayProcessCpuNanos));
         line(text, "snapshot %14s         %8.2f s  (close taking one snapshot of %,d keys: %,.1f MB)",
             "", seconds(snapshotNanos), settings.liveKeys(), megabytes(snapshotBytes));
         line(text, "reopen   %,14.0f rev/s  %8.2f s  (RingWatch.open from the snapshot: %,.0f keys/s)",

@@ -4,9 +4,8 @@ import io.ringwatch.engine.errors.RecoveryException;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.Journal;
+import io.ringwatch.engine.spi.ReplayBatch;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
-import io.ringwatch.ringbuffer.EventRecord;
-import io.ringwatch.ringbuffer.EventType;
 import org.agrona.DirectBuffer;
 
 /**
@@ -20,19 +19,34 @@ import org.agrona.DirectBuffer;
  * <p>
  * Speed: the snapshot, whose keys come in ascending order, is an ordered load
  * ({@link OffHeapIndex#beginOrderedLoad}: no hash probe per key, hash slots inserted in slot
- * order). The log is replayed {@value #REPLAY_BATCH} changes at a time: the batch is read, each
- * key's hash slot and then the node it names are touched ({@link OffHeapIndex#touch}), then the
- * changes are applied in order, so the batch's cache misses overlap instead of following one
- * another. A change that fails to decode fails recovery as before; the changes read before it in its
- * batch are not applied, which nothing sees, since a failed recovery discards the index.
+ * order). The log is read and decoded on a second thread ({@link ReplayReadAhead}), which fills
+ * batches of {@value #BATCH_CHANGES} changes ({@link HistoryReader#fill}: each key and its state
+ * after the change, not the previous value) in a ring of {@value #RING_BATCHES} ({@link ReplayRing});
+ * the opening thread applies each batch {@value #TOUCH_GROUP} changes at a time: each key's hash
+ * slot and then the node it names are touched ({@link OffHeapIndex#touch}), then the changes are
+ * applied in order, so the group's cache misses overlap instead of following one another, and the
+ * log's read overlaps them too. Whatever the reader throws (a change that fails to decode, a file
+ * cut short) is thrown by recovery as before, once the batches read before it are applied, which
+ * nothing sees, since a failed recovery discards the index; the reader thread has ended before
+ * recovery returns or throws.
  * <p>
- * Runs on the opening thread; allocates a reader, a snapshot sink, {@value #REPLAY_BATCH} reusable
- * records and an entry.
+ * Runs on the opening thread, plus the reader thread during a replay; allocates a reader, a
+ * snapshot sink, the ring (its batches' buffers off-heap, {@value #BATCH_BYTES} bytes each to
+ * start with), the reader thread and an entry.
  */
 public final class Recovery
 {
-    /** Changes read before any is applied: enough misses in flight, little to copy. */
-    static final int REPLAY_BATCH = 32;
+    /** Changes per batch the reader hands over: one hand-over per this many changes. */
+    static final int BATCH_CHANGES = 256;
+    /**
+     * Batches in the ring: how far the reader may run ahead of the applies (16,384 changes, about
+     * 5 ms of applies), enough that the applies go on while a descheduled reader waits for a core.
+     */
+    static final int RING_BATCHES = 64;
+    /** Changes touched before any is applied: enough misses in flight, few enough to stay cached. */
+    static final int TOUCH_GROUP = 32;
+    /** Each batch's first buffer size: room for its changes at 128 bytes of key and value each. */
+    static final int BATCH_BYTES = BATCH_CHANGES * 128;
 
     /** Where replay leaves what its touches loaded, so that the JIT keeps the loads; read by no one. */
     @SuppressWarnings("unused")
@@ -53,6 +67,18 @@ public final class Recovery
      */
     public static long recover(final Journal journal, final OffHeapIndex index)
     {
+        return recover(journal, index, RING_BATCHES, BATCH_CHANGES);
+    }
+
+    /**
+     * As {@link #recover(Journal, OffHeapIndex)}, with a ring of another shape (tests use tiny ones
+     * to make the reader wait for the applies).
+     *
+     * @param ringBatches  batches in the ring, a power of two.
+     * @param batchChanges changes per batch, at least 1.
+     */
+    static long recover(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
+    {
         final SnapshotLoad load = new SnapshotLoad(index);
         final long snapshotRevision;
         try
@@ -63,7 +89,7 @@ public final class Recovery
         {
             index.finishOrderedLoad();
         }
-        final long recovered = replay(journal, index, snapshotRevision);
+        final long recovered = replay(journal, index, snapshotRevision, ringBatches, batchChanges);
         if (load.newestChange() > recovered)
         {
             throw new RecoveryException("the snapshot at revision " + snapshotRevision + " holds a change of revision " +
@@ -73,7 +99,8 @@ public final class Recovery
         return recovered;
     }
 
-    private static long replay(final Journal journal, final OffHeapIndex index, final long snapshotRevision)
+    private static long replay(
+        final Journal journal, final OffHeapIndex index, final long snapshotRevision, final int ringBatches, final int batchChanges)
     {
         final long last = journal.lastRevision();
         if (last <= snapshotRevision)
@@ -86,61 +113,62 @@ public final class Recovery
             throw new RecoveryException("the revision log starts at revision " + journal.firstRevision() +
                 " but recovery needs it from revision " + from);
         }
-        final EventRecord[] batch = new EventRecord[REPLAY_BATCH];
-        for (int i = 0; i < batch.length; i++)
-        {
-            batch[i] = new EventRecord();
-        }
-        final DirectBuffer[] keys = new DirectBuffer[REPLAY_BATCH];
-        final int[] keyLengths = new int[REPLAY_BATCH];
         final IndexEntry prev = new IndexEntry();
         long touched = 0;
+        final long lastRead;
         try (HistoryReader reader = journal.newReader())
         {
             if (!reader.seek(from))
             {
                 throw new RecoveryException("the revision log cannot be read from revision " + from);
             }
-            int read;
-            do
+            try (ReplayReadAhead readAhead = ReplayReadAhead.start(reader, new ReplayRing(ringBatches, batchChanges, BATCH_BYTES)))
             {
-                read = 0;
-                while (read < batch.length && reader.next(batch[read]))
+                ReplayBatch batch;
+                while ((batch = readAhead.take()) != null)
                 {
-                    read++;
-                }
-                for (int i = 0; i < read; i++)
-                {
-                    keys[i] = batch[i].key();
-                    keyLengths[i] = batch[i].keyLength();
-                }
-                touched += index.touch(keys, keyLengths, read);
-                for (int i = 0; i < read; i++)
-                {
-                    apply(batch[i], index, prev);
+                    touched += apply(batch, index, prev);
+                    readAhead.release();
                 }
             }
-            while (read == batch.length);
-            if (reader.lastRevision() != last)
-            {
-                throw new RecoveryException("the revision log ends at revision " + reader.lastRevision() +
-                    " but reports revision " + last + " as its last");
-            }
+            lastRead = reader.lastRevision();
+        }
+        if (lastRead != last)
+        {
+            throw new RecoveryException("the revision log ends at revision " + lastRead +
+                " but reports revision " + last + " as its last");
         }
         Recovery.touched = touched;
         return last;
     }
 
-    private static void apply(final EventRecord change, final OffHeapIndex index, final IndexEntry prev)
+    /**
+     * Applies a batch in groups of {@value #TOUCH_GROUP}: each group's slots and nodes are touched,
+     * then its changes applied in order.
+     */
+    private static long apply(final ReplayBatch batch, final OffHeapIndex index, final IndexEntry prev)
     {
-        if (change.type() == EventType.PUT)
+        final DirectBuffer bytes = batch.bytes();
+        final int count = batch.count();
+        long touched = 0;
+        for (int from = 0; from < count; from += TOUCH_GROUP)
         {
-            index.restore(change.key(), 0, change.keyLength(), change.value(), 0, change.valueLength(),
-                change.lease(), change.createRevision(), change.modRevision(), change.version(), prev);
+            final int end = Math.min(count, from + TOUCH_GROUP);
+            touched += index.touch(bytes, batch.keyOffsets(), batch.keyLengths(), from, end - from);
+            for (int i = from; i < end; i++)
+            {
+                if (batch.isPut(i))
+                {
+                    index.restore(bytes, batch.keyOffset(i), batch.keyLength(i), bytes, batch.valueOffset(i), batch.valueLength(i),
+                        batch.lease(i), batch.createRevision(i), batch.modRevision(i), batch.version(i), prev);
+                }
+                else
+                {
+                    index.remove(bytes, batch.keyOffset(i), batch.keyLength(i), prev);
+                }
+            }
         }
-        else
-        {
-            index.remove(change.key(), 0, change.keyLength(), prev);
-        }
+        return touched;
     }
+
 }

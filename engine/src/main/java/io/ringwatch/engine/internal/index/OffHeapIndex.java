@@ -329,18 +329,21 @@ public final class OffHeapIndex implements AutoCloseable
      * (recovery's replay touches each batch before applying it). Changes nothing. Writer thread
      * only; allocates only when {@code count} exceeds every earlier batch.
      *
-     * @param keys       buffers holding the keys, each at offset 0.
+     * @param keys       buffer holding the keys.
+     * @param keyOffsets the keys' offsets in {@code keys}.
      * @param keyLengths the keys' lengths, each at least 1.
-     * @param count      keys in the batch, from index 0.
+     * @param from       index of the batch's first key in the two arrays.
+     * @param count      keys in the batch, from index {@code from}.
      * @return a value of what was loaded, meaningless, for the caller to keep (so that no load is
      * optimised away).
      * @throws IndexArgumentException if an argument is invalid.
      */
-    public long touch(final DirectBuffer[] keys, final int[] keyLengths, final int count)
+    public long touch(final DirectBuffer keys, final int[] keyOffsets, final int[] keyLengths, final int from, final int count)
     {
-        if (keys == null || keyLengths == null || count < 0 || count > keys.length || count > keyLengths.length)
+        if (keys == null || keyOffsets == null || keyLengths == null || from < 0 || count < 0 ||
+            from + count > keyOffsets.length || from + count > keyLengths.length)
         {
-            throw new IndexArgumentException("invalid batch of " + count + " keys");
+            throw new IndexArgumentException("invalid batch of " + count + " keys from " + from);
         }
         if (touched.length < count)
         {
@@ -349,8 +352,10 @@ public final class OffHeapIndex implements AutoCloseable
         final long[] contents = touched;
         for (int i = 0; i < count; i++)
         {
-            checkKey(keys[i], 0, keyLengths[i]);
-            contents[i] = hashIndex.touchHome(Keys.hash(keys[i], 0, keyLengths[i]));
+            final int offset = keyOffsets[from + i];
+            final int length = keyLengths[from + i];
+            checkKey(keys, offset, length);
+            contents[i] = hashIndex.touchHome(Keys.hash(keys, offset, length));
         }
         long kept = 0;
         for (int i = 0; i < count; i++)

@@ -1,10 +1,11 @@
 package io.ringwatch.engine.internal.write;
 
 /**
- * Waiting for a stage's thread to end, as the write path's stages stop: an interrupt does not cut
- * the wait short (a half-stopped stage would strand writes); it is kept and restored after.
+ * Waiting for a stage's thread to end, as the write path's stages stop (and recovery's reader
+ * thread, before an open returns): an interrupt does not cut the wait short (a half-stopped stage
+ * would strand writes); it is kept and restored after.
  */
-final class Joins
+public final class Joins
 {
     private Joins()
     {
@@ -15,7 +16,7 @@ final class Joins
      *
      * @param thread the thread to wait for.
      */
-    static void joinUninterruptibly(final Thread thread)
+    public static void joinUninterruptibly(final Thread thread)
     {
         boolean interrupted = false;
         while (thread.isAlive())

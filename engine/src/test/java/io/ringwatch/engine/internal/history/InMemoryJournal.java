@@ -43,6 +43,9 @@ public final class InMemoryJournal implements Journal
     private volatile long compactRevision;
     private volatile long firstRevision = 1;
     private volatile boolean failAppends;
+    private volatile int failReadAt = -1;
+    private volatile RuntimeException readFailure;
+    private volatile int invalidReadAt = -1;
     private volatile boolean errorAppends;
     private volatile boolean errorSizing;
     private volatile long maxRevisionBytes = Long.MAX_VALUE;
@@ -61,6 +64,25 @@ public final class InMemoryJournal implements Journal
     {
         changes = new Change[capacity];
         this.sync = sync;
+    }
+
+    /**
+     * From now on a reader throws {@code failure} instead of returning the change at
+     * {@code position} (counted from the journal's first change), as a log that fails to decode does.
+     */
+    public void failReadsAt(final int position, final RuntimeException failure)
+    {
+        readFailure = failure;
+        failReadAt = position;
+    }
+
+    /**
+     * From now on a reader returns the put at {@code position} with version 0, which the index
+     * refuses to restore.
+     */
+    public void invalidVersionAt(final int position)
+    {
+        invalidReadAt = position;
     }
 
     /** From now on every append throws, as a full disk would. */
@@ -463,13 +485,18 @@ public final class InMemoryJournal implements Journal
                 readsAtEnd.incrementAndGet();
                 return false;
             }
+            if (position == failReadAt)
+            {
+                throw readFailure;
+            }
+            final long version = position == invalidReadAt ? 0 : changes[position].version;
             final Change change = changes[position++];
             changesRead.incrementAndGet();
             key.wrap(change.key);
             value.wrap(change.value);
             prevValue.wrap(change.prevValue);
             into.set(change.revision, change.type, key, 0, change.key.length, value, 0, change.value.length,
-                change.createRevision, change.version, prevValue, 0, change.prevValue.length,
+                change.createRevision, version, prevValue, 0, change.prevValue.length,
                 change.prevCreateRevision, change.prevModRevision, change.prevVersion, change.timestampMillis);
             last = change.revision;
             return true;

@@ -16,15 +16,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Replay applies every change of the log, in order, whatever the number of changes against the
- * replay's batch ({@link Recovery#REPLAY_BATCH}), and a snapshot whose keys are out of order still
- * loads whole.
+ * replay's batch ({@link Recovery#BATCH_CHANGES}) and touch group ({@link Recovery#TOUCH_GROUP}),
+ * and a snapshot whose keys are out of order still loads whole.
  */
 class RecoveryReplayTest
 {
     private static final long SEED = 7;
 
     @ParameterizedTest
-    @ValueSource(ints = {1, Recovery.REPLAY_BATCH - 1, Recovery.REPLAY_BATCH, 2 * Recovery.REPLAY_BATCH, 3 * Recovery.REPLAY_BATCH + 5, 1_000})
+    @ValueSource(ints = {1, Recovery.TOUCH_GROUP - 1, Recovery.TOUCH_GROUP, 2 * Recovery.TOUCH_GROUP, 3 * Recovery.TOUCH_GROUP + 5, Recovery.BATCH_CHANGES + 1, 1_000})
     void replayRebuildsWhatTheEngineHeldAfterEveryChange(final int writes)
     {
         final InMemoryJournal journal = new InMemoryJournal(4 * writes + 16, true);

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -100,7 +99,7 @@ class OffHeapIndexOrderedLoadTest
         }
 
         assertEquals(restored.size(), loaded.size());
-        assertEquals(dump(restored), dump(loaded));
+        assertEquals(IndexDump.dump(restored), IndexDump.dump(loaded));
     }
 
     @Test
@@ -128,23 +127,30 @@ class OffHeapIndexOrderedLoadTest
     {
         final List<Entry> entries = ascending(1_000, new Random(SEED + 4));
         entries.forEach(e -> restore(loaded, e));
-        final List<String> before = dump(loaded);
-        final DirectBuffer[] keys = new DirectBuffer[40];
+        final List<String> before = IndexDump.dump(loaded);
+        final UnsafeBuffer keys = new UnsafeBuffer(new byte[64 * 1024]);
+        final int[] offsets = new int[40];
         final int[] lengths = new int[40];
-        for (int i = 0; i < keys.length; i++)
+        int end = 0;
+        for (int i = 0; i < offsets.length; i++)
         {
-            keys[i] = i % 2 == 0 ? entries.get(i * 7).key() : ascii("absent/" + i);
-            lengths[i] = keys[i].capacity();
+            final DirectBuffer key = i % 2 == 0 ? entries.get(i * 7).key() : ascii("absent/" + i);
+            keys.putBytes(end, key, 0, key.capacity());
+            offsets[i] = end;
+            lengths[i] = key.capacity();
+            end += key.capacity();
         }
 
-        loaded.touch(keys, lengths, keys.length);
-        loaded.touch(keys, lengths, 0);
+        loaded.touch(keys, offsets, lengths, 0, offsets.length);
+        loaded.touch(keys, offsets, lengths, 5, 7);
+        loaded.touch(keys, offsets, lengths, 0, 0);
 
-        assertEquals(before, dump(loaded));
-        assertThrows(IndexArgumentException.class, () -> loaded.touch(keys, lengths, keys.length + 1));
+        assertEquals(before, IndexDump.dump(loaded));
+        assertThrows(IndexArgumentException.class, () -> loaded.touch(keys, offsets, lengths, 0, offsets.length + 1));
+        assertThrows(IndexArgumentException.class, () -> loaded.touch(keys, offsets, lengths, 1, offsets.length));
         lengths[3] = 0;
-        assertThrows(IndexArgumentException.class, () -> loaded.touch(keys, lengths, keys.length));
-        assertEquals(before, dump(loaded));
+        assertThrows(IndexArgumentException.class, () -> loaded.touch(keys, offsets, lengths, 0, offsets.length));
+        assertEquals(before, IndexDump.dump(loaded));
     }
 
     @Test
@@ -185,7 +191,7 @@ class OffHeapIndexOrderedLoadTest
     private void assertSameIndex(final OffHeapIndex expected, final OffHeapIndex actual, final List<Entry> entries)
     {
         assertEquals(expected.size(), actual.size());
-        assertEquals(dump(expected), dump(actual));
+        assertEquals(IndexDump.dump(expected), IndexDump.dump(actual));
         final IndexEntry want = new IndexEntry();
         for (final Entry e : entries)
         {
@@ -196,18 +202,6 @@ class OffHeapIndexOrderedLoadTest
             assertEquals(want.lease(), prev.lease());
         }
         assertEquals(expected.mayHoldLeases(), actual.mayHoldLeases());
-    }
-
-    private static List<String> dump(final OffHeapIndex index)
-    {
-        final List<String> lines = new ArrayList<>();
-        index.scan(null, 0, 0, null, 0, 0, 0, e ->
-        {
-            lines.add(Arrays.toString(e.keyBytes()) + '=' + Arrays.toString(e.valueBytes()) + ' ' + e.createRevision() + ' ' +
-                e.modRevision() + ' ' + e.version() + ' ' + e.lease());
-            return true;
-        });
-        return lines;
     }
 
     /** {@code count} entries with strictly ascending keys of varied lengths, values and leases. */
