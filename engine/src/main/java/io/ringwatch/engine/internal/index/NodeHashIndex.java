@@ -148,22 +148,30 @@ final class NodeHashIndex
     }
 
     /**
-     * Loads the slot a lookup of {@code hash} starts at (in the table that holds the key's slot),
-     * so that a later probe finds it cached; the writer thread only.
+     * Loads the slots a lookup of {@code hash} starts at, so that a later probe finds them cached:
+     * the current table's home slot and, during a move, the moving table's, which {@link #findSlot}
+     * probes first (a moved or empty home there sends it on to the current table). Each slot is one
+     * word read whole. The writer thread only.
      *
-     * @return the slot's content, for {@link #touchNode}.
+     * @return the content of the first of those slots that names a node (the first node the lookup
+     * compares), else the current table's, for {@link #touchNode}.
      */
     long touchHome(final long hash)
     {
         final Tables published = tables;
         final int tag = SlotTable.tag(hash);
+        final SlotTable current = published.current;
+        final long atHome = current.get(current.home(tag));
         final SlotTable moving = published.moving;
-        if (moving != null && moving.home(tag) >= moveCursor)
+        if (moving != null)
         {
-            return moving.get(moving.home(tag));
+            final long atOldHome = moving.get(moving.home(tag));
+            if (SlotTable.holdsNode(atOldHome))
+            {
+                return atOldHome;
+            }
         }
-        final SlotTable t = published.current;
-        return t.get(t.home(tag));
+        return atHome;
     }
 
     /**
