@@ -144,7 +144,7 @@ final class WatcherConsumer
         }
         while (mode == SYNCED && delivered + batch.size() < maxEvents && watcher.eventsStillFlow())
         {
-            // Read once per entry: the dispatcher drops the queue when it unroutes the watcher,
+            // Read once per entry: the dispatcher takes the queue away when it unroutes the watcher,
             // and what this consumer delivers from the old one stays exact (it tracks its point).
             final PendingQueue queue = watcher.pending();
             final long entry = queue == null ? PendingQueue.EMPTY : queue.peek();
