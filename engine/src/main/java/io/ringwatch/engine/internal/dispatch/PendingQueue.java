@@ -10,9 +10,10 @@ import java.util.function.LongConsumer;
  * A watcher's FIFO queue of pending window sequences: primitive longs, never boxed.
  * <p>
  * <b>Threading:</b> single producer, single consumer. The producer (the dispatcher thread) alone calls
- * {@link #offer}, {@link #capacity} and, while no consumer uses the queue, {@link #dropUnread}; the consumer (whichever thread drains the watcher) alone calls
- * {@link #poll}, {@link #peek} and {@link #drain}; any thread may call {@link #size}, {@link #isEmpty} and
- * {@link #maxCapacity}. Neither side ever waits for the other.
+ * {@link #offer}, {@link #capacity} and, while no consumer uses the queue, {@link #dropUnread}; the
+ * consumer (whichever thread drains the watcher) alone calls {@link #poll}, {@link #peek} and
+ * {@link #drain}; any thread may call {@link #size}, {@link #isEmpty} and {@link #maxCapacity}. Neither
+ * side ever waits for the other.
  * <p>
  * <b>Memory:</b> it starts with a small array and doubles it, up to what {@code maxCapacity} needs, only
  * when full: about 180 bytes with an initial capacity of 8 (the dispatcher allocates a watcher's queue only
