@@ -148,30 +148,22 @@ final class NodeHashIndex
     }
 
     /**
-     * Loads the slots a lookup of {@code hash} starts at, so that a later probe finds them cached:
-     * the current table's home slot and, during a move, the moving table's, which {@link #findSlot}
-     * probes first (a moved or empty home there sends it on to the current table). Each slot is one
-     * word read whole. The writer thread only.
+     * Loads the slot a lookup of {@code hash} starts at (in the table that holds the key's slot),
+     * so that a later probe finds it cached; the writer thread only.
      *
-     * @return the content of the first of those slots that names a node (the first node the lookup
-     * compares), else the current table's, for {@link #touchNode}.
+     * @return the slot's content, for {@link #touchNode}.
      */
     long touchHome(final long hash)
     {
         final Tables published = tables;
         final int tag = SlotTable.tag(hash);
-        final SlotTable current = published.current;
-        final long atHome = current.get(current.home(tag));
         final SlotTable moving = published.moving;
-        if (moving != null)
+        if (moving != null && moving.home(tag) >= moveCursor)
         {
-            final long atOldHome = moving.get(moving.home(tag));
-            if (SlotTable.holdsNode(atOldHome))
-            {
-                return atOldHome;
-            }
+            return moving.get(moving.home(tag));
         }
-        return atHome;
+        final SlotTable t = published.current;
+        return t.get(t.home(tag));
     }
 
     /**

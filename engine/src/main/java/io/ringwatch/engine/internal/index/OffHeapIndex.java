@@ -349,62 +349,15 @@ public final class OffHeapIndex implements AutoCloseable
         final long[] contents = touched;
         for (int i = 0; i < count; i++)
         {
-            contents[i] = hashOf(keys[i], 0, keyLengths[i]);
-        }
-        for (int i = 0; i < count; i++)
-        {
-            contents[i] = touchHome(contents[i]);
+            checkKey(keys[i], 0, keyLengths[i]);
+            contents[i] = hashIndex.touchHome(Keys.hash(keys[i], 0, keyLengths[i]));
         }
         long kept = 0;
         for (int i = 0; i < count; i++)
         {
-            kept += touchNode(contents[i]);
+            kept += hashIndex.touchNode(contents[i]);
         }
         return kept;
-    }
-
-    /**
-     * The hash of a key, as the index computes it: what {@link #touchHome} takes. A caller that holds
-     * its keys elsewhere than in an array of buffers (the writer's ring slots) touches a batch as
-     * {@link #touch} does: the hashes of all its keys, then the home slots of all of them, then the
-     * nodes. Each step is a tight loop of loads that do not depend on each other, so their cache
-     * misses overlap. Any thread; allocates nothing.
-     *
-     * @param key       buffer holding the key.
-     * @param keyOffset offset of the key in {@code key}.
-     * @param keyLength key length, at least 1.
-     * @return the key's hash.
-     * @throws IndexArgumentException if the key is invalid.
-     */
-    public static long hashOf(final DirectBuffer key, final int keyOffset, final int keyLength)
-    {
-        checkKey(key, keyOffset, keyLength);
-        return Keys.hash(key, keyOffset, keyLength);
-    }
-
-    /**
-     * Loads the home hash slot of a key (the second step of {@link #touch}). Changes nothing. Writer
-     * thread only; allocates nothing.
-     *
-     * @param keyHash the key's {@link #hashOf hash}.
-     * @return the slot's content, to pass to {@link #touchNode} in the same batch.
-     */
-    public long touchHome(final long keyHash)
-    {
-        return hashIndex.touchHome(keyHash);
-    }
-
-    /**
-     * Loads the start of the node a home slot names, if it names one (the last step of
-     * {@link #touch}). Changes nothing. Writer thread only; allocates nothing.
-     *
-     * @param homeContent what {@link #touchHome} returned for the key, in this batch: the table may
-     *                    have changed since an earlier one.
-     * @return a value of what was loaded, meaningless, for the caller to keep.
-     */
-    public long touchNode(final long homeContent)
-    {
-        return hashIndex.touchNode(homeContent);
     }
 
     /**

@@ -103,7 +103,6 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final Journaller journal;
     private final boolean publishes;
     private final Doorbell[] windowReaders;
-    private final BatchPrefetch prefetch;
     private long rungRevision;
     private long unhandedCommands;
     private final CountDownLatch running = new CountDownLatch(1);
@@ -124,14 +123,12 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final Journal journalSizes,
         final Journaller journal,
         final Doorbell[] windowReaders,
-        final BatchPrefetch prefetch,
         final int maxKeyBytes,
         final int maxValueBytes)
     {
         this.sizer = new RevisionSizer(journalSizes, maxKeyBytes, maxValueBytes);
         this.index = index;
         this.windowReaders = windowReaders.clone();
-        this.prefetch = prefetch;
         this.window = window;
         this.cursor = cursor;
         this.secondary = secondary;
@@ -179,22 +176,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
     }
 
-    /**
-     * Called by the Disruptor on the writer thread before the first event of each batch.
-     *
-     * @param batchSize  events in the batch.
-     * @param queueDepth events published and not yet handled.
-     */
-    @Override
-    public void onBatchStart(final long batchSize, final long queueDepth)
-    {
-        prefetch.batchStarted(batchSize);
-    }
-
     @Override
     public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
     {
-        prefetch.before(sequence);
         apply(command);
         if (publishes && revision != rungRevision && (endOfBatch || revision - rungRevision >= RING_READERS_EVERY_REVISIONS))
         {

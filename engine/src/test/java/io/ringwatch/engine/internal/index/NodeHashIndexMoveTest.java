@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link NodeHashIndex}'s growth by moving its slots a step per write into a table 1.25 times larger:
  * the fill it keeps, every key found before, during and after a move (also keys replaced, removed and
- * re-inserted while their slots move, and probe chains that wrap past the table's end), touches of
- * the writer's batch prefetch during a move changing nothing, tombstone
+ * re-inserted while their slots move, and probe chains that wrap past the table's end), tombstone
  * purges, and readers on another thread that never miss a key present throughout.
  */
 class NodeHashIndexMoveTest
@@ -82,35 +81,6 @@ class NodeHashIndexMoveTest
             }
             assertTrue(steps > 10, "the move took only " + steps + " steps");
             assertEquals(keys, index.size());
-        }
-    }
-
-    @Test
-    void touchingEveryKeyDuringAMoveChangesNothing()
-    {
-        try (OffHeapIndex index = new OffHeapIndex(1_000))
-        {
-            final NodeHashIndex table = index.hashIndex();
-            final int keys = fillUntilAMoveStarts(index);
-            // part of the old table moved: homes below the move's cursor and above it
-            final int capacity = table.capacity();
-            for (int step = 0; table.isMoving() && step < 10; step++)
-            {
-                assertFalse(index.remove(key, 0, key(-1 - step), prev));
-            }
-            assertTrue(table.isMoving(), "the move ended before the touches");
-            for (int k = -100; k < keys; k++)
-            {
-                final long hash = OffHeapIndex.hashOf(key, 0, key(k));
-                index.touchNode(index.touchHome(hash));
-            }
-            assertTrue(table.isMoving(), "a touch moves no slot");
-            assertEquals(capacity, table.capacity());
-            assertEquals(keys, index.size());
-            for (int k = 0; k < keys; k++)
-            {
-                assertFound(index, k, 8);
-            }
         }
     }
 
