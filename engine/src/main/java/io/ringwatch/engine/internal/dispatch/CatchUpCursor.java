@@ -12,8 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A watcher's own cursor while it is off the routes: where its consumer reads the history
  * (the watch window, then the revision log in a persistent engine). Allocated when the watcher
- * starts catching up and dropped when it rejoins the routes, so a watcher that keeps up never
- * holds one.
+ * first starts catching up and kept, closed, after it rejoins the routes, for the next catch-up:
+ * a watcher that keeps up never holds one, and one that keeps overflowing allocates none each time.
  *
  * <p>Threads: consumer-owned, like the delivery point it serves; used by one consumer thread at a
  * time, whose hand-over the watcher's drain publishes. Allocation: the history reader, once per
@@ -93,7 +93,11 @@ final class CatchUpCursor
         return IndexMatch.of(oldMatches, newMatches);
     }
 
-    /** Releases the reader; a later read must {@link #open} again. Idempotent. */
+    /**
+     * Releases the reader and forgets where it stood; a later read must {@link #open} again (at the
+     * consumer's resume point, which is then the position a compaction is checked against).
+     * Idempotent.
+     */
     void close()
     {
         final HistoryReader open = reader;
@@ -103,5 +107,6 @@ final class CatchUpCursor
             open.close();
         }
         atEnd = false;
+        lastRead = 0;
     }
 }

@@ -400,7 +400,7 @@ final class Dispatcher implements Agent
     }
 
     /**
-     * The watcher's queue or the window cannot serve it: off the routes, its queue freed, and left
+     * The watcher's queue or the window cannot serve it: off the routes, its queue set aside, and left
      * to read by its own cursor (a watch by index too: its consumer runs the index function).
      * Not while routing an event.
      */
@@ -425,7 +425,7 @@ final class Dispatcher implements Agent
     {
         registry.unroute(watcher);
         // Off the routes its consumer reads by cursor from what it has delivered: what is queued
-        // is read again there, so the queue goes now.
+        // is read again there, so the queue goes now (set aside, to be handed back emptied when it rejoins).
         budget.release(watcher);
     }
 

@@ -5,7 +5,8 @@ import java.util.ArrayList;
 /**
  * One dispatcher shard's share of the engine's budget of pending queue entries, and the queues
  * it gives out: each watcher's queue is allocated with the first event routed to it, at most
- * {@code depth} deep, and dropped when the watcher leaves the routes or ends.
+ * {@code depth} deep, set aside when the watcher leaves the routes (and handed back, emptied, when
+ * it rejoins them), and dropped when it ends.
  *
  * <p>Counting costs no atomic per event: the shard counts what it offers and, only when that
  * count reaches the share, recounts exactly what its queues still hold (their consumers drain
@@ -13,7 +14,8 @@ import java.util.ArrayList;
  * as an offer to a full queue is; the dispatcher then sends that watcher to read by cursor.
  *
  * <p>Threads: the owning dispatcher thread only. Allocation: a queue per watcher that has
- * events, and the holders list as it grows; nothing per event.
+ * events (kept when the watcher leaves the routes and reused when it rejoins them), and the
+ * holders list as it grows; nothing per event, nor per overflow.
  */
 final class PendingBudget
 {
@@ -55,7 +57,7 @@ final class PendingBudget
         PendingQueue queue = fields.pending;
         if (queue == null)
         {
-            queue = new PendingQueue(initialCapacity, depth);
+            queue = takeSpareOrAllocate(fields);
             fields.pending = queue;
         }
         if (!queue.offer(entry))
@@ -72,9 +74,10 @@ final class PendingBudget
     }
 
     /**
-     * Frees the watcher's queue and forgets the watcher: it left the routes (its consumer reads by
-     * cursor and drops what was queued) or ended. A consumer still delivering from the queue
-     * finishes with its own reference. Allocates nothing.
+     * Takes the watcher's queue away and forgets the watcher: it left the routes (its consumer reads
+     * by cursor and drops what was queued) or ended. A consumer still delivering from the queue
+     * finishes with its own reference. The queue is kept as the watcher's spare, for when it
+     * rejoins (an ended watcher's fields are dropped with it). Allocates nothing.
      *
      * @param watcher the watcher.
      */
@@ -89,6 +92,7 @@ final class PendingBudget
         if (queue != null)
         {
             fields.pending = null;
+            fields.spare = queue;
             fields.markerAt = -1;
             counted = Math.max(0, counted - queue.size());
         }
@@ -121,6 +125,24 @@ final class PendingBudget
     long share()
     {
         return share;
+    }
+
+    /**
+     * The watcher's spare queue, emptied, or a new one. Only an unrouted watcher has a spare, and
+     * the routes offer to it again only after its consumer, done with the queue and reading by
+     * cursor, asked to rejoin (a command, so its last use of the queue happens before this); the
+     * caller publishes the queue by the volatile write of {@link ShardFields#pending}.
+     */
+    private PendingQueue takeSpareOrAllocate(final ShardFields fields)
+    {
+        final PendingQueue spare = fields.spare;
+        if (spare == null)
+        {
+            return new PendingQueue(initialCapacity, depth);
+        }
+        fields.spare = null;
+        spare.dropUnread();
+        return spare;
     }
 
     private boolean recount(final long cycle)

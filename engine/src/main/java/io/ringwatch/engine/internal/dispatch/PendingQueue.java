@@ -10,9 +10,10 @@ import java.util.function.LongConsumer;
  * A watcher's FIFO queue of pending window sequences: primitive longs, never boxed.
  * <p>
  * <b>Threading:</b> single producer, single consumer. The producer (the dispatcher thread) alone calls
- * {@link #offer} and {@link #capacity}; the consumer (whichever thread drains the watcher) alone calls
- * {@link #poll}, {@link #peek} and {@link #drain}; any thread may call {@link #size}, {@link #isEmpty} and
- * {@link #maxCapacity}. Neither side ever waits for the other.
+ * {@link #offer}, {@link #capacity} and, while no consumer uses the queue, {@link #dropUnread}; the
+ * consumer (whichever thread drains the watcher) alone calls {@link #poll}, {@link #peek} and
+ * {@link #drain}; any thread may call {@link #size}, {@link #isEmpty} and {@link #maxCapacity}. Neither
+ * side ever waits for the other.
  * <p>
  * <b>Memory:</b> it starts with a small array and doubles it, up to what {@code maxCapacity} needs, only
  * when full: about 180 bytes with an initial capacity of 8 (the dispatcher allocates a watcher's queue only
@@ -21,10 +22,12 @@ import java.util.function.LongConsumer;
  * finishes the old array and then follows the link. Arrays never shrink.
  * <p>
  * <b>Overflow:</b> {@link #offer} returns false rather than hold more than {@code maxCapacity} values; the
- * dispatcher then takes that watcher off the routes, drops the queue and lets it read by its own cursor.
+ * dispatcher then takes that watcher off the routes and lets it read by its own cursor, and when it rejoins
+ * hands it the same queue again, emptied by {@link #dropUnread} (the one call that writes the consumer's side,
+ * made while no consumer uses the queue), so a watcher that keeps overflowing allocates nothing.
  * <p>
  * <b>Allocation:</b> offer allocates only when it grows the queue (at most log2(max / initial) times in its
- * life); poll, peek, drain, size and isEmpty never allocate.
+ * life); poll, peek, drain, dropUnread, size and isEmpty never allocate.
  * <p>
  * {@link #EMPTY} ({@code Long.MIN_VALUE}) is reserved: poll and peek return it for "nothing pending", so it
  * cannot be offered; window sequences and revisions are never negative, so no real value is lost.
@@ -196,6 +199,23 @@ public final class PendingQueue
             handler.accept(value);
         }
         return drained;
+    }
+
+    /**
+     * Drops every value not yet removed and keeps the queue's largest array, so that a queue its
+     * consumer has let go of can take offers again without allocating (a watcher that fell off the
+     * routes and rejoins them). Producer thread only, and only while no consumer uses the queue: the
+     * consumer's last use must happen before this call, and the queue must be handed to a consumer
+     * again only after it, through a volatile write that consumer reads first. Allocates nothing.
+     */
+    public void dropUnread()
+    {
+        final long index = producerIndex;
+        consumerSegment = producerSegment;
+        knownProducerIndex = index;
+        // The next offer finds no room left and recomputes it from here.
+        producerLimit = index;
+        CONSUMER_INDEX.setRelease(this, index);
     }
 
     /**

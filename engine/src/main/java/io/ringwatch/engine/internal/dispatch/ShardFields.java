@@ -19,6 +19,12 @@ final class ShardFields
 {
     /** The routed events, null while none was routed since the watcher last joined the routes. */
     volatile PendingQueue pending;
+    /**
+     * The queue the watcher had when it last left the routes, kept for when it rejoins them (its
+     * consumer has let go of it by then: it asks to rejoin only after reading by cursor), so that
+     * a watcher that keeps overflowing does not allocate a queue each time; null when none.
+     */
+    PendingQueue spare;
     /** The last rejoin request the dispatcher has routed the watcher for; 0 before any. */
     volatile int joinedTicket;
     /**

@@ -14,7 +14,7 @@ import io.ringwatch.ringbuffer.WatchWindow;
  * of a pull watcher, one at a time): where delivery stands, exactly, the cursor it reads by while
  * off the routes, and the delivery itself. Allocated by the watcher the first time its consumer
  * has something to deliver, so an idle watcher holds one null reference instead of this object
- * (about 48 bytes); the cursor is allocated only while the watcher reads by it.
+ * (about 48 bytes); the cursor is allocated the first time the watcher reads by it, and kept.
  *
  * <p>The consumer's part of the watch's life (see {@link WatcherState}): SYNCED, it delivers what
  * the shard queued, in order, and the progress markers between the events; told to catch up (or
@@ -25,8 +25,8 @@ import io.ringwatch.ringbuffer.WatchWindow;
  * hand-over has no gap and no duplicate.
  *
  * <p>Threads: the watcher's current consumer only; a hand-over between consumer threads is
- * published by the watcher's drain. Allocation: none per event; a cursor and its history reader
- * per catch-up.
+ * published by the watcher's drain. Allocation: none per event; a history reader per catch-up,
+ * and a cursor for the first.
  */
 final class WatcherConsumer
 {
@@ -59,7 +59,7 @@ final class WatcherConsumer
      * before the revision of the last event delivered), so progress never goes back.
      */
     private long knownComplete;
-    /** The cursor while catching up, else null. */
+    /** The cursor: open while catching up, closed once rejoined; null before the first catch-up and once ended. */
     private CatchUpCursor cursor;
 
     /**
@@ -144,7 +144,7 @@ final class WatcherConsumer
         }
         while (mode == SYNCED && delivered + batch.size() < maxEvents && watcher.eventsStillFlow())
         {
-            // Read once per entry: the dispatcher drops the queue when it unroutes the watcher,
+            // Read once per entry: the dispatcher takes the queue away when it unroutes the watcher,
             // and what this consumer delivers from the old one stays exact (it tracks its point).
             final PendingQueue queue = watcher.pending();
             final long entry = queue == null ? PendingQueue.EMPTY : queue.peek();
@@ -433,7 +433,8 @@ final class WatcherConsumer
 
     private void rejoin()
     {
-        closeCursor();
+        // Kept, closed, for the next catch-up: a watcher that keeps overflowing allocates no cursor each time.
+        cursor.close();
         mode = REJOINING;
         rejoinTicket++;
         // Any catch-up request still set belongs to the routing this rejoin replaces (the

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PendingBudgetTest
@@ -77,7 +78,30 @@ class PendingBudgetTest
     }
 
     @Test
-    void releasingAQueueFreesItAndItsShare()
+    void aReleasedQueueIsHandedBackEmptiedWhenTheWatcherIsOfferedToAgain()
+    {
+        final PendingBudget budget = new PendingBudget(64, 1000);
+        final WatcherState watcher = watcher();
+        for (int i = 0; i < 64; i++)
+        {
+            assertTrue(budget.offer(watcher, i, 0));
+        }
+        assertFalse(budget.offer(watcher, 64, 0), "full: the dispatcher takes it off the routes");
+        final PendingQueue grown = watcher.pending();
+        assertEquals(0, grown.poll());
+        budget.release(watcher);
+        assertNull(watcher.pending());
+
+        assertTrue(budget.offer(watcher, 1000, 0));
+        assertSame(grown, watcher.pending(), "the same queue, no new one");
+        assertEquals(64, grown.capacity(), "with the array it had grown to");
+        assertEquals(1, grown.size(), "the entries queued before the release are gone");
+        assertEquals(1000, grown.poll());
+        assertEquals(1, budget.holderCount());
+    }
+
+    @Test
+    void releasingAQueueTakesItAndItsShareAway()
     {
         final PendingBudget budget = new PendingBudget(8, 10);
         final WatcherState watcher = watcher();

@@ -129,6 +129,51 @@ class PendingQueueTest
     }
 
     @Test
+    void dropUnreadEmptiesTheQueueKeepsItsLargestArrayAndTakesMaxCapacityAgain()
+    {
+        final PendingQueue queue = new PendingQueue(2, 16);
+        for (long i = 0; i < 16; i++)
+        {
+            assertTrue(queue.offer(i));
+        }
+        // The consumer still reads the first array, three growths behind the producer.
+        assertEquals(0, queue.poll());
+        assertEquals(16, queue.capacity());
+
+        queue.dropUnread();
+
+        assertTrue(queue.isEmpty());
+        assertEquals(0, queue.size());
+        assertEquals(PendingQueue.EMPTY, queue.peek());
+        assertEquals(16, queue.capacity(), "no array given up, none allocated");
+        assertEquals(16, queue.offeredCount(), "indices go on, they do not restart");
+        assertEquals(16, queue.removedCount(), "what was unread counts as removed");
+        for (long i = 100; i < 116; i++)
+        {
+            assertTrue(queue.offer(i), "offer " + i);
+        }
+        assertFalse(queue.offer(116), "still at most maxCapacity values");
+        assertEquals(16, queue.capacity());
+        for (long i = 100; i < 116; i++)
+        {
+            assertEquals(i, queue.poll());
+        }
+        assertTrue(queue.isEmpty());
+    }
+
+    @Test
+    void dropUnreadOfAnEmptyQueueChangesNothingButLeavesItUsable()
+    {
+        final PendingQueue queue = new PendingQueue(4, 8);
+        queue.dropUnread();
+        assertTrue(queue.isEmpty());
+        assertTrue(queue.offer(5));
+        assertEquals(1, queue.size());
+        assertEquals(5, queue.poll());
+        assertEquals(4, queue.capacity());
+    }
+
+    @Test
     void interleavedOffersAndPollsMatchADeque()
     {
         final long seed = System.nanoTime();

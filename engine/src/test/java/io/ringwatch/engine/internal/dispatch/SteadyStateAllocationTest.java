@@ -1,5 +1,7 @@
 package io.ringwatch.engine.internal.dispatch;
 
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.WatchRequest;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Routing and the pending queue allocate nothing per operation once warm, measured with the JVM's
+ * Routing, the pending queue and a watcher's overflow allocate nothing per operation once warm, measured with the JVM's
  * per-thread allocation counter (bytes, not time).
  */
 class SteadyStateAllocationTest
@@ -74,6 +76,37 @@ class SteadyStateAllocationTest
 
         assertTrue(allocated < ALLOWED_BYTES, "allocated " + allocated + " bytes over " + OPERATIONS + " cycles");
         assertEquals(0, queue.size());
+    }
+
+    @Test
+    void aWatcherThatKeepsOverflowingGetsItsQueueBackWithoutAllocating()
+    {
+        final com.sun.management.ThreadMXBean threads = allocationCounter();
+        final PendingBudget budget = new PendingBudget(1024, 1 << 20);
+        final WatcherState watcher = new PullWatcherState(1, WatchRequest.of(KeyRange.all()), 1, null, null);
+
+        overflowAndRelease(budget, watcher, 10);
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        overflowAndRelease(budget, watcher, 100);
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+
+        // A new queue each time would take over 16 KB per overflow (arrays of 8 to 1,024 longs).
+        assertTrue(allocated < ALLOWED_BYTES, "allocated " + allocated + " bytes over 100 overflows");
+    }
+
+    /** What the dispatcher does to a watcher that overflows its queue and rejoins, {@code times} times. */
+    private static void overflowAndRelease(final PendingBudget budget, final WatcherState watcher, final int times)
+    {
+        for (int cycle = 0; cycle < times; cycle++)
+        {
+            long entry = 0;
+            while (budget.offer(watcher, entry, cycle))
+            {
+                entry++;
+            }
+            assertEquals(1024, entry);
+            budget.release(watcher);
+        }
     }
 
     private static void routeMany(final WatchRoutes<Integer> routes, final UnsafeBuffer key, final CountingVisitor visitor)

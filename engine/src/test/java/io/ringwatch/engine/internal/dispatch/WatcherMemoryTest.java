@@ -102,7 +102,7 @@ class WatcherMemoryTest
     }
 
     @Test
-    void aWatcherBeyondItsDepthLeavesTheRoutesAndFreesItsQueue()
+    void aWatcherBeyondItsDepthLeavesTheRoutesAndItsQueue()
     {
         final PullWatcher pull = engine.watchPull(WatchRequest.of(KeyRange.all()));
         final WatcherState watcher = (WatcherState)pull;
@@ -110,7 +110,7 @@ class WatcherMemoryTest
         {
             engine.put("k", "v" + i);
         }
-        await(() -> !watcher.isRouted() && watcher.pending() == null, "the watcher off the routes, its queue freed");
+        await(() -> !watcher.isRouted() && watcher.pending() == null, "the watcher off the routes, its queue taken away");
         assertFalse(pull.isCancelled());
     }
 
