@@ -81,9 +81,10 @@ final class Generation
     }
 
     /**
-     * Places a generation built ahead of time (from sequence 0, nothing written) at the sequence
-     * and evicted revision a resize gives it, as the constructor would have. Writer thread, before
-     * the generation is published or written.
+     * Places a generation built ahead of time at the sequence and evicted revision a resize gives
+     * it, as the constructor would have: events it holds below {@code firstSequence} are dropped,
+     * and the next write must be of {@code firstSequence} or of the sequence after the newest held.
+     * Its owner (the writer, or the copier before the writer takes it), before it is published.
      */
     void startAt(final long firstSequence, final long evictedRevision)
     {
@@ -182,6 +183,52 @@ final class Generation
             slots.getLong(slot + PREV_VERSION),
             slots.getLong(slot + LEASE),
             slots.getLong(slot + PREV_LEASE));
+    }
+
+    /**
+     * A thread other than the writer, owning {@code target} (not yet published): copies event
+     * {@code sequence} of this generation, which the writer may still be filling, into it, and
+     * validates the copy as a reader does. The metadata is validated before anything is written, so
+     * a torn slot never drives the copy; the bytes after, so a copy whose bytes the writer
+     * overwrote meanwhile is reported. The caller has checked that the sequence is published.
+     *
+     * @return true if {@code target} now holds the event intact; false if this generation no longer
+     * held it (its oldest intact sequence has passed it), in which case {@code target}'s slot for it
+     * may hold garbage bytes and the caller must move {@code target}'s start past it.
+     */
+    boolean copyPublishedTo(final long sequence, final Generation target)
+    {
+        final int slot = slotOffset(sequence);
+        final UnsafeBuffer slots = this.slots;
+        if (slots.getLong(slot + SEQUENCE) != sequence)
+        {
+            return false;
+        }
+        final long revision = slots.getLong(slot + REVISION);
+        final int typeCode = slots.getInt(slot + TYPE);
+        final long timestampNanos = slots.getLong(slot + TIMESTAMP);
+        final long position = slots.getLong(slot + DATA_POSITION);
+        final int keyLength = slots.getInt(slot + KEY_LENGTH);
+        final int valueLength = slots.getInt(slot + VALUE_LENGTH);
+        final int prevValueLength = slots.getInt(slot + PREV_VALUE_LENGTH);
+        final long createRevision = slots.getLong(slot + CREATE_REVISION);
+        final long version = slots.getLong(slot + VERSION);
+        final long prevCreateRevision = slots.getLong(slot + PREV_CREATE_REVISION);
+        final long prevModRevision = slots.getLong(slot + PREV_MOD_REVISION);
+        final long prevVersion = slots.getLong(slot + PREV_VERSION);
+        final long lease = slots.getLong(slot + LEASE);
+        final long prevLease = slots.getLong(slot + PREV_LEASE);
+        VarHandle.loadLoadFence();
+        if (sequence < oldestIntact.get())
+        {
+            return false;
+        }
+        target.write(
+            sequence, revision, (byte)typeCode, timestampNanos, data, (int)(position & dataMask),
+            keyLength, valueLength, prevValueLength, createRevision, version,
+            prevCreateRevision, prevModRevision, prevVersion, lease, prevLease);
+        VarHandle.loadLoadFence();
+        return sequence >= oldestIntact.get();
     }
 
     /**
