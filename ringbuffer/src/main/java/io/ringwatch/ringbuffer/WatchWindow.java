@@ -36,7 +36,9 @@ import org.agrona.concurrent.NanoClock;
  * generation and copies up to its capacity of events on the writer thread, unless another thread
  * built the larger generation ahead of time ({@link #prepareGrowth()}): allocating and zeroing
  * direct memory is most of a growth's cost (46 MiB and 45 to 90 ms on the team's 2-core VM for
- * 131,072 events), and the writer then only copies.
+ * 131,072 events), and the writer then only copies. The same thread can also copy the published
+ * events into it ahead ({@link #copyAhead(int)}); the writer then copies only the events appended
+ * since its last chunk, and switches.
  */
 public final class WatchWindow
 {
@@ -615,7 +617,7 @@ public final class WatchWindow
                 target.startAt(oldest, 0);
                 next = oldest;
             }
-            else if (source.copyPublishedTo(next, target))
+            else if (source.copyTo(next, target, true) != Generation.NOT_HELD)
             {
                 next++;
                 copied++;
@@ -686,7 +688,7 @@ public final class WatchWindow
         }
         for (long s = from; s < sequence; s++)
         {
-            dataEvictions += gen.copyTo(s, target);
+            dataEvictions += gen.copyTo(s, target, false);
         }
         growthCopyCount.set(growthCopyCount.getPlain() + (sequence - from));
         countDataEvictions(dataEvictions);
