@@ -73,7 +73,7 @@ public final class WatchWindow
     private final AtomicReference<PreparedGeneration> spare = new AtomicReference<>();
     /** {@link #prepareGrowth()}'s thread only: a capacity it found no direct memory for. */
     private int spareRefused;
-    /** Writer thread only: events the writer copied at its growths (the rest the copier had copied). */
+    /** Written by the writer only: events it copied at its growths (the rest the copier had copied). */
     private final PaddedSequence growthCopyCount = new PaddedSequence(0);
 
     /** Writer thread only: the generation it writes, equal to {@code generation}. */
@@ -690,7 +690,10 @@ public final class WatchWindow
         {
             dataEvictions += gen.copyTo(s, target, false);
         }
-        growthCopyCount.set(growthCopyCount.getPlain() + (sequence - from));
+        if (capacity > gen.capacity)
+        {
+            growthCopyCount.set(growthCopyCount.getPlain() + (sequence - from));
+        }
         countDataEvictions(dataEvictions);
         return target;
     }

@@ -283,6 +283,7 @@ class WatchWindowResizeTest
         assertEquals(4, window.capacity(), "the newest quarter is stale: it halved");
         assertEquals(0, window.copyAhead(100), "nothing prepared any more");
         assertEquals(0, window.preparedGrowthCount());
+        assertEquals(4, window.growthCopyCount(), "the growth to 8 only (0-3), not the shrink's copy");
         assertEveryHeldEventIsIntact();
     }
 
