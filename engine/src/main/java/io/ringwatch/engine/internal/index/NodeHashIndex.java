@@ -335,7 +335,7 @@ final class NodeHashIndex
 
     /**
      * @return whether the next table is allocated ahead of the growth (being cleared or cleared);
-     * the writer thread only (tests).
+     * any thread (tests and benchmarks).
      */
     boolean isNextPrepared()
     {
