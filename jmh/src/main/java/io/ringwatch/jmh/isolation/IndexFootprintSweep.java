@@ -11,7 +11,7 @@ import io.ringwatch.engine.internal.index.OffHeapIndex;
  * {@link KeyFootprint} measures: {@link KeyFootprint}'s keys put one after the other into an index
  * that starts at the engine's default initial capacity, and after every put the index's own count of
  * its direct memory ({@link OffHeapIndex#offHeapBytes}: arena chunks and hash tables, two tables
- * from when the next one is allocated ahead of a growth, at 0.76 full, until the old one has moved
+ * from when the next one is allocated ahead of a growth, at 0.79 full, until the old one has moved
  * into it) divided by the keys. Prints the figure at every {@code step} keys, then, over every key
  * count from {@code step} on, the highest figure while one hash table was held and the highest while
  * two were (the growth's transient, called "moving" below), with the key counts they occurred at. A standalone program, not JMH: it measures bytes, not time.

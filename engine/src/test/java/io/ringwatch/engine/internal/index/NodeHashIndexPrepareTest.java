@@ -64,7 +64,7 @@ class NodeHashIndexPrepareTest
                 else if (table.isNextPrepared())
                 {
                     final double fill = (double)index.size() / capacity;
-                    assertTrue(fill >= 0.76 && fill <= 0.8, "prepared at fill " + fill);
+                    assertTrue(fill >= 0.79 && fill <= 0.8, "prepared at fill " + fill);
                     preparedBeforeGrowth = true;
                 }
             }
