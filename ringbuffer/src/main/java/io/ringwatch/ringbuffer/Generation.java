@@ -26,7 +26,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * The storage of one window capacity: a ring of fixed-size slots and a ring of event bytes.
  * A resize builds a new generation and publishes it; the old one is never written again, so a
- * reader still holding it reads frozen, consistent data.
+ * reader still holding it reads frozen, consistent data. A generation built ahead of a growth is
+ * written by one other thread (the copier) before the writer takes it, never by both at once
+ * ({@link PreparedGeneration}).
  * <p>
  * Lapping is detected as in Agrona's broadcast buffer: before the writer overwrites any slot or
  * data byte it raises {@link #oldestIntact} (the intent), then fences stores; a reader copies,
@@ -39,6 +41,8 @@ final class Generation
 {
     private static final int ALIGNMENT = 64;
     private static final long NO_REVISION = 0;
+    /** {@link #copyTo} result: the event is no longer in this generation. */
+    static final int NOT_HELD = -1;
 
     final int capacity;
     final int dataCapacity;
@@ -81,9 +85,10 @@ final class Generation
     }
 
     /**
-     * Places a generation built ahead of time (from sequence 0, nothing written) at the sequence
-     * and evicted revision a resize gives it, as the constructor would have. Writer thread, before
-     * the generation is published or written.
+     * Places a generation built ahead of time at the sequence and evicted revision a resize gives
+     * it, as the constructor would have: events it holds below {@code firstSequence} are dropped,
+     * and the next write must be of {@code firstSequence} or of the sequence after the newest held.
+     * Its owner (the writer, or the copier before the writer takes it), before it is published.
      */
     void startAt(final long firstSequence, final long evictedRevision)
     {
@@ -157,31 +162,57 @@ final class Generation
     }
 
     /**
-     * Writer thread: copies event {@code sequence} of this (frozen) generation into {@code target}.
+     * Copies event {@code sequence} of this generation into {@code target}: on the writer thread, from
+     * this generation frozen by a resize ({@code validate} false); or on a thread other than the
+     * writer, owning {@code target} (not yet published), from this generation while the writer may
+     * still fill it ({@code validate} true). Then the copy is validated as a reader's is: the metadata
+     * before anything is written, so a torn slot never drives the copy, and the bytes after, so a copy
+     * whose bytes the writer overwrote meanwhile is reported. The caller has checked that the sequence
+     * is published (validating) or held.
      *
-     * @return events the target evicted for lack of data space.
+     * @return events the target evicted for lack of data space; or {@link #NOT_HELD} when validating
+     * and this generation no longer held the event (its oldest intact sequence passed it), in which
+     * case {@code target}'s slot for it may hold garbage bytes and the caller must move {@code target}'s
+     * start past it.
      */
-    int copyTo(final long sequence, final Generation target)
+    int copyTo(final long sequence, final Generation target, final boolean validate)
     {
         final int slot = slotOffset(sequence);
         final UnsafeBuffer slots = this.slots;
-        return target.write(
-            sequence,
-            slots.getLong(slot + REVISION),
-            (byte)slots.getInt(slot + TYPE),
-            slots.getLong(slot + TIMESTAMP),
-            data,
-            (int)(slots.getLong(slot + DATA_POSITION) & dataMask),
-            slots.getInt(slot + KEY_LENGTH),
-            slots.getInt(slot + VALUE_LENGTH),
-            slots.getInt(slot + PREV_VALUE_LENGTH),
-            slots.getLong(slot + CREATE_REVISION),
-            slots.getLong(slot + VERSION),
-            slots.getLong(slot + PREV_CREATE_REVISION),
-            slots.getLong(slot + PREV_MOD_REVISION),
-            slots.getLong(slot + PREV_VERSION),
-            slots.getLong(slot + LEASE),
-            slots.getLong(slot + PREV_LEASE));
+        if (validate && slots.getLong(slot + SEQUENCE) != sequence)
+        {
+            return NOT_HELD;
+        }
+        final long revision = slots.getLong(slot + REVISION);
+        final int typeCode = slots.getInt(slot + TYPE);
+        final long timestampNanos = slots.getLong(slot + TIMESTAMP);
+        final long position = slots.getLong(slot + DATA_POSITION);
+        final int keyLength = slots.getInt(slot + KEY_LENGTH);
+        final int valueLength = slots.getInt(slot + VALUE_LENGTH);
+        final int prevValueLength = slots.getInt(slot + PREV_VALUE_LENGTH);
+        final long createRevision = slots.getLong(slot + CREATE_REVISION);
+        final long version = slots.getLong(slot + VERSION);
+        final long prevCreateRevision = slots.getLong(slot + PREV_CREATE_REVISION);
+        final long prevModRevision = slots.getLong(slot + PREV_MOD_REVISION);
+        final long prevVersion = slots.getLong(slot + PREV_VERSION);
+        final long lease = slots.getLong(slot + LEASE);
+        final long prevLease = slots.getLong(slot + PREV_LEASE);
+        if (validate && !stillHeld(sequence))
+        {
+            return NOT_HELD;
+        }
+        final int dataEvictions = target.write(
+            sequence, revision, (byte)typeCode, timestampNanos, data, (int)(position & dataMask),
+            keyLength, valueLength, prevValueLength, createRevision, version,
+            prevCreateRevision, prevModRevision, prevVersion, lease, prevLease);
+        return validate && !stillHeld(sequence) ? NOT_HELD : dataEvictions;
+    }
+
+    /** Any thread, after reading an event: whether the writer had not begun to overwrite it by then. */
+    private boolean stillHeld(final long sequence)
+    {
+        VarHandle.loadLoadFence();
+        return sequence >= oldestIntact.get();
     }
 
     /**
@@ -275,9 +306,7 @@ final class Generation
             sequence, revision, type, createRevision, version, prevCreateRevision, prevModRevision, prevVersion,
             timestampNanos, data, dataOffset, keyLength, valueLength, prevValueLength, withValues);
         into.leases(lease, prevLease);
-
-        VarHandle.loadLoadFence();
-        return sequence >= oldestIntact.get();
+        return stillHeld(sequence);
     }
 
     /**
@@ -294,8 +323,7 @@ final class Generation
             return NO_REVISION;
         }
         final long revision = slots.getLong(slot + REVISION);
-        VarHandle.loadLoadFence();
-        return sequence >= oldestIntact.get() ? revision : NO_REVISION;
+        return stillHeld(sequence) ? revision : NO_REVISION;
     }
 
     private int evictOverwrittenBy(final long sequence, final long dataEnd)

@@ -36,7 +36,9 @@ import org.agrona.concurrent.NanoClock;
  * generation and copies up to its capacity of events on the writer thread, unless another thread
  * built the larger generation ahead of time ({@link #prepareGrowth()}): allocating and zeroing
  * direct memory is most of a growth's cost (46 MiB and 45 to 90 ms on the team's 2-core VM for
- * 131,072 events), and the writer then only copies.
+ * 131,072 events), and the writer then only copies. The same thread can also copy the published
+ * events into it ahead ({@link #copyAhead(int)}); the writer then copies only the events appended
+ * since its last chunk, and switches.
  */
 public final class WatchWindow
 {
@@ -51,6 +53,8 @@ public final class WatchWindow
 
     /** Internal result of a revision search that met an overwritten event. */
     private static final long SEARCH_RACED = -2;
+    /** Most events {@link #copyAhead(int)} copies while holding the prepared generation once. */
+    private static final int COPY_CHUNK = 1024;
 
     private final WindowConfig config;
     private final NanoClock clock;
@@ -65,10 +69,12 @@ public final class WatchWindow
     private volatile Generation generation;
     /** The capacity the writer expects to grow to next, 0 for none: what {@link #prepareGrowth()} builds. */
     private volatile int spareWanted;
-    /** A generation of {@code spareWanted} events built ahead of time, taken by the writer's next growth. */
-    private final AtomicReference<Generation> spare = new AtomicReference<>();
+    /** A generation of {@code spareWanted} events built (and filled) ahead of time, taken by the writer's next growth. */
+    private final AtomicReference<PreparedGeneration> spare = new AtomicReference<>();
     /** {@link #prepareGrowth()}'s thread only: a capacity it found no direct memory for. */
     private int spareRefused;
+    /** Written by the writer only: events it copied at its growths (the rest the copier had copied). */
+    private final PaddedSequence growthCopyCount = new PaddedSequence(0);
 
     /** Writer thread only: the generation it writes, equal to {@code generation}. */
     private Generation writerGeneration;
@@ -549,15 +555,18 @@ public final class WatchWindow
     public boolean prepareGrowth()
     {
         final int wanted = spareWanted;
-        final Generation ready = spare.get();
-        if (wanted == 0 || wanted == spareRefused || (ready != null && ready.capacity == wanted))
+        final Generation source = generation;
+        final PreparedGeneration ready = spare.get();
+        if (wanted == 0 || wanted == spareRefused ||
+            (ready != null && ready.target.capacity == wanted && ready.source == source))
         {
             return false;
         }
-        final Generation built;
+        final PreparedGeneration built;
         try
         {
-            built = new Generation(wanted, config.dataCapacityFor(wanted), maxEventBytes, 0, 0);
+            built = new PreparedGeneration(
+                source, new Generation(wanted, config.dataCapacityFor(wanted), maxEventBytes, 0, 0));
         }
         catch (final OutOfMemoryError e)
         {
@@ -575,6 +584,100 @@ public final class WatchWindow
         return true;
     }
 
+    /**
+     * Copies the published events of the window into the generation {@link #prepareGrowth()}
+     * built, ahead of the growth, so that the writer then copies only the events appended since:
+     * a few instead of up to half the new capacity. Call it from the thread that calls
+     * {@code prepareGrowth()}, after it. It copies in chunks of {@value #COPY_CHUNK} events, holding
+     * the prepared generation for one chunk at a time; a writer that grows meanwhile does not wait
+     * but builds its own generation then, and this chunk is lost. The writer may overwrite what is
+     * being copied (its data ring evicting, or a full window that did not grow after all): each
+     * copy is validated as a reader's is, and the copy restarts at the oldest event still held. No
+     * allocation.
+     *
+     * @param maxEvents the most events to copy in this call, positive: bounds the time it takes.
+     * @return how many events it copied, 0 when no generation is prepared or it is up to date.
+     * @throws IllegalArgumentException if {@code maxEvents} is not positive.
+     */
+    public int copyAhead(final int maxEvents)
+    {
+        if (maxEvents <= 0)
+        {
+            throw new IllegalArgumentException("maxEvents must be positive: " + maxEvents);
+        }
+        int copied = 0;
+        while (copied < maxEvents)
+        {
+            final PreparedGeneration prepared = spare.get();
+            if (prepared == null)
+            {
+                return copied;
+            }
+            final long published = publishedSequence.get();
+            // Every event up to that sequence was written into the generation current after the read
+            // of it: if that is not the source, the writer has resized and the prepared one is stale.
+            // copiedUpTo is this thread's own field, read outside a claim.
+            if (generation != prepared.source || published < prepared.copiedUpTo() || !prepared.claim())
+            {
+                return copied;
+            }
+            final int chunk = copyChunk(prepared, Math.min(COPY_CHUNK, maxEvents - copied), published);
+            if (0 == chunk)
+            {
+                return copied;
+            }
+            copied += chunk;
+        }
+        return copied;
+    }
+
+    /**
+     * Copier, having claimed {@code prepared}: copies up to {@code most} of the source's published
+     * events that the target lacks, moving the target's start past any the source evicted meanwhile,
+     * then releases it.
+     *
+     * @return how many events it copied.
+     */
+    private static int copyChunk(final PreparedGeneration prepared, final int most, final long published)
+    {
+        final Generation source = prepared.source;
+        final Generation target = prepared.target;
+        long next = prepared.copiedUpTo();
+        int copied = 0;
+        while (copied < most && next <= published)
+        {
+            final long oldest = source.oldestIntact();
+            if (next < oldest)
+            {
+                // The events before it are gone from the source: the target starts after them.
+                target.startAt(oldest, 0);
+                next = oldest;
+            }
+            else if (source.copyTo(next, target, true) != Generation.NOT_HELD)
+            {
+                next++;
+                copied++;
+            }
+            else if (source.oldestIntact() <= next)
+            {
+                // Not evicted, yet not there: cannot happen for a published event of the source;
+                // stop rather than spin (nothing of it was written).
+                break;
+            }
+        }
+        prepared.release(next);
+        return copied;
+    }
+
+    /**
+     * @return how many events the writer itself copied at its growths, in all; with
+     * {@link #copyAhead(int)} running, only those appended since its last chunk. Any thread; a racy read.
+     */
+    public long growthCopyCount()
+    {
+        return growthCopyCount.get();
+    }
+
     /** Writer thread: the window is half full; asks for the doubled generation if it fills fast enough to grow. */
     private void expectGrowth(final Generation gen, final long timestampNanos)
     {
@@ -586,17 +689,49 @@ public final class WatchWindow
         }
     }
 
-    /** Writer thread: the prepared generation if it has {@code capacity} events, placed at {@code first}; else a new one. */
-    private Generation generationFor(final int capacity, final long first, final long evictedRevision)
+    /**
+     * Writer thread, at a resize of {@code gen}: fills the generation it switches to with the
+     * events from {@code first} up to {@code sequence}; the prepared one if it was built for this
+     * growth and the copier does not hold it now (then only the events it has not copied are
+     * copied), else a new one.
+     */
+    private Generation fill(
+        final Generation gen, final int capacity, final long first, final long evictedRevision, final long sequence)
     {
-        final Generation ready = spare.get();
-        if (ready != null && ready.capacity == capacity && spare.compareAndSet(ready, null))
+        final PreparedGeneration ready = spare.get();
+        final Generation target;
+        long start = first;
+        long from = first;
+        int dataEvictions = 0;
+        if (ready != null && ready.source == gen && ready.target.capacity == capacity && ready.take())
         {
-            ready.startAt(first, evictedRevision);
+            target = ready.target;
+            long evicted = evictedRevision;
+            if (target.writerOldest() > first)
+            {
+                // Its own data ring evicted what the copier had copied first, as a fresh one would have.
+                start = target.writerOldest();
+                evicted = target.writerEvictedRevision();
+                dataEvictions += (int)(start - first);
+            }
+            target.startAt(start, evicted);
+            from = Math.max(start, ready.copiedUpTo());
             preparedGrowthCount.set(preparedGrowthCount.getPlain() + 1);
-            return ready;
         }
-        return new Generation(capacity, config.dataCapacityFor(capacity), maxEventBytes, first, evictedRevision);
+        else
+        {
+            target = new Generation(capacity, config.dataCapacityFor(capacity), maxEventBytes, first, evictedRevision);
+        }
+        for (long s = from; s < sequence; s++)
+        {
+            dataEvictions += gen.copyTo(s, target, false);
+        }
+        if (capacity > gen.capacity)
+        {
+            growthCopyCount.set(growthCopyCount.getPlain() + (sequence - from));
+        }
+        countDataEvictions(dataEvictions);
+        return target;
     }
 
     /**
@@ -637,14 +772,8 @@ public final class WatchWindow
         final long oldest = gen.writerOldest();
         final long first = Math.max(oldest, sequence - newCapacity);
         final long evictedRevision = first > oldest ? gen.writerRevisionAt(first - 1) : gen.writerEvictedRevision();
-        final Generation resized = generationFor(newCapacity, first, evictedRevision);
+        final Generation resized = fill(gen, newCapacity, first, evictedRevision, sequence);
         dropSpare();
-        int dataEvictions = 0;
-        for (long s = first; s < sequence; s++)
-        {
-            dataEvictions += gen.copyTo(s, resized);
-        }
-        countDataEvictions(dataEvictions);
         writerGeneration = resized;
         generation = resized;
         final PaddedSequence counter = newCapacity > capacity ? growCount : shrinkCount;

@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
 /**
  * One writer and two readers over a small window that laps, evicts for data and resizes both
  * ways (the writer drives a fake clock: bursts grow the window, slow stretches shrink it), while
- * a fourth thread builds the generations the writer expects to grow into, as the engine's
- * housekeeper does (whether a growth finds one ready is up to the race).
+ * a fourth thread builds the generations the writer expects to grow into and copies the published
+ * events into them ahead of the growth, in chunks of random size, as the engine's housekeeper does
+ * (whether a growth finds one ready, copied in part or whole or held by the copier, is up to the
+ * race: each way the readers must see the same events).
  * Every successful read must be exactly the event written; a lapped or evicted answer must be
  * true. Bounded by the number of events; the seed is in every failure message.
  */
@@ -114,9 +116,12 @@ class WatchWindowConcurrentTest
 
     private void prepareGrowth()
     {
+        final Random random = new Random(seed + 3);
         while (!writerDone.get())
         {
-            if (!window.prepareGrowth())
+            final boolean built = window.prepareGrowth();
+            final int copied = window.copyAhead(1 + random.nextInt(64));
+            if (!built && 0 == copied)
             {
                 Thread.onSpinWait();
             }

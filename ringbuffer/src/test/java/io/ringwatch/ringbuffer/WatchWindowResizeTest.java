@@ -5,6 +5,7 @@ import static io.ringwatch.ringbuffer.TestEvents.readOk;
 import static io.ringwatch.ringbuffer.TestEvents.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -265,6 +266,83 @@ class WatchWindowResizeTest
         assertEquals(1, window.shrinkCount());
         assertFalse(window.prepareGrowth(), "nothing asked for any more");
         assertEquals(0, window.preparedGrowthCount());
+    }
+
+    @Test
+    void aGrowthCopiesOnlyTheEventsAppendedAfterTheCopierCaughtUp()
+    {
+        appendAt(0, 3);
+        assertTrue(window.prepareGrowth(), "half full at once: the doubled generation is built");
+        assertEquals(2, window.copyAhead(2), "at most as many as asked");
+        assertEquals(1, window.copyAhead(100), "then the rest of the published events");
+        assertEquals(0, window.copyAhead(100), "up to date");
+
+        appendAt(1, 2);
+
+        assertEquals(8, window.capacity());
+        assertEquals(1, window.preparedGrowthCount());
+        assertEquals(1, window.growthCopyCount(), "only the event appended since (3; 4 is the one that grew it)");
+        assertEquals(0, window.oldestSequence(), "nothing evicted while growing");
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void aGrowthWithoutACopierCopiesEveryEventItself()
+    {
+        appendAt(0, 3);
+        assertTrue(window.prepareGrowth());
+
+        appendAt(1, 2);
+
+        assertEquals(1, window.preparedGrowthCount());
+        assertEquals(4, window.growthCopyCount());
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void theCopierSkipsEventsTheWindowEvictedWhileItDidNotGrowAndTheGrowthStartsAfterThem()
+    {
+        appendAt(0, 3);
+        assertTrue(window.prepareGrowth(), "asked for 8 at half full");
+        assertEquals(1, window.copyAhead(1), "sequence 0 copied");
+        // Full at an age of exactly the freshness: no growth, the window slides over 0 to 2 (which
+        // the copier had partly copied) and holds 3 to 6 of the same instant.
+        appendAt(FRESHNESS, 4);
+        assertEquals(4, window.capacity());
+        assertEquals(3, window.oldestSequence());
+
+        assertEquals(4, window.copyAhead(100), "3 to 6, past the evicted ones");
+        appendAt(FRESHNESS, 1);
+
+        assertEquals(8, window.capacity(), "full with a fresh oldest event: doubled");
+        assertEquals(1, window.preparedGrowthCount());
+        assertEquals(0, window.growthCopyCount(), "the copier had every event held");
+        assertEquals(3, window.oldestSequence());
+        assertEquals(WatchWindow.REVISION_EVICTED, window.firstSequenceAtOrAfter(3), "revision 3 (sequence 2) is gone");
+        assertEquals(3, window.firstSequenceAtOrAfter(4));
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void aShrinkStopsTheCopierAndDropsWhatItCopied()
+    {
+        appendAt(0, 8);
+        assertTrue(window.prepareGrowth(), "the doubled generation, 16");
+        assertEquals(8, window.copyAhead(100));
+
+        appendAt(1_000, 1);
+
+        assertEquals(4, window.capacity(), "the newest quarter is stale: it halved");
+        assertEquals(0, window.copyAhead(100), "nothing prepared any more");
+        assertEquals(0, window.preparedGrowthCount());
+        assertEquals(4, window.growthCopyCount(), "the growth to 8 only (0-3), not the shrink's copy");
+        assertEveryHeldEventIsIntact();
+    }
+
+    @Test
+    void copyingAheadNeedsAPositiveBound()
+    {
+        assertThrows(IllegalArgumentException.class, () -> window.copyAhead(0));
     }
 
     private void growTo16()

@@ -10,11 +10,11 @@ import io.ringwatch.engine.internal.index.OffHeapIndex;
  * Memory per key of an {@link OffHeapIndex} alone at every size of a fill, not only at the two sizes
  * {@link KeyFootprint} measures: {@link KeyFootprint}'s keys put one after the other into an index
  * that starts at the engine's default initial capacity, and after every put the index's own count of
- * its direct memory ({@link OffHeapIndex#offHeapBytes}: arena chunks and hash tables, both tables
- * while one moves into the next) divided by the keys. Prints the figure at every {@code step} keys,
- * then, over every key count from {@code step} on, the highest figure while no hash table move was in
- * progress and the highest while one was (the transient of holding both tables), with the key counts
- * they occurred at. A standalone program, not JMH: it measures bytes, not time.
+ * its direct memory ({@link OffHeapIndex#offHeapBytes}: arena chunks and hash tables, two tables
+ * from when the next one is allocated ahead of a growth, at 0.79 full, until the old one has moved
+ * into it) divided by the keys. Prints the figure at every {@code step} keys, then, over every key
+ * count from {@code step} on, the highest figure while one hash table was held and the highest while
+ * two were (the growth's transient, called "moving" below), with the key counts they occurred at. A standalone program, not JMH: it measures bytes, not time.
  *
  * <pre>
  * java $FLAGS -Xmx8g -cp jmh/target/benchmarks.jar io.ringwatch.jmh.isolation.IndexFootprintSweep 500000 12000000
@@ -69,7 +69,7 @@ public final class IndexFootprintSweep
                     i + 1L, previous);
                 final long keys = i + 1L;
                 final double perKey = index.offHeapBytes() / (double)keys;
-                final boolean moving = index.isHashTableMoving();
+                final boolean moving = index.holdsTwoHashTables();
                 if (keys >= step && moving)
                 {
                     movingPuts++;
@@ -86,7 +86,7 @@ public final class IndexFootprintSweep
                 }
                 if (keys % step == 0)
                 {
-                    out.accept(String.format("%,d keys: %.1f B per key%s", keys, perKey, moving ? " (hash table moving)" : ""));
+                    out.accept(String.format("%,d keys: %.1f B per key%s", keys, perKey, moving ? " (two hash tables held)" : ""));
                 }
             }
         }
@@ -98,11 +98,12 @@ public final class IndexFootprintSweep
      *
      * @param from          the first key count counted.
      * @param last          the last key count.
-     * @param settledPeak   the most bytes per key with no hash table move in progress.
+     * @param settledPeak   the most bytes per key while one hash table was held.
      * @param settledPeakAt the key count it came at.
-     * @param movingPeak    the most bytes per key while a move was in progress (0 if none was).
+     * @param movingPeak    the most bytes per key while two were, the next one prepared or the old
+     *                      one moving into it (0 if never).
      * @param movingPeakAt  the key count it came at.
-     * @param movingPuts    how many puts ended inside a move.
+     * @param movingPuts    how many puts ended while two were held.
      */
     record Sweep(
         int from, int last, double settledPeak, long settledPeakAt, double movingPeak, long movingPeakAt, long movingPuts)
@@ -110,8 +111,9 @@ public final class IndexFootprintSweep
         @Override
         public String toString()
         {
-            return String.format("from %,d keys on: at most %.1f B per key with no move in progress (at %,d keys); at " +
-                "most %.1f B per key while a move was (at %,d keys; %,d of %,d puts ended inside a move)",
+            return String.format("from %,d keys on: at most %.1f B per key with one hash table (at %,d keys); at " +
+                "most %.1f B per key with two, the next prepared or the old moving (at %,d keys; %,d of %,d puts " +
+                "ended with two)",
                 from, settledPeak, settledPeakAt, movingPeak, movingPeakAt, movingPuts, last - from + 1L);
         }
     }

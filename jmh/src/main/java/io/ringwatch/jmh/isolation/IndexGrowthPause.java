@@ -98,8 +98,8 @@ public final class IndexGrowthPause
         }
     }
 
-    /** Keeps the longest times in descending order, each with the key count it came at. */
-    private static void keep(final long[] longest, final long[] longestAt, final long took, final long at)
+    /** Keeps the longest times in descending order, each with the key count (or sequence) it came at. */
+    static void keep(final long[] longest, final long[] longestAt, final long took, final long at)
     {
         int i = longest.length;
         while (i > 0 && took > longest[i - 1])

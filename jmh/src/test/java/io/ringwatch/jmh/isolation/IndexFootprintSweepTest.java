@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class IndexFootprintSweepTest
 {
     @Test
-    void aSmallSweepReportsEveryStepAndAMoveCostsMoreThanNoMove()
+    void aSmallSweepReportsEveryStepAndTwoHashTablesCostMoreThanOne()
     {
         final List<String> lines = new ArrayList<>();
 

@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  * Owns the watch side of an engine: the dispatcher shards (each on its own agent thread), the
  * {@link DeliveryPool} whose threads call push listeners, and a housekeeper thread that makes
  * the pool compensate for a thread blocked in a listener, applies the slow-listener policy and
- * builds the window's next generation before it grows ({@link WatchWindow#prepareGrowth()}).
+ * builds the window's next generation before it grows, filled with the events published so far
+ * ({@link WatchWindow#prepareGrowth()}, {@link WatchWindow#copyAhead(int)}).
  * Creates watchers and assigns each to a shard by its id; a push watcher runs on whichever
  * delivery thread is free.
  *
@@ -47,6 +48,14 @@ public final class WatchHub implements AutoCloseable
     /** Push watchers ready at once before a dispatcher must retry a schedule. */
     private static final int READY_QUEUE_CAPACITY = 1 << 16;
     private static final long HOUSEKEEPING_MIN_PERIOD_NANOS = TimeUnit.MICROSECONDS.toNanos(250);
+    /**
+     * Most window events the housekeeper copies into the window's next generation a round: a few
+     * milliseconds of copying at most, and only in the rounds just after the generation is built
+     * (then only what was published since the last round), so the other duties keep about their
+     * period; at 1 ms rounds several times the writer's own rate (about 2 M events/s), so the copy
+     * keeps up with it.
+     */
+    private static final int GROWTH_COPY_PER_ROUND = 16_384;
 
     private final LongSupplier appliedRevision;
     private final LongSupplier compactRevision;
@@ -382,8 +391,9 @@ public final class WatchHub implements AutoCloseable
                 return;
             }
             delivery.maintain(System.nanoTime());
-            // The window's next growth allocated here, not on the writer thread (tens of ms).
+            // The window's next growth allocated and filled here, not on the writer thread (tens of ms).
             window.prepareGrowth();
+            window.copyAhead(GROWTH_COPY_PER_ROUND);
         }
     }
 }

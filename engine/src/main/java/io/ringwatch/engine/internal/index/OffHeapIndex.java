@@ -533,6 +533,15 @@ public final class OffHeapIndex implements AutoCloseable
     }
 
     /**
+     * @return whether two hash tables are held: the next one allocated ahead of a growth, or the old
+     * one moving into it; any thread. For benchmarks that tell the growth's transient memory apart.
+     */
+    public boolean holdsTwoHashTables()
+    {
+        return hashIndex.isMoving() || hashIndex.isNextPrepared();
+    }
+
+    /**
      * @return the hash table, for tests of its growth in this package; the writer thread only.
      */
     NodeHashIndex hashIndex()
