@@ -34,7 +34,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.LongSupplier;
@@ -117,12 +116,13 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final boolean publishes;
     private final Doorbell[] windowReaders;
     private long rungRevision;
-    /** In memory: the commands applied since the last flush, completed by it. */
+    /** In memory: the commands applied since the last flush, completed by it (persistent: unused, the journal completes). */
     private final WriteCommand[] unflushed = new WriteCommand[FLUSH_EVERY_COMMANDS];
+    /** Commands applied since the last flush. */
     private int unflushedCommands;
-    /** The newest revision applied, not yet published to readers. */
-    private long unpublishedRevision;
-    /** The window's clock, read at the start of each batch and at each flush: the time of the events appended until the next read. */
+    /** The newest revision the last flush published to readers. */
+    private long publishedRevision;
+    /** The window's clock, read at the start of each batch and at each flush within a long one: the time of the events appended until the next read. */
     private long batchNanos;
     private final CountDownLatch running = new CountDownLatch(1);
     private int doomedBytes;
@@ -156,7 +156,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.leases = leases;
         this.revision = cursor.applied();
         this.rungRevision = revision;
-        this.unpublishedRevision = revision;
+        this.publishedRevision = revision;
         this.batchNanos = window.clockNanos();
         this.journal = journal;
         this.publishes = journal == null || !journal.gatesVisibility();
@@ -210,7 +210,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
     {
         apply(command);
-        unflushed[unflushedCommands++] = command;
+        if (journal == null)
+        {
+            unflushed[unflushedCommands] = command;
+        }
+        unflushedCommands++;
         if (endOfBatch || unflushedCommands == FLUSH_EVERY_COMMANDS)
         {
             flush(sequence, endOfBatch);
@@ -226,9 +230,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
      */
     private void flush(final long sequence, final boolean endOfBatch)
     {
-        if (publishes && revision != unpublishedRevision)
+        if (publishes && revision != publishedRevision)
         {
-            unpublishedRevision = revision;
+            publishedRevision = revision;
             window.publish();
             cursor.markApplied(revision);
         }
@@ -247,11 +251,14 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         else
         {
-            Arrays.fill(unflushed, 0, unflushedCommands, null);
             journal.hand(sequence);
         }
         unflushedCommands = 0;
-        batchNanos = window.clockNanos();
+        if (!endOfBatch)
+        {
+            // The batch goes on: its next events get a fresh time (the next batch reads its own).
+            batchNanos = window.clockNanos();
+        }
     }
 
     /** Rings the doorbells of the dispatchers, which follow the window this writer just published. */
