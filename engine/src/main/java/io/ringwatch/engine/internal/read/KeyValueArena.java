@@ -109,24 +109,6 @@ final class KeyValueArena
     }
 
     /**
-     * Appends a copy of another arena's entry, its bytes as they are; allocates only when the
-     * current chunk is full.
-     *
-     * @param source  holds the entry.
-     * @param address its address there.
-     * @return the copy's address here.
-     */
-    long appendCopy(final KeyValueArena source, final long address)
-    {
-        final UnsafeBuffer from = source.views[chunk(address)];
-        final int offset = offset(address);
-        final int length = HEADER + from.getInt(offset) + Math.max(from.getInt(offset + VALUE_LENGTH), 0);
-        final long copy = reserve(length);
-        views[chunkCount - 1].putBytes(offset(copy), from, offset, length);
-        return copy;
-    }
-
-    /**
      * @param address an entry's address.
      * @return true when the entry says its key was absent.
      */

@@ -33,14 +33,16 @@ public final class ReadResultBuilder
     private static final long NO_CUT = -1;
 
     private final boolean scanIsAtRevision;
-    private final KeyValueArena arena = new KeyValueArena();
-    private final AddressList scanned = new AddressList(INITIAL_ADDRESSES);
+    private final KeyValueArena arena;
+    private final AddressList scanned;
     private final AddressList undone = new AddressList(INITIAL_ADDRESSES);
     private long cut = NO_CUT;
 
-    private ReadResultBuilder(final boolean scanIsAtRevision)
+    private ReadResultBuilder(final boolean scanIsAtRevision, final KeyValueArena arena, final AddressList scanned)
     {
         this.scanIsAtRevision = scanIsAtRevision;
+        this.arena = arena;
+        this.scanned = scanned;
     }
 
     /**
@@ -49,7 +51,7 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forLiveScan()
     {
-        return new ReadResultBuilder(true);
+        return new ReadResultBuilder(true, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
     }
 
     /**
@@ -58,7 +60,20 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forPastRevision()
     {
-        return new ReadResultBuilder(false);
+        return new ReadResultBuilder(false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+    }
+
+    /**
+     * A {@link #forPastRevision()} builder that starts from a newer result's entries as scanned and
+     * keeps adding to its arena: a past read of a large range copies nothing of the present one.
+     *
+     * @param arena   the newer result's arena; from now on written by this builder only.
+     * @param scanned the newer result's addresses, in key order.
+     * @return the builder.
+     */
+    static ReadResultBuilder forPastRevision(final KeyValueArena arena, final AddressList scanned)
+    {
+        return new ReadResultBuilder(false, arena, scanned);
     }
 
     /**
@@ -70,17 +85,6 @@ public final class ReadResultBuilder
     {
         scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
             entry.createRevision(), entry.modRevision(), entry.version(), entry.lease()));
-    }
-
-    /**
-     * Adds an entry of another read's result as scanned; entries must come in ascending key order.
-     *
-     * @param source  the arena holding the entry.
-     * @param address its address there.
-     */
-    void addScannedCopy(final KeyValueArena source, final long address)
-    {
-        scanned.add(arena.appendCopy(source, address));
     }
 
     /**
