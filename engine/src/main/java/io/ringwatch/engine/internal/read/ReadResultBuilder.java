@@ -33,14 +33,17 @@ public final class ReadResultBuilder
     private static final long NO_CUT = -1;
 
     private final boolean scanIsAtRevision;
+    private final boolean keysOnly;
     private final KeyValueArena arena;
     private final AddressList scanned;
     private final AddressList undone = new AddressList(INITIAL_ADDRESSES);
     private long cut = NO_CUT;
 
-    private ReadResultBuilder(final boolean scanIsAtRevision, final KeyValueArena arena, final AddressList scanned)
+    private ReadResultBuilder(
+        final boolean scanIsAtRevision, final boolean keysOnly, final KeyValueArena arena, final AddressList scanned)
     {
         this.scanIsAtRevision = scanIsAtRevision;
+        this.keysOnly = keysOnly;
         this.arena = arena;
         this.scanned = scanned;
     }
@@ -51,7 +54,16 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forLiveScan()
     {
-        return new ReadResultBuilder(true, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+        return new ReadResultBuilder(true, false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+    }
+
+    /**
+     * @return a {@link #forLiveScan()} builder that keeps no value, only keys and revisions: for a
+     *         count, whose result's values are all empty (a million-key count copies no value).
+     */
+    public static ReadResultBuilder forLiveCount()
+    {
+        return new ReadResultBuilder(true, true, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
     }
 
     /**
@@ -60,7 +72,7 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forPastRevision()
     {
-        return new ReadResultBuilder(false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+        return new ReadResultBuilder(false, false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
     }
 
     /**
@@ -73,7 +85,7 @@ public final class ReadResultBuilder
      */
     static ReadResultBuilder forPastRevision(final KeyValueArena arena, final AddressList scanned)
     {
-        return new ReadResultBuilder(false, arena, scanned);
+        return new ReadResultBuilder(false, false, arena, scanned);
     }
 
     /**
@@ -83,7 +95,7 @@ public final class ReadResultBuilder
      */
     public void addScanned(final IndexEntry entry)
     {
-        scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
+        scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, storedLength(entry.valueLength()),
             entry.createRevision(), entry.modRevision(), entry.version(), entry.lease()));
     }
 
@@ -145,12 +157,18 @@ public final class ReadResultBuilder
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final long createRevision, final long modRevision, final long version, final long lease)
     {
-        final long address = arena.append(key, keyOffset, keyLength, value, valueOffset, valueLength,
+        final long address = arena.append(key, keyOffset, keyLength, value, valueOffset, storedLength(valueLength),
             createRevision, modRevision, version, lease);
         if (cut == NO_CUT || arena.compareKeys(address, cut) <= 0)
         {
             undone.add(address);
         }
+    }
+
+    /** @return the value length to store: none but "absent" (-1) for a count. */
+    private int storedLength(final int valueLength)
+    {
+        return keysOnly ? Math.min(valueLength, 0) : valueLength;
     }
 
     /**

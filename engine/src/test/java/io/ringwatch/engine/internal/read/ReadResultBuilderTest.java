@@ -160,6 +160,39 @@ class ReadResultBuilderTest
     }
 
     @Test
+    void aCountKeepsTheKeysOfAReadAndNoValue()
+    {
+        final Random random = new Random(SEED);
+        final ReadResultBuilder read = ReadResultBuilder.forLiveScan();
+        final ReadResultBuilder count = ReadResultBuilder.forLiveCount();
+        for (int i = 0; i < 5_000; i++)
+        {
+            final String key = String.format("key-%06d", 2 * i);
+            scanned(read, key, "v" + i, 1);
+            scanned(count, key, "v" + i, 1);
+        }
+        for (int i = 0; i < 2_000; i++)
+        {
+            final String key = String.format("key-%06d", random.nextInt(10_000));
+            final String value = random.nextInt(3) == 0 ? null : "old" + i;
+            final long revision = random.nextInt(5) == 0 ? 3 : 1;
+            preImage(read, key, value, revision);
+            preImage(count, key, value, revision);
+        }
+
+        final List<KeyValue> kvs = read.build(2, 0).kvs();
+        final List<KeyValue> counted = count.build(2, 0).kvs();
+
+        assertEquals(kvs.size(), counted.size(), "seed " + SEED);
+        for (int i = 0; i < kvs.size(); i++)
+        {
+            assertEquals(kvs.get(i).keyAsString(), counted.get(i).keyAsString(), "seed " + SEED);
+            assertEquals(kvs.get(i).modRevision(), counted.get(i).modRevision());
+            assertEquals(0, counted.get(i).value().length);
+        }
+    }
+
+    @Test
     void randomMergesMatchTheModel()
     {
         final Random random = new Random(SEED);
