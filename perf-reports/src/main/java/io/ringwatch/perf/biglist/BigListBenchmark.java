@@ -15,6 +15,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,7 +28,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whole prefix meanwhile. Prints reads ok / attempted, each read's time and keys per second, and
  * the writer's throughput (revisions per second) in the same run: alone for
  * {@code --alone-seconds}, during the reads, and alone again, so the ratio compares like with
- * like on a noisy machine; then one read with the writer idle, the read's own speed.
+ * like on a noisy machine, and the collections during the reads and their time; then one read
+ * with the writer idle, the read's own speed.
  * <p>
  * Run: {@code java <JVM flags> -cp perf-reports/target/ringwatch-perf.jar io.ringwatch.perf.biglist.BigListBenchmark}
  * (see perf-reports/README.md, "Big LIST under load"). One run per JVM, on the main thread plus
@@ -113,6 +116,8 @@ public final class BigListBenchmark implements Callable<Integer>
             try
             {
                 final double before = rate(engine, aloneSeconds);
+                final long gcCountBefore = gcCount();
+                final long gcMillisBefore = gcMillis();
                 final long readsStart = System.nanoTime();
                 final long readsFromRevision = engine.currentRevision();
                 long keysRead = 0;
@@ -137,6 +142,8 @@ public final class BigListBenchmark implements Callable<Integer>
                     out.flush();
                 }
                 final double during = (engine.currentRevision() - readsFromRevision) / seconds(readsStart);
+                final long gcCountDuring = gcCount() - gcCountBefore;
+                final long gcMillisDuring = gcMillis() - gcMillisBefore;
                 final double after = rate(engine, aloneSeconds);
                 final double alone = (before + after) / 2;
                 out.printf("reads ok / attempted: %d / %d; %,.0f keys/s over all reads (%.3f s per read)%n",
@@ -144,6 +151,8 @@ public final class BigListBenchmark implements Callable<Integer>
                 out.printf("writer alone before: %,.0f rev/s; during the reads: %,.0f rev/s; alone after: %,.0f rev/s%n",
                     before, during, after);
                 out.printf("writer during reads / alone (mean of before and after): %.2f%n", during / alone);
+                out.printf("collections during the reads: %d, %d ms (the collectors' MXBeans: G1's young, mixed and full "
+                    + "pauses, not its remark and cleanup)%n", gcCountDuring, gcMillisDuring);
             }
             finally
             {
@@ -158,6 +167,26 @@ public final class BigListBenchmark implements Callable<Integer>
             out.flush();
             return ok == reads ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
         }
+    }
+
+    private static long gcCount()
+    {
+        long count = 0;
+        for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            count += Math.max(collector.getCollectionCount(), 0);
+        }
+        return count;
+    }
+
+    private static long gcMillis()
+    {
+        long millis = 0;
+        for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            millis += Math.max(collector.getCollectionTime(), 0);
+        }
+        return millis;
     }
 
     private static double rate(final RingWatch engine, final double forSeconds) throws InterruptedException
