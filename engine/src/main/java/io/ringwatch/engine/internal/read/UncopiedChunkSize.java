@@ -1,7 +1,6 @@
 package io.ringwatch.engine.internal.read;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import com.sun.management.VMOption;
 import org.agrona.BufferUtil;
 
 import java.lang.management.ManagementFactory;
@@ -50,22 +49,17 @@ final class UncopiedChunkSize
         try
         {
             final HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            if (vm == null || !Boolean.parseBoolean(value(vm.getVMOption("UseG1GC"))))
+            if (vm == null || !Boolean.parseBoolean(vm.getVMOption("UseG1GC").getValue()))
             {
                 return 0;
             }
-            return Long.parseLong(value(vm.getVMOption("G1HeapRegionSize")));
+            return Long.parseLong(vm.getVMOption("G1HeapRegionSize").getValue());
         }
         catch (final RuntimeException | LinkageError notHotSpot)
         {
-            // Not a HotSpot JVM, or no java.management: the fallback is safe, only less sharp.
+            // Not a HotSpot JVM, or no java.management / jdk.management module: the fallback is safe, only less sharp.
             return 0;
         }
-    }
-
-    private static String value(final VMOption option)
-    {
-        return option.getValue();
     }
 
     /** @return a byte array's header rounded up to 8, the default object alignment. */
