@@ -35,7 +35,7 @@ if [ -n "$2" ]; then
   classesOnly "$(realpath "$1")" "$(realpath $out)/perf-old-rw.jar"
   classesOnly "$(realpath "$2")" "$(realpath $out)/bench-old-rw.jar"
 fi
-cp perf-reports/device/run.sh perf-reports/device/biglist-ab.sh $out/
+cp perf-reports/device/run.sh $out/
 # async-profiler's agent for the profile step (from tools.profiler:async-profiler), if at hand
 ap=${ASYNC_PROFILER_LIB:-/tmp/ap/linux-x64/libasyncProfiler.so}
 [ -f "$ap" ] && cp "$ap" $out/
