@@ -15,6 +15,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,7 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the writer's throughput (revisions per second) in the same run, alone in slices of
  * {@code --alone-seconds} before each read and after the last, and during the reads: the slices
  * alternate with the reads, so the ratio compares like with like on a machine whose speed drifts;
- * then one read with the writer idle, the read's own speed.
+ * the collections during the reads and their time; then one read with the writer idle, the read's
+ * own speed.
  * <p>
  * Run: {@code java <JVM flags> -cp perf-reports/target/ringwatch-perf.jar io.ringwatch.perf.biglist.BigListBenchmark}
  * (see perf-reports/README.md, "Big LIST under load"). One run per JVM, on the main thread plus
@@ -116,10 +119,14 @@ public final class BigListBenchmark implements Callable<Integer>
                 final WriterRates rates = new WriterRates();
                 long keysRead = 0;
                 double readSeconds = 0;
+                long collections = 0;
+                long collectionMillis = 0;
                 for (int i = 1; i <= reads; i++)
                 {
                     rates.alone(engine, aloneSeconds);
                     final long fromRevision = engine.currentRevision();
+                    final long fromCollections = gcCount();
+                    final long fromCollectionMillis = gcMillis();
                     final long start = System.nanoTime();
                     try
                     {
@@ -137,6 +144,8 @@ public final class BigListBenchmark implements Callable<Integer>
                         rates.duringRead(engine.currentRevision() - fromRevision, seconds(start));
                         out.printf("read %d failed after %.3f s: %s%n", i, seconds(start), e.getMessage());
                     }
+                    collections += gcCount() - fromCollections;
+                    collectionMillis += gcMillis() - fromCollectionMillis;
                     out.flush();
                 }
                 rates.alone(engine, aloneSeconds);
@@ -146,6 +155,8 @@ public final class BigListBenchmark implements Callable<Integer>
                     rates.aloneRate(), rates.slowestAlone(), rates.fastestAlone(), rates.duringRate());
                 out.printf("writer during reads / alone (slices interleaved with the reads): %.2f%n",
                     rates.duringRate() / rates.aloneRate());
+                out.printf("collections during the reads: %d, %d ms (the collectors' MXBeans: G1's young, mixed and full "
+                    + "pauses, not its remark and cleanup)%n", collections, collectionMillis);
             }
             finally
             {
@@ -160,6 +171,26 @@ public final class BigListBenchmark implements Callable<Integer>
             out.flush();
             return ok == reads ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
         }
+    }
+
+    private static long gcCount()
+    {
+        long count = 0;
+        for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            count += Math.max(collector.getCollectionCount(), 0);
+        }
+        return count;
+    }
+
+    private static long gcMillis()
+    {
+        long millis = 0;
+        for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            millis += Math.max(collector.getCollectionTime(), 0);
+        }
+        return millis;
     }
 
     private void load(final RingWatch engine)
