@@ -10,8 +10,8 @@ NP=$D/perf.jar; OP=$D/perf-old-rw.jar:$D/perf.jar; NB=$D/bench.jar; OB=$D/bench-
 L=$O/log.txt; T0=$SECONDS; BUDGET=${BUDGET:-430}
 st() { echo "== $1 $(date +%T) t=$((SECONDS-T0))s load $(cut -d' ' -f1 /proc/loadavg)" >> $L; }
 ok() { [ $((SECONDS-T0)) -lt $((BUDGET-$1)) ] || { echo "== skip: $((SECONDS-T0))s used" >> $L; return 1; }; }
-K=1000000; R=20; A=5; W=5s; DUR=20s; TW=5s; TD=25s; JI="-wi 2 -i 3 -w 1s -r 1s"; REV=10000000
-[ -n "$SMALL" ] && { K=20000; R=2; A=1; W=1s; DUR=2s; TW=1s; TD=2s; JI="-wi 0 -i 1 -w 1s -r 1s"; REV=200000; }
+K=1000000; R=20; A=0.5; W=5s; DUR=20s; TW=5s; TD=25s; JI="-wi 2 -i 3 -w 1s -r 1s"; REV=10000000
+[ -n "$SMALL" ] && { K=20000; R=2; A=0.2; W=1s; DUR=2s; TW=1s; TD=2s; JI="-wi 0 -i 1 -w 1s -r 1s"; REV=200000; }
 st machine; nproc >> $L
 for i in 1 2 3; do ok 30 || break; st biglist-$i
   timeout 60 $J $FLAGS -Xmx8g -cp $NP io.ringwatch.perf.biglist.BigListBenchmark --keys $K --reads $R --alone-seconds $A 2>&1 | grep -E 'reads ok|writer|idle' >> $L; done

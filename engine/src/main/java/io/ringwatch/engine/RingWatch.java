@@ -464,12 +464,24 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * Counts a range's keys, consistent at one revision, as {@link #range(KeyRange, int)} reads
+     * them; copies the keys (and their revisions) while it runs, no value.
+     *
      * @param range the keys.
      * @return how many keys the range holds, consistent at one revision.
      */
     public long count(final KeyRange range)
     {
-        return range(range, 0).kvs().size();
+        requireRange(range);
+        gate.enter();
+        try
+        {
+            return reader.count(range);
+        }
+        finally
+        {
+            gate.leave();
+        }
     }
 
     /**

@@ -21,8 +21,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * {@link UndoLog}: a reader pins and unpins twice while the writer records and recycles
  * segments. The key {@code "k"} holds value r (8 bytes) after revision r; the writer overwrites
- * it at revisions 2 to 25, raising its {@code applying} bound before each revision as the
- * engine's writer does, so every pre-image of revision r is value r - 1 with modRevision r - 1;
+ * it at revisions 2 to 25, raising its bound before each revision as the engine's writer does
+ * at one command per batch (a flush group per revision: {@code FlushGroupPinStress} has longer
+ * groups), so every pre-image of revision r is value r - 1 with modRevision r - 1;
  * each revision also creates a key, which a pinned read always keeps. Segments hold four entries,
  * so the writer recycles segments (when the reader unpins, or a segment fills and holds nothing
  * after the pin) while the reader may be reading them, and once no read is pinned frees the spare

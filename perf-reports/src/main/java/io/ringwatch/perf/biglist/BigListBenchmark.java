@@ -15,6 +15,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,9 +26,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code --value-size}-byte values, one producer overwriting them round-robin with
  * {@code DirectWriter.putAsync} as fast as it can, and {@code --reads} consistent reads of the
  * whole prefix meanwhile. Prints reads ok / attempted, each read's time and keys per second, and
- * the writer's throughput (revisions per second) in the same run: alone for
- * {@code --alone-seconds}, during the reads, and alone again, so the ratio compares like with
- * like on a noisy machine; then one read with the writer idle, the read's own speed.
+ * the writer's throughput (revisions per second) in the same run, alone in slices of
+ * {@code --alone-seconds} before each read and after the last, and during the reads: the slices
+ * alternate with the reads, so the ratio compares like with like on a machine whose speed drifts;
+ * the collections during the reads and their time; then one read with the writer idle, the read's
+ * own speed.
  * <p>
  * Run: {@code java <JVM flags> -cp perf-reports/target/ringwatch-perf.jar io.ringwatch.perf.biglist.BigListBenchmark}
  * (see perf-reports/README.md, "Big LIST under load"). One run per JVM, on the main thread plus
@@ -49,9 +53,9 @@ public final class BigListBenchmark implements Callable<Integer>
     @Option(names = "--reads", description = "consistent reads of the whole prefix. Default: ${DEFAULT-VALUE}")
     private int reads = 5;
 
-    @Option(names = "--alone-seconds", description = "seconds the writer runs alone before and after the reads. "
+    @Option(names = "--alone-seconds", description = "seconds the writer runs alone before each read and after the last. "
         + "Default: ${DEFAULT-VALUE}")
-    private double aloneSeconds = 3;
+    private double aloneSeconds = 1;
 
     @Spec
     private CommandSpec spec;
@@ -112,18 +116,23 @@ public final class BigListBenchmark implements Callable<Integer>
             int ok = 0;
             try
             {
-                final double before = rate(engine, aloneSeconds);
-                final long readsStart = System.nanoTime();
-                final long readsFromRevision = engine.currentRevision();
+                final WriterRates rates = new WriterRates();
                 long keysRead = 0;
                 double readSeconds = 0;
+                long collections = 0;
+                long collectionMillis = 0;
                 for (int i = 1; i <= reads; i++)
                 {
+                    rates.alone(engine, aloneSeconds);
+                    final long fromRevision = engine.currentRevision();
+                    final long fromCollections = gcCount();
+                    final long fromCollectionMillis = gcMillis();
                     final long start = System.nanoTime();
                     try
                     {
                         final RangeResult result = engine.range(KeyRange.prefix("/pods/"), 0);
                         final double took = seconds(start);
+                        rates.duringRead(engine.currentRevision() - fromRevision, took);
                         ok += result.kvs().size() == keys ? 1 : 0;
                         keysRead += result.kvs().size();
                         readSeconds += took;
@@ -132,18 +141,22 @@ public final class BigListBenchmark implements Callable<Integer>
                     }
                     catch (final RingWatchException e)
                     {
+                        rates.duringRead(engine.currentRevision() - fromRevision, seconds(start));
                         out.printf("read %d failed after %.3f s: %s%n", i, seconds(start), e.getMessage());
                     }
+                    collections += gcCount() - fromCollections;
+                    collectionMillis += gcMillis() - fromCollectionMillis;
                     out.flush();
                 }
-                final double during = (engine.currentRevision() - readsFromRevision) / seconds(readsStart);
-                final double after = rate(engine, aloneSeconds);
-                final double alone = (before + after) / 2;
+                rates.alone(engine, aloneSeconds);
                 out.printf("reads ok / attempted: %d / %d; %,.0f keys/s over all reads (%.3f s per read)%n",
                     ok, reads, keysRead / readSeconds, readSeconds / reads);
-                out.printf("writer alone before: %,.0f rev/s; during the reads: %,.0f rev/s; alone after: %,.0f rev/s%n",
-                    before, during, after);
-                out.printf("writer during reads / alone (mean of before and after): %.2f%n", during / alone);
+                out.printf("writer alone, between the reads: %,.0f rev/s (slices %,.0f to %,.0f); during the reads: %,.0f rev/s%n",
+                    rates.aloneRate(), rates.slowestAlone(), rates.fastestAlone(), rates.duringRate());
+                out.printf("writer during reads / alone (slices interleaved with the reads): %.2f%n",
+                    rates.duringRate() / rates.aloneRate());
+                out.printf("collections during the reads: %d, %d ms (the collectors' MXBeans: G1's young, mixed and full "
+                    + "pauses, not its remark and cleanup)%n", collections, collectionMillis);
             }
             finally
             {
@@ -160,12 +173,24 @@ public final class BigListBenchmark implements Callable<Integer>
         }
     }
 
-    private static double rate(final RingWatch engine, final double forSeconds) throws InterruptedException
+    private static long gcCount()
     {
-        final long fromRevision = engine.currentRevision();
-        final long start = System.nanoTime();
-        Thread.sleep((long)(forSeconds * 1000));
-        return (engine.currentRevision() - fromRevision) / seconds(start);
+        long count = 0;
+        for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            count += Math.max(collector.getCollectionCount(), 0);
+        }
+        return count;
+    }
+
+    private static long gcMillis()
+    {
+        long millis = 0;
+        for (final GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            millis += Math.max(collector.getCollectionTime(), 0);
+        }
+        return millis;
     }
 
     private void load(final RingWatch engine)
@@ -215,6 +240,60 @@ public final class BigListBenchmark implements Callable<Integer>
     private static double seconds(final long fromNanos)
     {
         return (System.nanoTime() - fromNanos) / 1e9;
+    }
+
+    /**
+     * The writer's rate alone and during reads, summed over slices that alternate with the reads, so
+     * that a machine whose speed drifts during the run (other load, frequency, the heap's state)
+     * weighs on both sides alike. Main thread only.
+     */
+    private static final class WriterRates
+    {
+        private long aloneRevisions;
+        private double aloneSeconds;
+        private long duringRevisions;
+        private double duringSeconds;
+        private double slowestAlone = Double.MAX_VALUE;
+        private double fastestAlone;
+
+        void alone(final RingWatch engine, final double forSeconds) throws InterruptedException
+        {
+            final long fromRevision = engine.currentRevision();
+            final long start = System.nanoTime();
+            Thread.sleep((long)(forSeconds * 1000));
+            final long revisions = engine.currentRevision() - fromRevision;
+            final double took = seconds(start);
+            aloneRevisions += revisions;
+            aloneSeconds += took;
+            slowestAlone = Math.min(slowestAlone, revisions / took);
+            fastestAlone = Math.max(fastestAlone, revisions / took);
+        }
+
+        void duringRead(final long revisions, final double took)
+        {
+            duringRevisions += revisions;
+            duringSeconds += took;
+        }
+
+        double aloneRate()
+        {
+            return aloneRevisions / aloneSeconds;
+        }
+
+        double duringRate()
+        {
+            return duringRevisions / duringSeconds;
+        }
+
+        double slowestAlone()
+        {
+            return slowestAlone;
+        }
+
+        double fastestAlone()
+        {
+            return fastestAlone;
+        }
     }
 
     /** The producer's callback: the benchmark counts revisions, not acknowledgements. */

@@ -23,6 +23,7 @@ class BigListBenchmarkTest
         assertEquals(CommandLine.ExitCode.OK, exit, out.toString());
         assertTrue(out.toString().contains("reads ok / attempted: 2 / 2"), out.toString());
         assertTrue(out.toString().contains("writer during reads / alone"), out.toString());
+        assertTrue(out.toString().contains("collections during the reads: "), out.toString());
     }
 
     @Test

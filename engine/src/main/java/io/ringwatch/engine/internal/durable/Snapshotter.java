@@ -179,8 +179,8 @@ public final class Snapshotter implements AutoCloseable
         {
             writer = null;
         }
-        // Read after the scan: no change it saw is of a later revision.
-        pendingBound = progress.applying();
+        // Learnt after the scan: no change it saw is of a later revision.
+        pendingBound = progress.awaitBound();
         pendingStamp = stamp;
         pendingNanos = System.nanoTime() - start;
         pending = out;

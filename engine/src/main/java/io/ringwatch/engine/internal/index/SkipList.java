@@ -178,6 +178,8 @@ final class SkipList
             seek(cursor, from, fromOffset, fromLength);
             int node = cursor.node;
             int version = cursor.version;
+            // The level-0 chain is in key order: once one entry is past the start, so is every later one.
+            boolean started = false;
             while (true)
             {
                 final UnsafeBuffer buffer = arena.buffer(node);
@@ -202,10 +204,11 @@ final class SkipList
                 }
                 node = next;
                 version = nextVersion;
-                if (isBeforeStart(entry, cursor, from, fromOffset, fromLength))
+                if (!started && isBeforeStart(entry, cursor, from, fromOffset, fromLength))
                 {
                     continue;
                 }
+                started = true;
                 if (to != null && Keys.compare(entry.key(), 0, entry.keyLength(), to, toOffset, toLength) >= 0)
                 {
                     entry.clear();

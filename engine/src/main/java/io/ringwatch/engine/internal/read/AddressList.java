@@ -23,6 +23,19 @@ final class AddressList
     }
 
     /**
+     * A list holding, without a copy, the first {@code size} elements of {@code addresses}; it
+     * appends to that array until it is full.
+     *
+     * @param addresses handed over; no one else writes it afterwards.
+     * @param size      how many of its elements are in the list.
+     */
+    AddressList(final long[] addresses, final int size)
+    {
+        this.addresses = addresses.length == 0 ? new long[16] : addresses;
+        this.size = size;
+    }
+
+    /**
      * @param address appended at the end.
      */
     void add(final long address)

@@ -17,15 +17,27 @@ import java.util.Arrays;
  * Layout of an entry: key length (int), value length (int, -1 for "absent"), createRevision,
  * modRevision, version, lease (longs), then the key and the value bytes.
  *
+ * <p>Chunks double from 4 KiB while a doubled chunk stays under half the largest, then are all the
+ * largest, {@link UncopiedChunkSize}: with G1 one heap region, an array G1 never copies, so the
+ * bulk of a big read is never copied by the young pauses it meets (each of which stops the
+ * writer), whatever the heap's size; a small read allocates as little as before. The waste is
+ * bounded by the last chunk: at most as much as the chunks before it, and at most one region.
+ * An entry larger than the next chunk gets a chunk of exactly its size.
+ *
  * <p>One thread fills it; once handed over (to a {@link PackedKeyValues}) it is read-only and may
- * be read from any thread. Allocates its chunks, doubling from 4 KiB to 1 MiB, and a chunk of
- * exactly the entry's size for an entry larger than that.
+ * be read from any thread. Allocates only its chunks (and, rarely, their index arrays).
  */
 final class KeyValueArena
 {
     private static final int HEADER = 2 * Integer.BYTES + 4 * Long.BYTES;
     private static final int FIRST_CHUNK = 4 << 10;
-    private static final int LARGEST_CHUNK = 1 << 20;
+    /**
+     * Doubled chunks below this stay under half of any G1 region (1 MiB at least), so the JVM's
+     * options, whose first look costs tens of milliseconds, are read only by a read that grows past it.
+     */
+    private static final int LOOK_UP_LARGEST_FROM = 256 << 10;
+    /** Stands for "this JVM's {@link UncopiedChunkSize}" as the largest chunk. */
+    private static final int JVM_LARGEST = 0;
     private static final int VALUE_LENGTH = Integer.BYTES;
     private static final int CREATE = 2 * Integer.BYTES;
     private static final int MOD = CREATE + Long.BYTES;
@@ -37,6 +49,26 @@ final class KeyValueArena
     private int chunkCount;
     private int position;
     private int nextChunkSize = FIRST_CHUNK;
+    private final int largestChunk;
+
+    /**
+     * An arena whose largest chunk is one a young collection never copies ({@link UncopiedChunkSize}).
+     */
+    KeyValueArena()
+    {
+        this(JVM_LARGEST);
+    }
+
+    /**
+     * An arena with a given largest chunk: for tests, which want many chunks under few entries.
+     *
+     * @param largestChunk the largest chunk in bytes, at least {@code 2 * FIRST_CHUNK}.
+     */
+    KeyValueArena(final int largestChunk)
+    {
+        assert largestChunk == JVM_LARGEST || largestChunk >= 2 * FIRST_CHUNK;
+        this.largestChunk = largestChunk;
+    }
 
     /**
      * Appends an entry; allocates only when the current chunk is full.
@@ -74,24 +106,6 @@ final class KeyValueArena
             view.putBytes(at + HEADER + keyLength, value, valueOffset, valueLength);
         }
         return address;
-    }
-
-    /**
-     * Appends a copy of another arena's entry, its bytes as they are; allocates only when the
-     * current chunk is full.
-     *
-     * @param source  holds the entry.
-     * @param address its address there.
-     * @return the copy's address here.
-     */
-    long appendCopy(final KeyValueArena source, final long address)
-    {
-        final UnsafeBuffer from = source.views[chunk(address)];
-        final int offset = offset(address);
-        final int length = HEADER + from.getInt(offset) + Math.max(from.getInt(offset + VALUE_LENGTH), 0);
-        final long copy = reserve(length);
-        views[chunkCount - 1].putBytes(offset(copy), from, offset, length);
-        return copy;
     }
 
     /**
@@ -185,7 +199,34 @@ final class KeyValueArena
         views[chunkCount] = new UnsafeBuffer(chunk);
         chunkCount++;
         position = 0;
-        nextChunkSize = Math.min(nextChunkSize * 2, LARGEST_CHUNK);
+        nextChunkSize = grown(nextChunkSize);
+    }
+
+    /** @return the chunk after one of {@code size} bytes: double it, or the largest once that is half of it or more. */
+    private int grown(final int size)
+    {
+        final int doubled = size * 2;
+        if (largestChunk == JVM_LARGEST && doubled < LOOK_UP_LARGEST_FROM)
+        {
+            return doubled;
+        }
+        final int largest = largestChunk == JVM_LARGEST ? UncopiedChunkSize.BYTES : largestChunk;
+        return size < largest && doubled < largest / 2 ? doubled : largest;
+    }
+
+    /** @return how many chunks it holds; for tests. */
+    int chunkCount()
+    {
+        return chunkCount;
+    }
+
+    /**
+     * @param chunk a chunk's index, less than {@link #chunkCount()}.
+     * @return that chunk's length in bytes; for tests.
+     */
+    int chunkLength(final int chunk)
+    {
+        return chunks[chunk].length;
     }
 
     private static int chunk(final long address)

@@ -37,17 +37,16 @@ final class PackedKeyValues extends HandedOverKeyValues
     }
 
     /**
-     * Adds every entry to a builder as scanned, copying bytes arena to arena (no {@link KeyValue}
-     * made); allocates only the builder's chunks.
+     * Hands this list's entries, without a copy, to a builder that takes them back to a past
+     * revision: the builder appends to this list's arena and address array, so only a list
+     * nobody else holds may be handed over, and it must not be read afterwards. Allocates the
+     * builder.
      *
-     * @param builder receives the entries, in this list's (key) order.
+     * @return a {@link ReadResultBuilder#forPastRevision()} builder whose scanned entries are this list's.
      */
-    void addAllScannedTo(final ReadResultBuilder builder)
+    ReadResultBuilder handOverToPastRevision()
     {
-        for (int i = 0; i < size; i++)
-        {
-            builder.addScannedCopy(arena, addresses[i]);
-        }
+        return ReadResultBuilder.forPastRevision(arena, new AddressList(addresses, size));
     }
 
     @Override

@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * pin its oldest pre-image ({@link #undoneSince}): together, exactly the state at the pin, however
  * long the scan takes and however fast the writer goes; the writer is never paused.
  *
- * <p>The revision is the writer's {@code applying} bound read after the pin was published, once
+ * <p>The revision is the writer's bound read after the pin was published (the end of the flush
+ * group the writer had announced: every later revision was applied with the pin seen), once
  * applied: in a SYNC engine that is once durable, so a read never returns a revision that is not
  * durable. A journal failure's roll-back during the read makes {@link #isStable()} false: read
  * again. One thread; allocates the holder and a scratch buffer.
@@ -109,13 +110,14 @@ public final class PinnedRead implements AutoCloseable
 
     /**
      * Waits until the writer has kept the pre-images of every change the caller's scan may have
-     * seen (microseconds: the writer keeps them as it ends each revision). Call after the scan.
+     * seen: up to the end of the flush group it had announced (microseconds: the writer keeps them
+     * as it ends each revision). Call after the scan.
      *
      * @return false when a roll-back overlapped the read: read again.
      */
     public boolean awaitScanned()
     {
-        final long bound = cursor.applying();
+        final long bound = cursor.awaitBound();
         for (int step = 0; bound > revision && undo.recordedRevision() < bound; step++)
         {
             if (!cursor.isStable(stamp))

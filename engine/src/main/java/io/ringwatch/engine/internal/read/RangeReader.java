@@ -109,12 +109,30 @@ public final class RangeReader
      */
     public RangeResult range(final KeyRange range, final int limit)
     {
+        return read(range, limit, false);
+    }
+
+    /**
+     * Counts a range's keys exactly as it was at one revision, the newest visible when the count
+     * began; copies keys but no value.
+     *
+     * @param range the keys.
+     * @return how many keys it held at that revision.
+     * @throws ReadBudgetExceededException as {@link #range}.
+     */
+    public long count(final KeyRange range)
+    {
+        return read(range, 0, true).kvs().size();
+    }
+
+    private RangeResult read(final KeyRange range, final int limit, final boolean keysOnly)
+    {
         while (true)
         {
             try (PinnedRead read = PinnedRead.open(undo, cursor, range))
             {
                 final long at = read.revision();
-                final ReadResultBuilder result = ReadResultBuilder.forLiveScan();
+                final ReadResultBuilder result = keysOnly ? ReadResultBuilder.forLiveCount() : ReadResultBuilder.forLiveScan();
                 scan(range, limit <= 0 ? 0 : limit + 1, at, result, read);
                 if (limit > 0 && result.scannedCount() > limit)
                 {

@@ -33,14 +33,19 @@ public final class ReadResultBuilder
     private static final long NO_CUT = -1;
 
     private final boolean scanIsAtRevision;
-    private final KeyValueArena arena = new KeyValueArena();
-    private final AddressList scanned = new AddressList(INITIAL_ADDRESSES);
+    private final boolean keysOnly;
+    private final KeyValueArena arena;
+    private final AddressList scanned;
     private final AddressList undone = new AddressList(INITIAL_ADDRESSES);
     private long cut = NO_CUT;
 
-    private ReadResultBuilder(final boolean scanIsAtRevision)
+    private ReadResultBuilder(
+        final boolean scanIsAtRevision, final boolean keysOnly, final KeyValueArena arena, final AddressList scanned)
     {
         this.scanIsAtRevision = scanIsAtRevision;
+        this.keysOnly = keysOnly;
+        this.arena = arena;
+        this.scanned = scanned;
     }
 
     /**
@@ -49,7 +54,16 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forLiveScan()
     {
-        return new ReadResultBuilder(true);
+        return new ReadResultBuilder(true, false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+    }
+
+    /**
+     * @return a {@link #forLiveScan()} builder that keeps no value, only keys and revisions: for a
+     *         count, whose result's values are all empty (a million-key count copies no value).
+     */
+    public static ReadResultBuilder forLiveCount()
+    {
+        return new ReadResultBuilder(true, true, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
     }
 
     /**
@@ -58,7 +72,20 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forPastRevision()
     {
-        return new ReadResultBuilder(false);
+        return new ReadResultBuilder(false, false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+    }
+
+    /**
+     * A {@link #forPastRevision()} builder that starts from a newer result's entries as scanned and
+     * keeps adding to its arena: a past read of a large range copies nothing of the present one.
+     *
+     * @param arena   the newer result's arena; from now on written by this builder only.
+     * @param scanned the newer result's addresses, in key order.
+     * @return the builder.
+     */
+    static ReadResultBuilder forPastRevision(final KeyValueArena arena, final AddressList scanned)
+    {
+        return new ReadResultBuilder(false, false, arena, scanned);
     }
 
     /**
@@ -68,19 +95,8 @@ public final class ReadResultBuilder
      */
     public void addScanned(final IndexEntry entry)
     {
-        scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, entry.valueLength(),
+        scanned.add(arena.append(entry.key(), 0, entry.keyLength(), entry.value(), 0, storedLength(entry.valueLength()),
             entry.createRevision(), entry.modRevision(), entry.version(), entry.lease()));
-    }
-
-    /**
-     * Adds an entry of another read's result as scanned; entries must come in ascending key order.
-     *
-     * @param source  the arena holding the entry.
-     * @param address its address there.
-     */
-    void addScannedCopy(final KeyValueArena source, final long address)
-    {
-        scanned.add(arena.appendCopy(source, address));
     }
 
     /**
@@ -141,12 +157,18 @@ public final class ReadResultBuilder
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final long createRevision, final long modRevision, final long version, final long lease)
     {
-        final long address = arena.append(key, keyOffset, keyLength, value, valueOffset, valueLength,
+        final long address = arena.append(key, keyOffset, keyLength, value, valueOffset, storedLength(valueLength),
             createRevision, modRevision, version, lease);
         if (cut == NO_CUT || arena.compareKeys(address, cut) <= 0)
         {
             undone.add(address);
         }
+    }
+
+    /** @return the value length to store: none but "absent" (-1) for a count. */
+    private int storedLength(final int valueLength)
+    {
+        return keysOnly ? Math.min(valueLength, 0) : valueLength;
     }
 
     /**

@@ -34,11 +34,14 @@ import java.util.ArrayDeque;
  * broken ({@link ReadBudgetExceededException} for them).
  *
  * <p><b>Readers</b> (any thread, lock-free): {@link #pin()} a slot, learn the revision (the
- * writer's {@code applying} bound read after the pin, once applied), {@link #pinAt}, scan,
- * wait until {@link #recordedRevision()} reaches what the scan may have seen, {@link #readSince}
- * the pre-images, {@link #unpin}. The protocol is a Dekker pair: the reader raises the pin
- * counter then reads the writer's bound; the writer raises its bound then reads the counter, so
- * every revision after the bound the reader read is recorded for it.
+ * writer's bound learnt after the pin, once applied: the end of the flush group the writer had
+ * announced), {@link #pinAt}, scan, wait until {@link #recordedRevision()} reaches what the scan
+ * may have seen, {@link #readSince} the pre-images, {@link #unpin}. The protocol is a Dekker pair
+ * per flush group: the reader raises the pin counter then reads the writer's announcement; the
+ * writer announces a group (its first revision) then reads the counter at each revision of it, so
+ * every revision after the end of the group the reader saw announced is recorded for it. A pin the
+ * writer first sees at revision R was missed at R - 1, so its read learns a bound of at least
+ * R - 1 (see {@code refresh}).
  *
  * <p>Deterministic: what the writer keeps depends on the pins only, never on time or hashing.
  */
@@ -183,7 +186,7 @@ public final class UndoLog
             current.publish(position);
         }
         // A release store: it publishes the entries above to readers, who only poll it; the pin
-        // protocol's full fence is the writer's raise of its applying bound, not this.
+        // protocol's full fence is the writer's announcement of its flush group, not this.
         recorded.set(revision);
     }
 

@@ -238,6 +238,42 @@ class OffHeapIndexTest
     }
 
     @Test
+    void aScanRestartedMidwayResumesAfterTheLastKeyItVisitedWithinItsBounds()
+    {
+        for (final String from : new String[] {null, "a", "aa", "b"})
+        {
+            final OffHeapIndex scanned = new OffHeapIndex(16);
+            try
+            {
+                for (final String key : List.of("a", "b", "c", "d"))
+                {
+                    final UnsafeBuffer v = utf8("v");
+                    scanned.put(utf8(key), 0, 1, v, 0, 1, 1, prev);
+                }
+                final List<String> keys = new ArrayList<>();
+                final UnsafeBuffer bigger = utf8("x".repeat(300));
+                scanned.scan(from == null ? null : utf8(from), 0, from == null ? 0 : from.length(), null, 0, 0, 0, e ->
+                {
+                    keys.add(text(e.keyBytes()));
+                    if ("b".equals(text(e.keyBytes())))
+                    {
+                        // c moves to a larger block: b's link changes under the scan, which restarts from b.
+                        scanned.put(utf8("c"), 0, 1, bigger, 0, bigger.capacity(), 2, prev);
+                    }
+                    return true;
+                });
+
+                assertEquals(from == null || "a".equals(from) ? List.of("a", "b", "c", "d") : List.of("b", "c", "d"), keys,
+                    "from " + from);
+            }
+            finally
+            {
+                scanned.close();
+            }
+        }
+    }
+
+    @Test
     void scanOfAnEmptyIndexVisitsNothing()
     {
         assertEquals(List.of(), scanKeys(null, null, 0));

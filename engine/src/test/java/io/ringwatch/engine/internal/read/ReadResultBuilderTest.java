@@ -115,21 +115,81 @@ class ReadResultBuilderTest
     }
 
     @Test
-    void aPackedResultCopiedIntoAnotherBuilderKeepsEveryEntry()
+    void aPackedResultHandedOverToAPastRevisionKeepsEveryEntryAndCopiesNothing()
     {
         final ReadResultBuilder first = ReadResultBuilder.forPastRevision();
         scanned(first, "a", "1", 1);
         scanned(first, "b", "x".repeat(6_000), 2);
         preImage(first, "c", "old-c", 1);
         final RangeResult present = first.build(5, 0);
-        final ReadResultBuilder second = ReadResultBuilder.forPastRevision();
-        ((PackedKeyValues)present.kvs()).addAllScannedTo(second);
+        final KeyValue presentB = present.kvs().get(1);
+        final ReadResultBuilder second = ((PackedKeyValues)present.kvs()).handOverToPastRevision();
         preImage(second, "a", null, 0);
+        preImage(second, "d", "old-d", 1);
+        preImage(second, "b", "old-b", 1);
+        preImage(second, "b", "newer-b", 3);
 
         final RangeResult past = second.build(1, 0);
 
-        assertEquals(List.of("b=" + "x".repeat(6_000), "c=old-c"), render(past.kvs()));
-        assertEquals(present.kvs().get(1), past.kvs().get(0));
+        assertEquals(List.of("b=old-b", "c=old-c", "d=old-d"), render(past.kvs()));
+        assertEquals("x".repeat(6_000), presentB.valueAsString());
+    }
+
+    @Test
+    void aPastRevisionOfAHandedOverResultMatchesOneBuiltFromCopies()
+    {
+        final Random random = new Random(SEED);
+        final ReadResultBuilder first = ReadResultBuilder.forLiveScan();
+        final ReadResultBuilder copied = ReadResultBuilder.forPastRevision();
+        for (int i = 0; i < 20_000; i++)
+        {
+            final String value = "v" + random.nextInt(1000) + "x".repeat(random.nextInt(50) == 0 ? 9_000 : 20);
+            scanned(first, String.format("key-%06d", 2 * i), value, 1);
+            scanned(copied, String.format("key-%06d", 2 * i), value, 1);
+        }
+        final ReadResultBuilder handedOver = ((PackedKeyValues)first.build(5, 0).kvs()).handOverToPastRevision();
+        for (int i = 0; i < 5_000; i++)
+        {
+            final String key = String.format("key-%06d", random.nextInt(40_000));
+            final String value = random.nextInt(4) == 0 ? null : "old" + i;
+            preImage(handedOver, key, value, 1);
+            preImage(copied, key, value, 1);
+        }
+
+        assertEquals(render(copied.build(2, 0).kvs()), render(handedOver.build(2, 0).kvs()), "seed " + SEED);
+    }
+
+    @Test
+    void aCountKeepsTheKeysOfAReadAndNoValue()
+    {
+        final Random random = new Random(SEED);
+        final ReadResultBuilder read = ReadResultBuilder.forLiveScan();
+        final ReadResultBuilder count = ReadResultBuilder.forLiveCount();
+        for (int i = 0; i < 5_000; i++)
+        {
+            final String key = String.format("key-%06d", 2 * i);
+            scanned(read, key, "v" + i, 1);
+            scanned(count, key, "v" + i, 1);
+        }
+        for (int i = 0; i < 2_000; i++)
+        {
+            final String key = String.format("key-%06d", random.nextInt(10_000));
+            final String value = random.nextInt(3) == 0 ? null : "old" + i;
+            final long revision = random.nextInt(5) == 0 ? 3 : 1;
+            preImage(read, key, value, revision);
+            preImage(count, key, value, revision);
+        }
+
+        final List<KeyValue> kvs = read.build(2, 0).kvs();
+        final List<KeyValue> counted = count.build(2, 0).kvs();
+
+        assertEquals(kvs.size(), counted.size(), "seed " + SEED);
+        for (int i = 0; i < kvs.size(); i++)
+        {
+            assertEquals(kvs.get(i).keyAsString(), counted.get(i).keyAsString(), "seed " + SEED);
+            assertEquals(kvs.get(i).modRevision(), counted.get(i).modRevision());
+            assertEquals(0, counted.get(i).value().length);
+        }
     }
 
     @Test

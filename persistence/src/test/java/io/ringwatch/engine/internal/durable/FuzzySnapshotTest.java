@@ -189,7 +189,7 @@ class FuzzySnapshotTest
         }
 
         @Override
-        public long applying()
+        public long awaitBound()
         {
             return applying;
         }
