@@ -2,8 +2,11 @@ package io.ringwatch.ringbuffer;
 
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
+import java.nio.ByteOrder;
+
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -65,6 +68,7 @@ public final class ChangeRecord
     public static final int FIXED_LENGTH = 77;
 
     private static final int INITIAL_CAPACITY = 256;
+    private static final boolean LITTLE_ENDIAN_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(INITIAL_CAPACITY);
     private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
@@ -213,38 +217,52 @@ public final class ChangeRecord
         }
 
         final int at = length;
-        final ExpandableDirectByteBuffer buffer = this.buffer;
-        buffer.putByte(at + TYPE, isPut ? PUT : DELETE);
-        buffer.putInt(at + KEY_LENGTH, keyLength, LITTLE_ENDIAN);
-        buffer.putInt(at + VALUE_LENGTH, storedValueLength, LITTLE_ENDIAN);
-        buffer.putInt(at + PREV_VALUE_LENGTH, storedPrevLength, LITTLE_ENDIAN);
-        buffer.putLong(at + CREATE_REVISION, isPut ? createRevision : 0, LITTLE_ENDIAN);
-        buffer.putLong(at + MOD_REVISION, isPut ? modRevision : 0, LITTLE_ENDIAN);
-        buffer.putLong(at + VERSION, isPut ? version : 0, LITTLE_ENDIAN);
-        buffer.putLong(at + PREV_CREATE_REVISION, hasPrev ? prevCreateRevision : 0, LITTLE_ENDIAN);
-        buffer.putLong(at + PREV_MOD_REVISION, prevModRevision, LITTLE_ENDIAN);
-        buffer.putLong(at + PREV_VERSION, hasPrev ? prevVersion : 0, LITTLE_ENDIAN);
-        buffer.putLong(at + LEASE, isPut ? lease : 0, LITTLE_ENDIAN);
-        buffer.putLong(at + PREV_LEASE, hasPrev ? prevLease : 0, LITTLE_ENDIAN);
-        int bytesAt = at + FIXED_LENGTH;
+        final int bytesAt = at + FIXED_LENGTH;
+        final int end = bytesAt + keyLength + storedValueLength + storedPrevLength;
+        // One capacity check for the whole change; every store below then lies inside the buffer, so
+        // they go to their addresses without a check each (the writer builds one change per put).
+        buffer.checkLimit(end);
+        final long address = buffer.addressOffset() + at;
+        UnsafeApi.putByte(address + TYPE, isPut ? PUT : DELETE);
+        putIntLittleEndian(address + KEY_LENGTH, keyLength);
+        putIntLittleEndian(address + VALUE_LENGTH, storedValueLength);
+        putIntLittleEndian(address + PREV_VALUE_LENGTH, storedPrevLength);
+        putLongLittleEndian(address + CREATE_REVISION, isPut ? createRevision : 0);
+        putLongLittleEndian(address + MOD_REVISION, isPut ? modRevision : 0);
+        putLongLittleEndian(address + VERSION, isPut ? version : 0);
+        putLongLittleEndian(address + PREV_CREATE_REVISION, hasPrev ? prevCreateRevision : 0);
+        putLongLittleEndian(address + PREV_MOD_REVISION, prevModRevision);
+        putLongLittleEndian(address + PREV_VERSION, hasPrev ? prevVersion : 0);
+        putLongLittleEndian(address + LEASE, isPut ? lease : 0);
+        putLongLittleEndian(address + PREV_LEASE, hasPrev ? prevLease : 0);
+        long bytes = address + FIXED_LENGTH;
         if (keyLength > 0)
         {
-            buffer.putBytes(bytesAt, key, keyOffset, keyLength);
-            bytesAt += keyLength;
+            UncheckedCopy.copy(key.byteArray(), key.addressOffset() + keyOffset, null, bytes, keyLength);
+            bytes += keyLength;
         }
         if (storedValueLength > 0)
         {
-            buffer.putBytes(bytesAt, value, valueOffset, storedValueLength);
-            bytesAt += storedValueLength;
+            UncheckedCopy.copy(value.byteArray(), value.addressOffset() + valueOffset, null, bytes, storedValueLength);
+            bytes += storedValueLength;
         }
         if (storedPrevLength > 0)
         {
-            buffer.putBytes(bytesAt, prevValue, prevValueOffset, storedPrevLength);
-            bytesAt += storedPrevLength;
+            UncheckedCopy.copy(prevValue.byteArray(), prevValue.addressOffset() + prevValueOffset, null, bytes, storedPrevLength);
         }
-        length = bytesAt;
+        length = end;
         count++;
         moveTo(at);
+    }
+
+    private static void putIntLittleEndian(final long address, final int value)
+    {
+        UnsafeApi.putInt(address, LITTLE_ENDIAN_NATIVE ? value : Integer.reverseBytes(value));
+    }
+
+    private static void putLongLittleEndian(final long address, final long value)
+    {
+        UnsafeApi.putLong(address, LITTLE_ENDIAN_NATIVE ? value : Long.reverseBytes(value));
     }
 
     /**

@@ -21,6 +21,7 @@ import java.lang.invoke.VarHandle;
 
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -51,6 +52,9 @@ final class Generation
     private final int maxEventBytes;
     private final UnsafeBuffer slots;
     private final UnsafeBuffer data;
+    /** Addresses of the two rings' memory (direct), which {@link #write} stores at without Agrona's bounds checks. */
+    private final long slotsAddress;
+    private final long dataAddress;
     /** Oldest sequence whose slot and bytes are untouched; raised before anything is overwritten. */
     private final PaddedSequence oldestIntact;
     /** Revision of the newest event evicted so far (0 when none); written before oldestIntact. */
@@ -75,6 +79,8 @@ final class Generation
         this.maxEventBytes = maxEventBytes;
         this.slots = new UnsafeBuffer(BufferUtil.allocateDirectAligned(capacity * SLOT_LENGTH, ALIGNMENT));
         this.data = new UnsafeBuffer(BufferUtil.allocateDirectAligned(dataCapacity, ALIGNMENT));
+        this.slotsAddress = slots.addressOffset();
+        this.dataAddress = data.addressOffset();
         for (int i = 0; i < capacity; i++)
         {
             slots.putLong(i * SLOT_LENGTH + SEQUENCE, -1);
@@ -101,7 +107,11 @@ final class Generation
      * Writer thread: stores event {@code sequence}, first evicting (and announcing) every older
      * event whose slot or bytes it will overwrite. The event's key, value and previous value lie
      * contiguously in {@code source} from {@code bytesOffset}, so they are copied at once. The
-     * caller has validated the arguments.
+     * caller has validated the arguments: the event's bytes are at most {@code maxEventBytes}, a
+     * quarter of the data ring at most, and lie inside {@code source}. So every store lands inside
+     * this generation by construction (the slot is the sequence masked, the bytes end at or before
+     * the data ring's end), and the stores go to their addresses without Agrona's bounds checks,
+     * which cost the writer an out-of-line check per field.
      *
      * @return how many events were evicted because the data ring, not the slot ring, was full.
      */
@@ -135,27 +145,26 @@ final class Generation
         final long end = start + eventBytes;
         final int dataEvictions = evictOverwrittenBy(sequence, end);
 
-        final int slot = slotOffset(sequence);
-        final UnsafeBuffer slots = this.slots;
-        slots.putLong(slot + SEQUENCE, sequence);
-        slots.putLong(slot + REVISION, revision);
-        slots.putLong(slot + CREATE_REVISION, createRevision);
-        slots.putLong(slot + VERSION, version);
-        slots.putLong(slot + PREV_CREATE_REVISION, prevCreateRevision);
-        slots.putLong(slot + PREV_MOD_REVISION, prevModRevision);
-        slots.putLong(slot + PREV_VERSION, prevVersion);
-        slots.putLong(slot + TIMESTAMP, timestampNanos);
-        slots.putLong(slot + DATA_POSITION, start);
-        slots.putInt(slot + KEY_LENGTH, keyLength);
-        slots.putInt(slot + VALUE_LENGTH, valueLength);
-        slots.putInt(slot + PREV_VALUE_LENGTH, prevValueLength);
-        slots.putInt(slot + TYPE, typeCode);
-        slots.putLong(slot + LEASE, lease);
-        slots.putLong(slot + PREV_LEASE, prevLease);
+        final long slot = slotsAddress + slotOffset(sequence);
+        UnsafeApi.putLong(slot + SEQUENCE, sequence);
+        UnsafeApi.putLong(slot + REVISION, revision);
+        UnsafeApi.putLong(slot + CREATE_REVISION, createRevision);
+        UnsafeApi.putLong(slot + VERSION, version);
+        UnsafeApi.putLong(slot + PREV_CREATE_REVISION, prevCreateRevision);
+        UnsafeApi.putLong(slot + PREV_MOD_REVISION, prevModRevision);
+        UnsafeApi.putLong(slot + PREV_VERSION, prevVersion);
+        UnsafeApi.putLong(slot + TIMESTAMP, timestampNanos);
+        UnsafeApi.putLong(slot + DATA_POSITION, start);
+        UnsafeApi.putInt(slot + KEY_LENGTH, keyLength);
+        UnsafeApi.putInt(slot + VALUE_LENGTH, valueLength);
+        UnsafeApi.putInt(slot + PREV_VALUE_LENGTH, prevValueLength);
+        UnsafeApi.putInt(slot + TYPE, typeCode);
+        UnsafeApi.putLong(slot + LEASE, lease);
+        UnsafeApi.putLong(slot + PREV_LEASE, prevLease);
 
         if (eventBytes > 0)
         {
-            data.putBytes(dataOffset, source, bytesOffset, eventBytes);
+            UncheckedCopy.copy(source.byteArray(), source.addressOffset() + bytesOffset, null, dataAddress + dataOffset, eventBytes);
         }
         dataTail = end;
         return dataEvictions;

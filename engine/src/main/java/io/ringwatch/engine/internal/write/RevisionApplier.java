@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.write;
 
+import com.lmax.disruptor.DataProvider;
 import com.lmax.disruptor.EventHandler;
 import io.ringwatch.engine.errors.KeyNotFoundException;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
@@ -118,9 +119,14 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final boolean publishes;
     private final Doorbell[] windowReaders;
     private long rungRevision;
-    /** In memory: the commands applied since the last flush, completed by it (persistent: unused, the journal completes). */
-    private final WriteCommand[] unflushed = new WriteCommand[FLUSH_EVERY_COMMANDS];
-    /** Commands applied since the last flush. */
+    /**
+     * The write ring's slots: in memory, the flush completes the commands applied since the last one
+     * by reading their slots back by sequence (persistent: unused, the journal completes). A reference
+     * kept per command in an array of this long-lived object would dirty a G1 card per put (see
+     * {@link WriteCommand#reset}).
+     */
+    private final DataProvider<WriteCommand> slots;
+    /** Commands applied since the last flush: the slots up to the flushed sequence. */
     private int unflushedCommands;
     /** The newest revision the last flush published to readers. */
     private long publishedRevision;
@@ -146,9 +152,11 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final Journal journalSizes,
         final Journaller journal,
         final Doorbell[] windowReaders,
+        final DataProvider<WriteCommand> slots,
         final int maxKeyBytes,
         final int maxValueBytes)
     {
+        this.slots = slots;
         this.sizer = new RevisionSizer(journalSizes, maxKeyBytes, maxValueBytes);
         this.index = index;
         this.windowReaders = windowReaders.clone();
@@ -214,10 +222,6 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     public void onEvent(final WriteCommand command, final long sequence, final boolean endOfBatch)
     {
         apply(command);
-        if (journal == null)
-        {
-            unflushed[unflushedCommands] = command;
-        }
         unflushedCommands++;
         if (endOfBatch || unflushedCommands == FLUSH_EVERY_COMMANDS)
         {
@@ -252,11 +256,9 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
         if (journal == null)
         {
-            for (int i = 0; i < unflushedCommands; i++)
+            for (long s = sequence - unflushedCommands + 1; s <= sequence; s++)
             {
-                final WriteCommand command = unflushed[i];
-                unflushed[i] = null;
-                command.complete();
+                slots.get(s).complete();
             }
         }
         else

@@ -107,7 +107,7 @@ public final class WritePipeline implements AutoCloseable
         leaseClock = config.leaseClock();
         final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, compactRevision,
             LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis()), journal, journaller,
-            windowReaders, config.maxKeyBytes(), config.maxValueBytes());
+            windowReaders, disruptor.getRingBuffer(), config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         if (journaller != null)
         {
