@@ -11,9 +11,8 @@ D=$(cd $(dirname $0) && pwd)
 J=/tmp/jre/bin/java
 FLAGS="--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED --add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED -Dchronicle.analytics.disable=true"
 NP=$D/perf.jar; NB=$D/bench.jar; OB=$D/bench-old-rw.jar:$D/bench.jar; FB=$D/bench-fan-rw.jar:$D/bench.jar
-# The older engine under the new benchmark classes: its io.ringwatch classes without io/ringwatch/perf.
+# The older engine under the new benchmark classes (pack.sh makes it: its io.ringwatch classes without io/ringwatch/perf).
 OE=$D/perf-old-engine.jar
-[ -f $OE ] || { cp $D/perf-old-rw.jar $OE; zip -q -d $OE 'io/ringwatch/perf/*' > /dev/null; }
 L=$O/log.txt; T0=$SECONDS; BUDGET=${BUDGET:-400}
 K=1000000; JI="-wi 2 -i 3 -w 1s -r 1s"; FI="-wi 2 -i 5 -w 1s -r 1s"; W=5s; DUR=20s
 [ "$2" = small ] && { K=20000; JI="-wi 0 -i 1 -w 1s -r 1s"; FI=$JI; W=1s; DUR=2s; }

@@ -34,8 +34,10 @@ strip jmh/target/benchmarks.jar $out/bench.jar
 if [ -n "$2" ]; then
   classesOnly "$(realpath "$1")" "$(realpath $out)/perf-old-rw.jar"
   classesOnly "$(realpath "$2")" "$(realpath $out)/bench-old-rw.jar"
+  # The older engine under the new benchmark classes (ab.sh's big read): without io/ringwatch/perf. The device has no zip.
+  cp $out/perf-old-rw.jar $out/perf-old-engine.jar && zip -q -d $out/perf-old-engine.jar 'io/ringwatch/perf/*' > /dev/null
 fi
-cp perf-reports/device/run.sh $out/
+cp perf-reports/device/run.sh perf-reports/device/ab.sh $out/
 # async-profiler's agent for the profile step (from tools.profiler:async-profiler), if at hand
 ap=${ASYNC_PROFILER_LIB:-/tmp/ap/linux-x64/libasyncProfiler.so}
 [ -f "$ap" ] && cp "$ap" $out/
