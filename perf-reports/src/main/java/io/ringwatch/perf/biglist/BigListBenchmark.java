@@ -118,45 +118,34 @@ public final class BigListBenchmark implements Callable<Integer>
             {
                 final WriterRates rates = new WriterRates();
                 long keysRead = 0;
-                double readSeconds = 0;
-                long collections = 0;
-                long collectionMillis = 0;
                 for (int i = 1; i <= reads; i++)
                 {
                     rates.alone(engine, aloneSeconds);
-                    final long fromRevision = engine.currentRevision();
-                    final long fromCollections = gcCount();
-                    final long fromCollectionMillis = gcMillis();
-                    final long start = System.nanoTime();
+                    rates.readStarts(engine);
                     try
                     {
                         final RangeResult result = engine.range(KeyRange.prefix("/pods/"), 0);
-                        final double took = seconds(start);
-                        rates.duringRead(engine.currentRevision() - fromRevision, took);
+                        final double took = rates.readEnded(engine);
                         ok += result.kvs().size() == keys ? 1 : 0;
                         keysRead += result.kvs().size();
-                        readSeconds += took;
                         out.printf("read %d: %,d keys at revision %,d in %.3f s: %,.0f keys/s%n", i,
                             result.kvs().size(), result.revision(), took, result.kvs().size() / took);
                     }
                     catch (final RingWatchException e)
                     {
-                        rates.duringRead(engine.currentRevision() - fromRevision, seconds(start));
-                        out.printf("read %d failed after %.3f s: %s%n", i, seconds(start), e.getMessage());
+                        out.printf("read %d failed after %.3f s: %s%n", i, rates.readEnded(engine), e.getMessage());
                     }
-                    collections += gcCount() - fromCollections;
-                    collectionMillis += gcMillis() - fromCollectionMillis;
                     out.flush();
                 }
                 rates.alone(engine, aloneSeconds);
                 out.printf("reads ok / attempted: %d / %d; %,.0f keys/s over all reads (%.3f s per read)%n",
-                    ok, reads, keysRead / readSeconds, readSeconds / reads);
+                    ok, reads, keysRead / rates.readSeconds(), rates.readSeconds() / reads);
                 out.printf("writer alone, between the reads: %,.0f rev/s (slices %,.0f to %,.0f); during the reads: %,.0f rev/s%n",
                     rates.aloneRate(), rates.slowestAlone(), rates.fastestAlone(), rates.duringRate());
                 out.printf("writer during reads / alone (slices interleaved with the reads): %.2f%n",
                     rates.duringRate() / rates.aloneRate());
                 out.printf("collections during the reads: %d, %d ms (the collectors' MXBeans: G1's young, mixed and full "
-                    + "pauses, not its remark and cleanup)%n", collections, collectionMillis);
+                    + "pauses, not its remark and cleanup)%n", rates.collections(), rates.collectionMillis());
             }
             finally
             {
@@ -245,7 +234,7 @@ public final class BigListBenchmark implements Callable<Integer>
     /**
      * The writer's rate alone and during reads, summed over slices that alternate with the reads, so
      * that a machine whose speed drifts during the run (other load, frequency, the heap's state)
-     * weighs on both sides alike. Main thread only.
+     * weighs on both sides alike; and the reads' time and the collections during them. Main thread only.
      */
     private static final class WriterRates
     {
@@ -255,6 +244,12 @@ public final class BigListBenchmark implements Callable<Integer>
         private double duringSeconds;
         private double slowestAlone = Double.MAX_VALUE;
         private double fastestAlone;
+        private long collections;
+        private long collectionMillis;
+        private long readFromRevision;
+        private long readFromCollections;
+        private long readFromCollectionMillis;
+        private long readStartNanos;
 
         void alone(final RingWatch engine, final double forSeconds) throws InterruptedException
         {
@@ -269,10 +264,23 @@ public final class BigListBenchmark implements Callable<Integer>
             fastestAlone = Math.max(fastestAlone, revisions / took);
         }
 
-        void duringRead(final long revisions, final double took)
+        void readStarts(final RingWatch engine)
         {
-            duringRevisions += revisions;
+            readFromRevision = engine.currentRevision();
+            readFromCollections = gcCount();
+            readFromCollectionMillis = gcMillis();
+            readStartNanos = System.nanoTime();
+        }
+
+        /** @return the read's time in seconds, now counted with the revisions and collections during it. */
+        double readEnded(final RingWatch engine)
+        {
+            final double took = seconds(readStartNanos);
+            duringRevisions += engine.currentRevision() - readFromRevision;
             duringSeconds += took;
+            collections += gcCount() - readFromCollections;
+            collectionMillis += gcMillis() - readFromCollectionMillis;
+            return took;
         }
 
         double aloneRate()
@@ -285,6 +293,11 @@ public final class BigListBenchmark implements Callable<Integer>
             return duringRevisions / duringSeconds;
         }
 
+        double readSeconds()
+        {
+            return duringSeconds;
+        }
+
         double slowestAlone()
         {
             return slowestAlone;
@@ -293,6 +306,16 @@ public final class BigListBenchmark implements Callable<Integer>
         double fastestAlone()
         {
             return fastestAlone;
+        }
+
+        long collections()
+        {
+            return collections;
+        }
+
+        long collectionMillis()
+        {
+            return collectionMillis;
         }
     }
 

@@ -54,7 +54,7 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forLiveScan()
     {
-        return new ReadResultBuilder(true, false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+        return fresh(true, false);
     }
 
     /**
@@ -63,7 +63,7 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forLiveCount()
     {
-        return new ReadResultBuilder(true, true, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+        return fresh(true, true);
     }
 
     /**
@@ -72,7 +72,12 @@ public final class ReadResultBuilder
      */
     public static ReadResultBuilder forPastRevision()
     {
-        return new ReadResultBuilder(false, false, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
+        return fresh(false, false);
+    }
+
+    private static ReadResultBuilder fresh(final boolean scanIsAtRevision, final boolean keysOnly)
+    {
+        return new ReadResultBuilder(scanIsAtRevision, keysOnly, new KeyValueArena(), new AddressList(INITIAL_ADDRESSES));
     }
 
     /**
