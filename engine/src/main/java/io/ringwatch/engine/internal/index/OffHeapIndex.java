@@ -136,6 +136,78 @@ public final class OffHeapIndex implements AutoCloseable
     }
 
     /**
+     * The first half of a {@link #put} that changes a key in place, for a caller that keeps the put
+     * of an absent key (or of a value that outgrows its node) on a separate path: copies the key's
+     * entry into {@code prevOut} and returns its hash slot when the key is present and its node has
+     * room for the new value with the metadata {@code put} would derive; otherwise returns -1, and
+     * {@code put} must do the change. Changes nothing a reader sees. Writer thread only; the slot is
+     * valid until the next call that changes the index. Allocates nothing unless {@code prevOut}'s
+     * buffers must grow.
+     *
+     * @param key         buffer holding the key.
+     * @param keyOffset   offset of the key in {@code key}.
+     * @param keyLength   key length, at least 1.
+     * @param value       buffer holding the new value.
+     * @param valueOffset offset of the value in {@code value}.
+     * @param valueLength value length, 0 or more.
+     * @param lease       the key's lease id after the put, 0 for none.
+     * @param modRevision revision of the change, at least 1.
+     * @param prevOut     receives the key's entry, if present.
+     * @return the slot to pass to {@link #putInPlace}, or -1.
+     * @throws IndexArgumentException if an argument is invalid; nothing changes.
+     */
+    public int findInPlace(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
+        final long modRevision,
+        final IndexEntry prevOut)
+    {
+        checkChange(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, modRevision);
+        checkEntry("prevOut", prevOut);
+        final int slot = hashIndex.findSlot(Keys.hash(key, keyOffset, keyLength), key, keyOffset, keyLength);
+        if (slot < 0)
+        {
+            prevOut.clear();
+            return -1;
+        }
+        final int node = hashIndex.nodeAt(slot);
+        final UnsafeBuffer buffer = arena.buffer(node);
+        final int offset = arena.offset(node);
+        Nodes.copyEntry(buffer, offset, prevOut);
+        final boolean fits = prevOut.found() &&
+            Nodes.valueFits(buffer, offset, valueLength, lease, prevOut.createRevision(), modRevision, prevOut.version() + 1);
+        return fits ? slot : -1;
+    }
+
+    /**
+     * The second half: replaces the value of the key {@link #findInPlace} found at {@code slot}, with
+     * no change to the index since, exactly as {@link #put} would (version and createRevision derived
+     * from {@code prevOut}, that call's copy of the entry, which stays the previous entry). Writer
+     * thread only. Allocates nothing.
+     *
+     * @param slot        the slot {@link #findInPlace} returned.
+     * @param value       buffer holding the value, as given to {@link #findInPlace}.
+     * @param valueOffset offset of the value in {@code value}.
+     * @param valueLength value length.
+     * @param lease       the key's lease id after the put, 0 for none.
+     * @param modRevision revision of the change.
+     * @param prevOut     the entry {@link #findInPlace} copied.
+     */
+    public void putInPlace(
+        final int slot,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
+        final long modRevision,
+        final IndexEntry prevOut)
+    {
+        leaseStored |= lease != 0;
+        final int node = hashIndex.nodeAt(slot);
+        Nodes.updateValue(arena.buffer(node), arena.offset(node), value, valueOffset, valueLength, lease,
+            prevOut.createRevision(), modRevision, prevOut.version() + 1);
+    }
+
+    /**
      * Inserts or replaces a key with the metadata given rather than derived: how recovery rebuilds
      * the index from a snapshot or the revision log, whose records carry each key's full state.
      * Otherwise exactly like {@link #put}. Writer thread only. Allocates only when the arena or

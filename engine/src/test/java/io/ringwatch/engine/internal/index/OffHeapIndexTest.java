@@ -65,6 +65,80 @@ class OffHeapIndexTest
     }
 
     @Test
+    void putInPlaceChangesAPresentKeyAsPutWouldAndLeavesThePreviousEntry()
+    {
+        final UnsafeBuffer one = utf8("one");
+        index.put(utf8("a"), 0, 1, one, 0, 3, 9, 5, prev);
+        final UnsafeBuffer value = utf8("two");
+
+        final int slot = index.findInPlace(utf8("a"), 0, 1, value, 0, 3, 9, 7, prev);
+        assertTrue(slot >= 0);
+        assertTrue(get("a"));
+        assertEquals("one", text(entry.valueBytes()), "finding changes nothing");
+        index.putInPlace(slot, value, 0, 3, 9, 7, prev);
+
+        assertEquals("one", text(prev.valueBytes()));
+        assertEquals(5, prev.modRevision());
+        assertEquals(1, prev.version());
+        assertEquals(9, prev.lease());
+        assertTrue(get("a"));
+        assertEquals("two", text(entry.valueBytes()));
+        assertEquals(5, entry.createRevision());
+        assertEquals(7, entry.modRevision());
+        assertEquals(2, entry.version());
+        assertEquals(9, entry.lease());
+        assertEquals(1, index.size());
+    }
+
+    @Test
+    void findInPlaceRefusesAnAbsentKeyAndAValueThatOutgrowsItsNodeAndChangesNothing()
+    {
+        put("a", "one", 5);
+        final UnsafeBuffer longer = utf8("a value far longer than the one the node was sized for");
+
+        assertEquals(-1, index.findInPlace(utf8("b"), 0, 1, longer, 0, 1, 0, 6, prev));
+        assertFalse(prev.found());
+        assertEquals(-1, index.findInPlace(utf8("a"), 0, 1, longer, 0, longer.capacity(), 0, 6, prev));
+
+        assertFalse(get("b"));
+        assertTrue(get("a"));
+        assertEquals("one", text(entry.valueBytes()));
+        assertEquals(5, entry.modRevision());
+        assertEquals(1, index.size());
+        assertThrows(IndexArgumentException.class, () -> index.findInPlace(utf8("a"), 0, 0, longer, 0, 1, 0, 6, prev));
+        assertThrows(IndexArgumentException.class, () -> index.findInPlace(utf8("a"), 0, 1, longer, 0, 1, 0, 0, prev));
+    }
+
+    @Test
+    void putInPlaceOrPutKeepsTheVersionPastTheNarrowMetadata()
+    {
+        final UnsafeBuffer value = utf8("v");
+        long revision = 0;
+        int inPlace = 0;
+        for (int i = 0; i < Nodes.NARROW_VERSION_LIMIT + 10; i++)
+        {
+            revision++;
+            final int slot = index.findInPlace(utf8("a"), 0, 1, value, 0, 1, 0, revision, prev);
+            if (slot < 0)
+            {
+                index.put(utf8("a"), 0, 1, value, 0, 1, revision, prev);
+            }
+            else
+            {
+                index.putInPlace(slot, value, 0, 1, 0, revision, prev);
+                inPlace++;
+            }
+            assertEquals(i, prev.version());
+        }
+
+        assertTrue(inPlace > Nodes.NARROW_VERSION_LIMIT, "in place: " + inPlace);
+        assertTrue(get("a"));
+        assertEquals(Nodes.NARROW_VERSION_LIMIT + 10, entry.version());
+        assertEquals(1, entry.createRevision());
+        assertEquals(revision, entry.modRevision());
+    }
+
+    @Test
     void restoreTakesTheGivenMetadataForNewAndExistingKeys()
     {
         restore("a", "one", 3, 9, 4);
