@@ -307,10 +307,6 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             switch (command.kind)
             {
                 case WriteCommand.PUT:
-                    if (putInPlace(command))
-                    {
-                        return;
-                    }
                     applyPut(command);
                     break;
                 case WriteCommand.DELETE:
@@ -354,46 +350,6 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             }
             command.resultError = failure;
         }
-    }
-
-    /**
-     * The put almost every put is: a key present, no condition, whose node holds the new value where
-     * it is. Applies it and finishes its revision, or returns false having changed nothing (the
-     * general {@link #applyPut} then applies it: a condition, a lease kept from the key, a size to
-     * measure, an absent key, a value outgrowing its node). Kept apart from the general path so that
-     * C2, which inlines a compiled method's callees in the order it parses them until 8,000 bytecodes
-     * ({@code DesiredMethodLimit}), inlines all of this path first: with the insert of a new key
-     * (skip list, allocation, hash slot: 5.5 to 7.3 thousand bytecodes, hot in the profile after
-     * loading keys) parsed before it, the update's callees (copying the entry, the change record, the
-     * window's append, finishing the revision) stayed out-of-line calls. The revision is finished
-     * here for the same reason: after the switch it would be parsed after the general path.
-     */
-    private boolean putInPlace(final WriteCommand command)
-    {
-        if (command.expectedModRevision != WriteCommand.ANY_REVISION || command.ignoreLease || sizer.mustMeasureSingleChanges())
-        {
-            return false;
-        }
-        final long next = revision + 1;
-        final int slot = index.findInPlace(command.key, 0, command.keyLength, command.value, 0, command.valueLength,
-            command.lease, next, prev);
-        if (slot < 0)
-        {
-            return false;
-        }
-        final long lease = leaseOfPut(command.key, command.keyLength, command.lease, false);
-        secondary.checkPut(command.value, command.valueLength);
-        beginMutation(command);
-        index.putInPlace(slot, command.value, 0, command.valueLength, lease, next, prev);
-        recordPut(command, next, command.key, command.keyLength, command.value, command.valueLength, lease);
-        command.resultRevision = next;
-        command.resultSucceeded = true;
-        if (command.prevKv)
-        {
-            command.resultPrevKvs = List.of(copyOf(prev));
-        }
-        finishRevision(command);
-        return true;
     }
 
     private void applyPut(final WriteCommand command)
@@ -617,17 +573,6 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     {
         final long next = beginMutation(command);
         index.put(key, 0, keyLength, value, 0, valueLength, lease, next, prev);
-        recordPut(command, next, key, keyLength, value, valueLength, lease);
-    }
-
-    /**
-     * After the index took a put at revision {@code next} ({@link #prev} holding what it replaced):
-     * the secondary indexes, the key's lease, the slot's change record and the window.
-     */
-    private void recordPut(
-        final WriteCommand command, final long next, final DirectBuffer key, final int keyLength, final DirectBuffer value,
-        final int valueLength, final long lease)
-    {
         secondary.onChange(next, key, keyLength, prev, value, valueLength);
         final boolean existed = prev.found();
         final long prevLease = existed ? prev.lease() : 0;

@@ -50,19 +50,8 @@ class OffHeapIndexModelTest
                 {
                     final byte[] value = randomValue(random);
                     revision++;
-                    final UnsafeBuffer valueBuffer = new UnsafeBuffer(value);
+                    index.put(keyBuffer, 0, key.length, new UnsafeBuffer(value), 0, value.length, revision, prev);
                     final Model old = model.get(key);
-                    // Half the puts as the writer's hot path does them: in place when the node has room.
-                    final int slot = random.nextBoolean() ?
-                        index.findInPlace(keyBuffer, 0, key.length, valueBuffer, 0, value.length, 0, revision, prev) : -1;
-                    if (slot >= 0)
-                    {
-                        index.putInPlace(slot, valueBuffer, 0, value.length, 0, revision, prev);
-                    }
-                    else
-                    {
-                        index.put(keyBuffer, 0, key.length, valueBuffer, 0, value.length, revision, prev);
-                    }
                     assertMatches(where + " put prev", old, prev);
                     model.put(key, old == null ?
                         new Model(value, revision, revision, 1) :
