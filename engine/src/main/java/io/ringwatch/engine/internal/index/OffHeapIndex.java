@@ -191,6 +191,101 @@ public final class OffHeapIndex implements AutoCloseable
         store(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, createRevision, modRevision, version, prevOut);
     }
 
+    /**
+     * As {@link #restore(DirectBuffer, int, int, DirectBuffer, int, int, long, long, long, long, IndexEntry)}
+     * for a key that is absent, and nothing for a key that is present: how recovery's newest-first
+     * replay keeps only each key's newest state (the first it meets). Checks the change as
+     * {@code restore} does whether or not the key is present. Writer thread only. Allocates only when
+     * the arena or hash table grows.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key in {@code key}.
+     * @param keyLength      key length, at least 1.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value in {@code value}.
+     * @param valueLength    value length, 0 or more.
+     * @param lease          the key's lease id, 0 for none.
+     * @param createRevision the key's createRevision, at least 1 and at most {@code modRevision}.
+     * @param modRevision    the key's modRevision, at least 1.
+     * @param version        the key's version, at least 1.
+     * @return true if the key was absent and is now inserted; false if it was present (unchanged).
+     * @throws IndexArgumentException if an argument is invalid; nothing changes.
+     */
+    public boolean restoreIfAbsent(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
+        final long createRevision, final long modRevision, final long version)
+    {
+        checkRestore(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, createRevision, modRevision, version);
+        final long hash = Keys.hash(key, keyOffset, keyLength);
+        if (hashIndex.findSlot(hash, key, keyOffset, keyLength) >= 0)
+        {
+            return false;
+        }
+        leaseStored |= lease != 0;
+        insert(hash, key, keyOffset, keyLength, value, valueOffset, valueLength, lease, createRevision, modRevision, version);
+        return true;
+    }
+
+    /**
+     * Whether a key is present, without copying its entry. Writer thread only (a lookup of the
+     * writer's own, which may move hash slots of a growing table); allocates nothing.
+     *
+     * @param key       buffer holding the key.
+     * @param keyOffset offset of the key in {@code key}.
+     * @param keyLength key length, at least 1.
+     * @return whether the key is present.
+     * @throws IndexArgumentException if an argument is invalid.
+     */
+    public boolean contains(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checkKey(key, keyOffset, keyLength);
+        return hashIndex.findSlot(Keys.hash(key, keyOffset, keyLength), key, keyOffset, keyLength) >= 0;
+    }
+
+    /**
+     * Checks a change as {@link #restore(DirectBuffer, int, int, DirectBuffer, int, int, long, long, long, long, IndexEntry)}
+     * does before changing anything, without an index: so that a replay that skips a change still
+     * refuses one that a replay applying it would have refused. Any thread; allocates nothing unless
+     * it throws.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key in {@code key}.
+     * @param keyLength      key length.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value in {@code value}.
+     * @param valueLength    value length.
+     * @param lease          the key's lease id.
+     * @param createRevision the key's createRevision.
+     * @param modRevision    the key's modRevision.
+     * @param version        the key's version.
+     * @throws IndexArgumentException if {@code restore} would refuse the change.
+     */
+    public static void checkRestore(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
+        final long createRevision, final long modRevision, final long version)
+    {
+        checkMetadata(createRevision, modRevision, version);
+        checkChange(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, modRevision);
+    }
+
+    /**
+     * Checks a key as {@link #remove} does before changing anything. Any thread; allocates nothing
+     * unless it throws.
+     *
+     * @param key       buffer holding the key.
+     * @param keyOffset offset of the key in {@code key}.
+     * @param keyLength key length.
+     * @throws IndexArgumentException if {@code remove} would refuse the key.
+     */
+    public static void checkRemove(final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        checkKey(key, keyOffset, keyLength);
+    }
+
     private void store(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
