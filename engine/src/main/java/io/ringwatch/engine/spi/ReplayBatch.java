@@ -20,7 +20,6 @@ public final class ReplayBatch
 {
     private final ExpandableDirectByteBuffer bytes;
     private final boolean[] puts;
-    private final long[] revisions;
     private final int[] keyOffsets;
     private final int[] keyLengths;
     private final int[] valueLengths;
@@ -50,7 +49,6 @@ public final class ReplayBatch
         }
         this.bytes = new ExpandableDirectByteBuffer(initialBytes);
         this.puts = new boolean[capacity];
-        this.revisions = new long[capacity];
         this.keyOffsets = new int[capacity];
         this.keyLengths = new int[capacity];
         this.valueLengths = new int[capacity];
@@ -184,63 +182,7 @@ public final class ReplayBatch
         }
         bytes.checkLimit(limit + length);
         lastRevision = revision;
-        revisions[count] = revision;
         return count;
-    }
-
-    /**
-     * Keeps only the first {@code count} changes (recovery drops what a read ran past the revisions
-     * it wanted). {@link #lastRevision()} becomes the revision of the last change kept, if any. No
-     * allocation.
-     *
-     * @param count changes to keep, from 0 to {@link #count()}.
-     * @throws IllegalArgumentException if {@code count} is out of range.
-     */
-    public void truncate(final int count)
-    {
-        if (count < 0 || count > this.count)
-        {
-            throw new IllegalArgumentException("cannot keep " + count + " of " + this.count + " changes");
-        }
-        if (count < this.count)
-        {
-            limit = keyOffsets[count];
-            this.count = count;
-            if (count > 0)
-            {
-                lastRevision = revisions[count - 1];
-            }
-        }
-    }
-
-    /**
-     * Makes this batch a copy of {@code source}: its changes, bytes and {@link #lastRevision()}.
-     * No allocation unless this batch's buffer must grow.
-     *
-     * @param source a batch of at most this batch's capacity.
-     * @throws IllegalArgumentException if {@code source} holds more changes than this batch can.
-     */
-    public void copyFrom(final ReplayBatch source)
-    {
-        final int n = source.count;
-        if (n > puts.length)
-        {
-            throw new IllegalArgumentException("a batch of " + puts.length + " cannot hold " + n + " changes");
-        }
-        bytes.checkLimit(source.limit);
-        bytes.putBytes(0, source.bytes, 0, source.limit);
-        System.arraycopy(source.puts, 0, puts, 0, n);
-        System.arraycopy(source.revisions, 0, revisions, 0, n);
-        System.arraycopy(source.keyOffsets, 0, keyOffsets, 0, n);
-        System.arraycopy(source.keyLengths, 0, keyLengths, 0, n);
-        System.arraycopy(source.valueLengths, 0, valueLengths, 0, n);
-        System.arraycopy(source.leases, 0, leases, 0, n);
-        System.arraycopy(source.createRevisions, 0, createRevisions, 0, n);
-        System.arraycopy(source.modRevisions, 0, modRevisions, 0, n);
-        System.arraycopy(source.versions, 0, versions, 0, n);
-        count = n;
-        limit = source.limit;
-        lastRevision = source.lastRevision;
     }
 
     private void end(final int i, final int keyLength, final int valueLength)
@@ -279,15 +221,6 @@ public final class ReplayBatch
     public boolean isPut(final int i)
     {
         return puts[i];
-    }
-
-    /**
-     * @param i the change.
-     * @return the revision it belongs to.
-     */
-    public long revision(final int i)
-    {
-        return revisions[i];
     }
 
     /**

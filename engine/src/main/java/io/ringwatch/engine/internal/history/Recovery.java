@@ -47,17 +47,6 @@ public final class Recovery
     static final int TOUCH_GROUP = 32;
     /** Each batch's first buffer size: room for its changes at 128 bytes of key and value each. */
     static final int BATCH_BYTES = BATCH_CHANGES * 128;
-    /**
-     * Revisions per chunk of a newest-first replay: one seek per chunk, and at most one batch read
-     * past its end (under 2%); about 2 MB of batches at 128 bytes a change.
-     */
-    static final int CHUNK_REVISIONS = 16_384;
-    /**
-     * Batches in a newest-first replay's ring: two chunks of one change per revision, so that the
-     * reader reads the next chunk while the applies drain the one before (a chunk is handed over only
-     * once read whole).
-     */
-    static final int NEWEST_FIRST_RING_BATCHES = 2 * CHUNK_REVISIONS / BATCH_CHANGES;
 
     /** Where replay leaves what its touches loaded, so that the JIT keeps the loads; read by no one. */
     @SuppressWarnings("unused")
@@ -78,8 +67,7 @@ public final class Recovery
      */
     public static long recover(final Journal journal, final OffHeapIndex index)
     {
-        final boolean newestFirst = journal.snapshotRevision() == 0;
-        return recover(journal, index, newestFirst ? NEWEST_FIRST_RING_BATCHES : RING_BATCHES, BATCH_CHANGES, CHUNK_REVISIONS);
+        return recover(journal, index, RING_BATCHES, BATCH_CHANGES);
     }
 
     /**
@@ -91,18 +79,6 @@ public final class Recovery
      */
     static long recover(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
     {
-        return recover(journal, index, ringBatches, batchChanges, Math.max(1, ringBatches * batchChanges / 2));
-    }
-
-    /**
-     * As {@link #recover(Journal, OffHeapIndex, int, int)}, with chunks of another size for a
-     * newest-first replay (tests use tiny ones to cross chunk boundaries often).
-     *
-     * @param chunkRevisions revisions per chunk, at least 1.
-     */
-    static long recover(
-        final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges, final int chunkRevisions)
-    {
         final SnapshotLoad load = new SnapshotLoad(index);
         final long snapshotRevision;
         try
@@ -113,9 +89,7 @@ public final class Recovery
         {
             index.finishOrderedLoad();
         }
-        final long recovered = snapshotRevision == 0 && index.size() == 0 ?
-            replayNewestFirst(journal, index, ringBatches, batchChanges, chunkRevisions) :
-            replay(journal, index, snapshotRevision, ringBatches, batchChanges);
+        final long recovered = replay(journal, index, snapshotRevision, ringBatches, batchChanges);
         if (load.newestChange() > recovered)
         {
             throw new RecoveryException("the snapshot at revision " + snapshotRevision + " holds a change of revision " +
@@ -166,89 +140,6 @@ public final class Recovery
         }
         Recovery.touched = touched;
         return last;
-    }
-
-    /**
-     * Replays the whole log into the empty index newest first ({@link NewestFirstRead}): the first
-     * change met for a key is its newest, so a put met first inserts the key's state and a delete
-     * met first marks the key deleted; any older change of a key already met is only checked (as a
-     * restore or remove would check it) and skipped. The index ends as a replay in order would leave
-     * it, with one insert per surviving key instead of a restore per change.
-     */
-    private static long replayNewestFirst(
-        final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges, final int chunkRevisions)
-    {
-        final long last = journal.lastRevision();
-        if (last <= 0)
-        {
-            return Math.max(last, 0);
-        }
-        if (journal.firstRevision() > 1)
-        {
-            throw new RecoveryException("the revision log starts at revision " + journal.firstRevision() +
-                " but recovery needs it from revision 1");
-        }
-        long touched = 0;
-        final long newestRead;
-        try (HistoryReader reader = journal.newReader(); DeletedKeys deleted = new DeletedKeys())
-        {
-            final NewestFirstRead read = new NewestFirstRead(reader, 1, last, chunkRevisions, batchChanges, BATCH_BYTES);
-            try (ReplayReadAhead readAhead = ReplayReadAhead.startNewestFirst(read, new ReplayRing(ringBatches, batchChanges, BATCH_BYTES)))
-            {
-                ReplayBatch batch;
-                while ((batch = readAhead.take()) != null)
-                {
-                    touched += applyNewestFirst(batch, index, deleted);
-                    readAhead.release();
-                }
-            }
-            newestRead = read.newestRead();
-        }
-        if (newestRead != last)
-        {
-            throw new RecoveryException("the revision log ends at revision " + newestRead +
-                " but reports revision " + last + " as its last");
-        }
-        Recovery.touched = touched;
-        return last;
-    }
-
-    /**
-     * Applies a batch from its last change back, in groups of {@value #TOUCH_GROUP} whose slots and
-     * nodes are touched first: each change only if it is its key's first met (newest).
-     */
-    private static long applyNewestFirst(final ReplayBatch batch, final OffHeapIndex index, final DeletedKeys deleted)
-    {
-        final DirectBuffer bytes = batch.bytes();
-        long touched = 0;
-        for (int end = batch.count(); end > 0; end -= TOUCH_GROUP)
-        {
-            final int from = Math.max(0, end - TOUCH_GROUP);
-            touched += index.touch(bytes, batch.keyOffsets(), batch.keyLengths(), from, end - from);
-            for (int i = end - 1; i >= from; i--)
-            {
-                final int keyOffset = batch.keyOffset(i);
-                final int keyLength = batch.keyLength(i);
-                if (batch.isPut(i))
-                {
-                    if (deleted.holds(bytes, keyOffset, keyLength))
-                    {
-                        OffHeapIndex.checkRestore(bytes, keyOffset, keyLength, bytes, batch.valueOffset(i), batch.valueLength(i),
-                            batch.lease(i), batch.createRevision(i), batch.modRevision(i), batch.version(i));
-                    }
-                    else
-                    {
-                        index.restoreIfAbsent(bytes, keyOffset, keyLength, bytes, batch.valueOffset(i), batch.valueLength(i),
-                            batch.lease(i), batch.createRevision(i), batch.modRevision(i), batch.version(i));
-                    }
-                }
-                else if (!index.contains(bytes, keyOffset, keyLength))
-                {
-                    deleted.add(bytes, keyOffset, keyLength);
-                }
-            }
-        }
-        return touched;
     }
 
     /**

@@ -25,10 +25,10 @@ final class ReplayReadAhead implements AutoCloseable
     private final ReplayRing ring;
     private final Thread thread;
 
-    private ReplayReadAhead(final ReplayRing ring, final Runnable read)
+    private ReplayReadAhead(final HistoryReader reader, final ReplayRing ring)
     {
         this.ring = ring;
-        this.thread = new Thread(read, THREAD_NAME);
+        this.thread = new Thread(() -> read(reader, ring), THREAD_NAME);
         this.thread.setDaemon(true);
     }
 
@@ -41,56 +41,33 @@ final class ReplayReadAhead implements AutoCloseable
      */
     static ReplayReadAhead start(final HistoryReader reader, final ReplayRing ring)
     {
-        return start(ring, () -> read(reader, ring));
-    }
-
-    /**
-     * Starts reading the log newest first into {@code ring} on a new thread ({@link NewestFirstRead}).
-     *
-     * @param read the read, whose reader is not used by the caller until {@link #close}.
-     * @param ring an unused ring.
-     * @return the running read-ahead, to take batches from and close.
-     */
-    static ReplayReadAhead startNewestFirst(final NewestFirstRead read, final ReplayRing ring)
-    {
-        return start(ring, () -> read.readInto(ring));
-    }
-
-    private static ReplayReadAhead start(final ReplayRing ring, final Runnable read)
-    {
-        final ReplayReadAhead readAhead = new ReplayReadAhead(ring, () -> finishing(ring, read));
+        final ReplayReadAhead readAhead = new ReplayReadAhead(reader, ring);
         readAhead.thread.start();
         return readAhead;
     }
 
-    /** Runs the read, then tells the ring it ended, with what it threw, if anything. */
-    private static void finishing(final ReplayRing ring, final Runnable read)
+    private static void read(final HistoryReader reader, final ReplayRing ring)
     {
         Throwable failure = null;
         try
         {
-            read.run();
+            boolean more = true;
+            while (more)
+            {
+                final ReplayBatch batch = ring.claim();
+                if (batch == null)
+                {
+                    break;
+                }
+                more = reader.fill(batch);
+                ring.publish();
+            }
         }
         catch (final Throwable thrown)
         {
             failure = thrown;
         }
         ring.finish(failure);
-    }
-
-    private static void read(final HistoryReader reader, final ReplayRing ring)
-    {
-        boolean more = true;
-        while (more)
-        {
-            final ReplayBatch batch = ring.claim();
-            if (batch == null)
-            {
-                break;
-            }
-            more = reader.fill(batch);
-            ring.publish();
-        }
     }
 
     /**
