@@ -369,6 +369,12 @@ public final class InMemoryJournal implements Journal
     }
 
     @Override
+    public long snapshotRevision()
+    {
+        return snapshotRevision;
+    }
+
+    @Override
     public long loadSnapshot(final SnapshotSink into)
     {
         for (final SnapshotKey entry : snapshot)
