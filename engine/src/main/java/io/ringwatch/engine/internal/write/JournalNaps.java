@@ -20,15 +20,7 @@ package io.ringwatch.engine.internal.write;
  * a flush that producers wait for) or over a ring under {@value #NAP_MIN_RING_SLOTS} slots.
  * <p>
  * <b>The nap's length</b> starts at {@value #NAP_NANOS} ns and doubles, up to
- * {@value #MAX_NAP_NANOS} ns, while a nap finds fewer than {@value #LONGER_BELOW_BATCH} revisions
- * and the longer naps find proportionally more. A longer nap only saves wake-ups, and a wake-up
- * costs about as much as appending a few dozen revisions: against a batch of
- * {@value #LONGER_BELOW_BATCH} or more it saves little, while it holds every acknowledgement of the
- * batch back. A batch of {@value #SHORTEST_FROM_BATCH} or more at a longer nap (the writes came
- * faster) returns the nap to {@value #NAP_NANOS} ns. (Without that bound, one producer keeping 512
- * writes outstanding on the 2-core VM was taken for an open stream: each nap found more, the naps
- * grew to 300-570 µs on average, and the producer waited for them; capped, the stage naps
- * {@value #NAP_NANOS} ns and finds about 190.) Writes that arrive
+ * {@value #MAX_NAP_NANOS} ns, while the longer naps find proportionally more: writes that arrive
  * at their own pace (an open stream) come in at the same rate whatever this stage does, so a nap
  * twice as long finds a batch twice as large and the stage wakes half as often (each wake-up costs
  * it about as much CPU as appending a few dozen revisions). Writers that each wait for their
@@ -54,10 +46,6 @@ final class JournalNaps
     static final long NAP_NANOS = 200_000;
     /** The longest nap, in nanoseconds (200 slots at 200,000 writes/s). */
     static final long MAX_NAP_NANOS = 1_000_000;
-    /** A nap is lengthened only after it found fewer revisions than this. */
-    static final int LONGER_BELOW_BATCH = 128;
-    /** A longer nap that found this many revisions or more goes back to the first nap's length. */
-    static final int SHORTEST_FROM_BATCH = 2 * LONGER_BELOW_BATCH;
     /** Batches at the first nap after a longer nap found writers slower, before trying again. */
     static final int HOLD_BATCHES = 64;
     /** A rate under this share of the one before the first doubling counts as slower... */
@@ -106,7 +94,7 @@ final class JournalNaps
         else if (nowNanos - lastBatchNanos > 0)
         {
             // One nap, and nothing else, came between the last batch and this one.
-            adapt(batch, batch * 1e9 / (nowNanos - lastBatchNanos));
+            adapt(batch * 1e9 / (nowNanos - lastBatchNanos));
         }
         lastBatchNanos = nowNanos;
     }
@@ -131,16 +119,11 @@ final class JournalNaps
         return napNanos;
     }
 
-    /** After a batch of {@code batch} a nap found, at {@code rate} revisions a second: longer, shorter or the same. */
-    private void adapt(final long batch, final double rate)
+    /** After a batch a nap found, at {@code rate} revisions a second: longer, shorter or the same. */
+    private void adapt(final double rate)
     {
         slower = napNanos > NAP_NANOS && rate * 100 < rateBefore * SLOWER_PERCENT ? slower + 1 : 0;
-        if (napNanos > NAP_NANOS && batch >= SHORTEST_FROM_BATCH)
-        {
-            // Writes come fast enough that the first nap's wake-ups cost little against its batches.
-            shortest();
-        }
-        else if (slower >= SLOWER_BATCHES)
+        if (slower >= SLOWER_BATCHES)
         {
             // The writes came slower for the longer nap: writers waiting for their acknowledgements.
             shortest();
@@ -150,7 +133,7 @@ final class JournalNaps
         {
             hold--;
         }
-        else if (napNanos < MAX_NAP_NANOS && slower == 0 && batch < LONGER_BELOW_BATCH)
+        else if (napNanos < MAX_NAP_NANOS && slower == 0)
         {
             if (napNanos == NAP_NANOS)
             {
