@@ -36,6 +36,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * tear-down runs once every producer has stopped sending and fails the trial if a put failed, the
  * acknowledged puts do not account for the engine's revisions, or the watcher did not receive exactly
  * every revision after it started.
+ * <p>
+ * A SYNC engine prints, after each iteration, its mean forced batch: the revisions its journal
+ * appended in the iteration over the flushes it forced ({@link JournalBatches}), the {@code syncEvery}
+ * to give the raw baselines ({@code rawLog}, {@code rawChronicle}) to compare at the same batch size.
  */
 @State(Scope.Benchmark)
 public class WriteEngineState
@@ -56,6 +60,7 @@ public class WriteEngineState
     private RevisionCheckingListener listener;
     private Path directory;
     private long firstMeasuredRevision;
+    private JournalBatches batches;
 
     /**
      * Opens the engine, writes every key once, then starts the watcher at the next revision. One JMH
@@ -74,12 +79,39 @@ public class WriteEngineState
                 .snapshotEveryRevisions(0);
         }
         engine = RingWatch.open(config.build());
+        batches = storage == Storage.SYNC ? new JournalBatches(engine.stats()) : null;
         writeEveryKey();
         firstMeasuredRevision = engine.currentRevision() + 1;
         listener = new RevisionCheckingListener(firstMeasuredRevision);
         if (watched)
         {
             engine.watch(WatchRequest.of(KeyRange.all()).startRevision(firstMeasuredRevision), listener);
+        }
+    }
+
+    /**
+     * Notes where the journal's counts stand as the iteration starts. One JMH worker thread, before
+     * each iteration; allocates nothing.
+     */
+    @Setup(Level.Iteration)
+    public void startIteration()
+    {
+        if (batches != null)
+        {
+            batches.mark();
+        }
+    }
+
+    /**
+     * Prints the iteration's mean forced batch (SYNC only). One JMH worker thread, after each
+     * iteration, once every producer has stopped; allocates the line.
+     */
+    @TearDown(Level.Iteration)
+    public void endIteration()
+    {
+        if (batches != null)
+        {
+            System.out.print(batches.sinceMark());
         }
     }
 

@@ -28,7 +28,7 @@ import java.nio.file.Path;
  * revision log encodes for one of the benchmark's puts (captured at set-up): the queue's cost for
  * the same excerpt size through its plain byte API, without the log's encoding, CRC, disk-space
  * check and retention (the log appends through the same {@code writeBytes}). SYNC builds the queue with
- * {@link SyncMode#SYNC} and syncs every {@value AckWindow#WINDOW} appends, as {@link RawLogState} does.
+ * {@link SyncMode#SYNC} and syncs every {@link #syncEvery} appends, as {@link RawLogState} does.
  * <p>
  * Opened per iteration in a fresh directory after {@value LogWorkload#KEY_COUNT} writes (the size of
  * the engine's log after its key set), deleted after it. Used by one JMH worker thread;
@@ -37,15 +37,23 @@ import java.nio.file.Path;
 @State(Scope.Thread)
 public class RawChronicleState
 {
-    /** ASYNC, or SYNC with a sync every {@value AckWindow#WINDOW} appends. */
+    /** ASYNC, or SYNC with a sync every {@link #syncEvery} appends. */
     @Param({"ASYNC", "SYNC"})
     public LogConfig.Durability durability;
+
+    /**
+     * SYNC only: appends per sync (the group commit's size), at least 1; by default
+     * {@value AckWindow#WINDOW}, the most the engine's producers leave unacknowledged.
+     */
+    @Param({"" + AckWindow.WINDOW})
+    public int syncEvery;
 
     private Path directory;
     private BytesStore<?, ?> excerpt;
     private SingleChronicleQueue queue;
     private ExcerptAppender appender;
     private long appended;
+    private int untilSync;
 
     /**
      * Captures the log's excerpt for one put, then opens the queue in a fresh directory and fills it
@@ -65,6 +73,7 @@ public class RawChronicleState
             .build();
         appender = queue.createAppender();
         appended = 0;
+        untilSync = SyncCount.check(syncEvery);
         for (int i = 0; i < LogWorkload.KEY_COUNT; i++)
         {
             append();
@@ -80,12 +89,15 @@ public class RawChronicleState
     public long append()
     {
         appender.writeBytes(excerpt);
-        final long count = ++appended;
-        if (durability == LogConfig.Durability.SYNC && (count & (AckWindow.WINDOW - 1)) == 0)
+        if (--untilSync == 0)
         {
-            appender.sync();
+            untilSync = syncEvery;
+            if (durability == LogConfig.Durability.SYNC)
+            {
+                appender.sync();
+            }
         }
-        return count;
+        return ++appended;
     }
 
     /**

@@ -18,8 +18,10 @@ import java.nio.file.Path;
  * thread, writing for each put exactly the excerpt the engine's writer writes (an update of a
  * {@value LogWorkload#KEY_BYTES}-byte key with its {@value LogWorkload#VALUE_BYTES}-byte value and the
  * previous value, with the key's real revisions and version), and nothing else: no ring, no index,
- * no window. SYNC forces the log to disk every {@value AckWindow#WINDOW} appends, the largest group
- * commit the engine's producers allow.
+ * no window. SYNC forces the log to disk every {@link #syncEvery} appends: by default
+ * {@value AckWindow#WINDOW}, the largest group commit the engine's producers allow; give it the mean
+ * forced batch a SYNC engine run reports ({@link io.ringwatch.jmh.engine.WriteEngineState}) to compare
+ * at the engine's batch size.
  * <p>
  * Opened per iteration in a fresh directory after every key was written once (as the engine's log
  * holds them), deleted after it. Used by one JMH worker thread; {@link #append()} allocates nothing.
@@ -27,9 +29,13 @@ import java.nio.file.Path;
 @State(Scope.Thread)
 public class RawLogState
 {
-    /** ASYNC, or SYNC with a flush every {@value AckWindow#WINDOW} appends. */
+    /** ASYNC, or SYNC with a flush every {@link #syncEvery} appends. */
     @Param({"ASYNC", "SYNC"})
     public LogConfig.Durability durability;
+
+    /** SYNC only: appends per flush (the group commit's size), at least 1. */
+    @Param({"" + AckWindow.WINDOW})
+    public int syncEvery;
 
     private final LogWorkload workload = new LogWorkload();
     private final long[] createRevision = new long[LogWorkload.KEY_COUNT];
@@ -38,6 +44,7 @@ public class RawLogState
     private Path directory;
     private RevisionLog log;
     private long revision;
+    private int untilSync;
 
     /**
      * Opens the log in a fresh directory and records every key's creation. The worker thread, before
@@ -62,6 +69,7 @@ public class RawLogState
             version[position] = 1;
         }
         log.flush();
+        untilSync = SyncCount.check(syncEvery);
     }
 
     /**
@@ -81,9 +89,10 @@ public class RawLogState
         log.endRevision();
         modRevision[position] = current;
         version[position]++;
-        if ((current & (AckWindow.WINDOW - 1)) == 0)
+        if (--untilSync == 0)
         {
             log.flush();
+            untilSync = syncEvery;
         }
         return current;
     }

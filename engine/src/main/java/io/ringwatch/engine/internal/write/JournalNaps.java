@@ -20,7 +20,15 @@ package io.ringwatch.engine.internal.write;
  * a flush that producers wait for) or over a ring under {@value #NAP_MIN_RING_SLOTS} slots.
  * <p>
  * <b>The nap's length</b> starts at {@value #NAP_NANOS} ns and doubles, up to
- * {@value #MAX_NAP_NANOS} ns, while the longer naps find proportionally more: writes that arrive
+ * {@value #MAX_NAP_NANOS} ns, while a nap finds fewer than {@value #LONGER_BELOW_BATCH} revisions
+ * and the longer naps find proportionally more. A longer nap only saves wake-ups, and a wake-up
+ * costs about as much as appending a few dozen revisions: against a batch of
+ * {@value #LONGER_BELOW_BATCH} or more it saves little, while it holds every acknowledgement of the
+ * batch back; so a longer nap that finds {@value #LONGER_BELOW_BATCH} or more is halved (not below
+ * {@value #NAP_NANOS} ns), and an open stream's nap settles where it finds about that many. (Without
+ * that bound, one producer keeping 512 writes outstanding on the 2-core VM was taken for an open
+ * stream: each longer nap found more, the naps grew to 320-570 µs on average, and the producer
+ * waited for them.) Writes that arrive
  * at their own pace (an open stream) come in at the same rate whatever this stage does, so a nap
  * twice as long finds a batch twice as large and the stage wakes half as often (each wake-up costs
  * it about as much CPU as appending a few dozen revisions). Writers that each wait for their
@@ -46,6 +54,8 @@ final class JournalNaps
     static final long NAP_NANOS = 200_000;
     /** The longest nap, in nanoseconds (200 slots at 200,000 writes/s). */
     static final long MAX_NAP_NANOS = 1_000_000;
+    /** A nap is lengthened only after it found fewer revisions than this, and a longer one that found as many is halved. */
+    static final int LONGER_BELOW_BATCH = 128;
     /** Batches at the first nap after a longer nap found writers slower, before trying again. */
     static final int HOLD_BATCHES = 64;
     /** A rate under this share of the one before the first doubling counts as slower... */
@@ -94,7 +104,7 @@ final class JournalNaps
         else if (nowNanos - lastBatchNanos > 0)
         {
             // One nap, and nothing else, came between the last batch and this one.
-            adapt(batch * 1e9 / (nowNanos - lastBatchNanos));
+            adapt(batch, batch * 1e9 / (nowNanos - lastBatchNanos));
         }
         lastBatchNanos = nowNanos;
     }
@@ -119,11 +129,17 @@ final class JournalNaps
         return napNanos;
     }
 
-    /** After a batch a nap found, at {@code rate} revisions a second: longer, shorter or the same. */
-    private void adapt(final double rate)
+    /** After a batch of {@code batch} a nap found, at {@code rate} revisions a second: longer, shorter or the same. */
+    private void adapt(final long batch, final double rate)
     {
         slower = napNanos > NAP_NANOS && rate * 100 < rateBefore * SLOWER_PERCENT ? slower + 1 : 0;
-        if (slower >= SLOWER_BATCHES)
+        if (napNanos > NAP_NANOS && batch >= LONGER_BELOW_BATCH)
+        {
+            // A shorter nap would still find enough to make its wake-up cheap against the batch.
+            napNanos = Math.max(NAP_NANOS, napNanos / 2);
+            slower = 0;
+        }
+        else if (slower >= SLOWER_BATCHES)
         {
             // The writes came slower for the longer nap: writers waiting for their acknowledgements.
             shortest();
@@ -133,7 +149,7 @@ final class JournalNaps
         {
             hold--;
         }
-        else if (napNanos < MAX_NAP_NANOS && slower == 0)
+        else if (napNanos < MAX_NAP_NANOS && slower == 0 && batch < LONGER_BELOW_BATCH)
         {
             if (napNanos == NAP_NANOS)
             {

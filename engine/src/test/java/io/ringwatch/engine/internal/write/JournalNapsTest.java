@@ -86,9 +86,53 @@ class JournalNapsTest
         final JournalNaps naps = new JournalNaps(true, RING);
         naps.afterBatch(40, now);
         assertEquals(JournalNaps.NAP_NANOS, naps.napNanos());
-        // 200 writes a millisecond, whatever the stage does.
-        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 10, nap -> 200 * nap / MS));
-        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 1_000, nap -> 200 * nap / MS));
+        // 100 writes a millisecond, whatever the stage does: the longest nap finds 100.
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 10, nap -> 100 * nap / MS));
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 1_000, nap -> 100 * nap / MS));
+    }
+
+    @Test
+    void anOpenStreamKeepsTheNapWhereItFindsAboutOneHundredAndTwentyEight()
+    {
+        final JournalNaps naps = new JournalNaps(true, RING);
+        naps.afterBatch(40, now);
+        // 200 writes a millisecond: 200 µs find 40, 400 µs 80, 800 µs 160, so the nap goes between 400 and 800 µs.
+        assertEquals(4 * JournalNaps.NAP_NANOS, run(naps, 2, nap -> 200 * nap / MS));
+        for (int i = 0; i < 100; i++)
+        {
+            final long nap = run(naps, 1, n -> 200 * n / MS);
+            assertTrue(nap == 2 * JournalNaps.NAP_NANOS || nap == 4 * JournalNaps.NAP_NANOS, "nap " + nap);
+        }
+    }
+
+    @Test
+    void aNapThatFindsManyKeepsTheShortestNap()
+    {
+        final JournalNaps naps = new JournalNaps(true, RING);
+        naps.afterBatch(200, now);
+        for (int i = 0; i < 100; i++)
+        {
+            // A million writes a second, the first nap finding 200: a longer one would only delay their acknowledgements.
+            assertEquals(JournalNaps.NAP_NANOS, run(naps, 1, nap -> 1_000 * nap / MS), "batch " + i);
+        }
+        for (int i = 0; i < 100; i++)
+        {
+            // One producer that keeps 512 writes outstanding and sends one a microsecond while it may.
+            assertEquals(JournalNaps.NAP_NANOS, run(naps, 1, nap -> Math.min(512, 1_000 * nap / MS)), "batch " + i);
+        }
+    }
+
+    @Test
+    void aStreamThatSpeedsUpAtALongerNapHalvesItDownToTheShortest()
+    {
+        final JournalNaps naps = new JournalNaps(true, RING);
+        naps.afterBatch(40, now);
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 10, nap -> 100 * nap / MS));
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 1, nap -> 127 * nap / MS));
+        assertEquals(JournalNaps.MAX_NAP_NANOS / 2, run(naps, 1, nap -> 128 * nap / MS));
+        // A thousand writes a millisecond: 500 µs find 500, 250 µs 250, then the first nap's length.
+        assertEquals(JournalNaps.NAP_NANOS, run(naps, 2, nap -> 1_000 * nap / MS));
+        assertEquals(JournalNaps.NAP_NANOS, run(naps, 10, nap -> 1_000 * nap / MS));
     }
 
     @Test
@@ -114,10 +158,10 @@ class JournalNapsTest
     {
         final JournalNaps naps = new JournalNaps(true, RING);
         naps.afterBatch(40, now);
-        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 10, nap -> 200 * nap / MS));
-        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 1, nap -> 50 * nap / MS), "one slower batch is a lull");
-        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 1, nap -> 200 * nap / MS));
-        assertEquals(JournalNaps.NAP_NANOS, run(naps, JournalNaps.SLOWER_BATCHES, nap -> 50 * nap / MS));
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 10, nap -> 100 * nap / MS));
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 1, nap -> 25 * nap / MS), "one slower batch is a lull");
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 1, nap -> 100 * nap / MS));
+        assertEquals(JournalNaps.NAP_NANOS, run(naps, JournalNaps.SLOWER_BATCHES, nap -> 25 * nap / MS));
     }
 
     @Test
@@ -125,7 +169,7 @@ class JournalNapsTest
     {
         final JournalNaps naps = new JournalNaps(true, RING);
         naps.afterBatch(40, now);
-        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 10, nap -> 200 * nap / MS));
+        assertEquals(JournalNaps.MAX_NAP_NANOS, run(naps, 10, nap -> 100 * nap / MS));
         assertTrue(naps.napNow());
         assertFalse(naps.napNow());
         naps.afterBatch(40, tick());
