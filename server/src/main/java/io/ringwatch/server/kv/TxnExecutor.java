@@ -189,8 +189,18 @@ final class TxnExecutor
 
     private static void check(final TxnRequest request)
     {
+        check(request, MAX_TXN_OPS);
+    }
+
+    /**
+     * etcd's checkTxnRequest: the largest of the compares, the then ops and the else ops counts
+     * against {@code maxOps}, and a nested transaction gets what its parent left of it (etcd
+     * passes {@code maxTxnOps - opc} down), so nesting does not multiply the limit.
+     */
+    private static void check(final TxnRequest request, final int maxOps)
+    {
         final int ops = Math.max(request.getCompareCount(), Math.max(request.getSuccessCount(), request.getFailureCount()));
-        if (ops > MAX_TXN_OPS)
+        if (ops > maxOps)
         {
             throw EtcdErrors.tooManyOps();
         }
@@ -201,11 +211,11 @@ final class TxnExecutor
                 throw EtcdErrors.emptyKey();
             }
         }
-        checkBranch(request.getSuccessList());
-        checkBranch(request.getFailureList());
+        checkBranch(request.getSuccessList(), maxOps - ops);
+        checkBranch(request.getFailureList(), maxOps - ops);
     }
 
-    private static void checkBranch(final List<RequestOp> ops)
+    private static void checkBranch(final List<RequestOp> ops, final int nestedMaxOps)
     {
         for (final RequestOp op : ops)
         {
@@ -226,11 +236,11 @@ final class TxnExecutor
                     WriteRequests.checkDelete(op.getRequestDeleteRange());
                     break;
                 case REQUEST_TXN:
-                    check(op.getRequestTxn());
+                    check(op.getRequestTxn(), nestedMaxOps);
                     break;
                 default:
-                    // etcd answers an empty operation with an empty response; the engine has no such op.
-                    throw EtcdErrors.unsupported("an empty transaction operation");
+                    // etcd's checkRequestOp refuses an empty operation so (api/v3rpc/key.go).
+                    throw EtcdErrors.keyNotFound();
             }
         }
     }

@@ -125,12 +125,14 @@ final class StreamWatch implements WatchListener
             {
                 response.setCancelReason(EtcdErrors.COMPACTED_MESSAGE);
             }
+            // etcd's compacted response carries no revision (mvcc's WatchResponse{CompactRevision}), so header 0.
+            stream.sendExactly(response, 0);
         }
         else
         {
             response.setCancelReason("ringwatch: " + reason + ": " + cancellation.message());
+            stream.send(response, 0);
         }
-        stream.send(response, 0);
         stream.watchEnded(this);
     }
 
