@@ -123,6 +123,35 @@ class EtcdConformanceTest
     }
 
     @Test
+    void txnPutIgnoreValueKeepsTheValueOnTheChosenPathOnly()
+    {
+        final long created = put("tiv/a", "kept");
+        put("tiv/a", "kept2");
+        final TxnRequest t = TxnRequest.newBuilder()
+            .addCompare(Compare.newBuilder().setKey(b("tiv/a")).setTarget(Compare.CompareTarget.VERSION)
+                .setResult(Compare.CompareResult.EQUAL).setVersion(2))
+            .addSuccess(RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder()
+                .addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(b("tiv/a")).setIgnoreValue(true).setPrevKv(true)))
+                .addSuccess(RequestOp.newBuilder().setRequestRange(RangeRequest.newBuilder().setKey(b("tiv/a"))))))
+            .addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(b("tiv/b")).setValue(b("v"))))
+            // an ignore_value put on a missing key off the chosen path is no error, as in etcd
+            .addFailure(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(b("tiv/missing")).setIgnoreValue(true)))
+            .build();
+        final TxnResponse r = kv().txn(t);
+        assertTrue(r.getSucceeded());
+        final long revision = fixture.engine.currentRevision();
+        assertEquals(revision, r.getHeader().getRevision());
+        final TxnResponse nested = r.getResponses(0).getResponseTxn();
+        assertEquals(revision, nested.getHeader().getRevision());
+        assertEquals("kept2", nested.getResponses(0).getResponsePut().getPrevKv().getValue().toStringUtf8());
+        assertEquals("kept2", nested.getResponses(1).getResponseRange().getKvs(0).getValue().toStringUtf8());
+        assertEquals(revision, nested.getResponses(1).getResponseRange().getKvs(0).getModRevision());
+        assertEquals(created, nested.getResponses(1).getResponseRange().getKvs(0).getCreateRevision());
+        assertEquals(3, nested.getResponses(1).getResponseRange().getKvs(0).getVersion());
+        assertEquals(revision, r.getResponses(1).getResponsePut().getHeader().getRevision());
+    }
+
+    @Test
     void putWithUnknownLease()
     {
         assertEquals("NOT_FOUND etcdserver: requested lease not found",
