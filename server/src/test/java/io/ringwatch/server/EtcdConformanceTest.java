@@ -151,6 +151,62 @@ class EtcdConformanceTest
         assertEquals(revision, r.getResponses(1).getResponsePut().getHeader().getRevision());
     }
 
+    private static boolean holds(final Compare.Builder compare)
+    {
+        return kv().txn(TxnRequest.newBuilder().addCompare(compare).build()).getSucceeded();
+    }
+
+    @Test
+    void comparesOnMissingKeys()
+    {
+        put("cm/present", "v");
+        // etcd's applyCompare: a value compare over no key always fails, whatever the operator
+        assertFalse(holds(Compare.newBuilder().setKey(b("cm/missing")).setTarget(Compare.CompareTarget.VALUE)
+            .setResult(Compare.CompareResult.NOT_EQUAL).setValue(b("x"))));
+        assertFalse(holds(Compare.newBuilder().setKey(b("cm/missing")).setTarget(Compare.CompareTarget.VALUE)
+            .setResult(Compare.CompareResult.EQUAL).setValue(ByteString.EMPTY)));
+        assertFalse(holds(Compare.newBuilder().setKey(b("cm/missing")).setRangeEnd(b("cm/missinh")).setTarget(Compare.CompareTarget.VALUE)
+            .setResult(Compare.CompareResult.NOT_EQUAL).setValue(b("x"))));
+        // the other targets compare a missing key as zeros
+        assertTrue(holds(Compare.newBuilder().setKey(b("cm/missing")).setTarget(Compare.CompareTarget.VERSION)
+            .setResult(Compare.CompareResult.EQUAL).setVersion(0)));
+        assertTrue(holds(Compare.newBuilder().setKey(b("cm/missing")).setTarget(Compare.CompareTarget.LEASE)
+            .setResult(Compare.CompareResult.EQUAL).setLease(0)));
+        assertTrue(holds(Compare.newBuilder().setKey(b("cm/missing")).setTarget(Compare.CompareTarget.MOD)
+            .setResult(Compare.CompareResult.LESS).setModRevision(1)));
+        assertTrue(holds(Compare.newBuilder().setKey(b("cm/missing")).setRangeEnd(b("cm/missinh")).setTarget(Compare.CompareTarget.CREATE)
+            .setResult(Compare.CompareResult.EQUAL).setCreateRevision(0)));
+        assertTrue(holds(Compare.newBuilder().setKey(b("cm/present")).setTarget(Compare.CompareTarget.VALUE)
+            .setResult(Compare.CompareResult.GREATER).setValue(b("u"))));
+        // over a range, every key must satisfy it; "\0" as range_end: every key from key on
+        assertFalse(holds(Compare.newBuilder().setKey(b("cm/")).setRangeEnd(ByteString.copyFrom(new byte[] {0}))
+            .setTarget(Compare.CompareTarget.VERSION).setResult(Compare.CompareResult.EQUAL).setVersion(0)));
+    }
+
+    @Test
+    void writeResponsesAndReadOnlyTxns()
+    {
+        final PutResponse fresh = kv().put(PutRequest.newBuilder().setKey(b("wr/a")).setValue(b("1")).setPrevKv(true).build());
+        assertFalse(fresh.hasPrevKv(), "no prev_kv for a key that did not exist");
+        put("wr/b", "2");
+        final long rev = fixture.engine.currentRevision();
+        final TxnResponse ro = kv().txn(TxnRequest.newBuilder()
+            .addSuccess(RequestOp.newBuilder().setRequestRange(RangeRequest.newBuilder().setKey(b("wr/a")))).build());
+        assertEquals(rev, ro.getHeader().getRevision());
+        assertEquals(rev, ro.getResponses(0).getResponseRange().getHeader().getRevision());
+        final DeleteRangeResponse del = kv().deleteRange(DeleteRangeRequest.newBuilder().setKey(b("wr/")).setRangeEnd(b("wr0"))
+            .setPrevKv(true).build());
+        assertEquals(2, del.getDeleted());
+        assertEquals("wr/a", del.getPrevKvs(0).getKey().toStringUtf8());
+        assertEquals(rev + 1, del.getHeader().getRevision());
+        final RangeResponse sorted = kv().range(RangeRequest.newBuilder().setKey(b("lc/")).setRangeEnd(b("lc0")).setLimit(1)
+            .setSortTarget(RangeRequest.SortTarget.MOD).setSortOrder(RangeRequest.SortOrder.DESCEND).build());
+        if (sorted.getKvsCount() > 0)
+        {
+            assertEquals("lc/c", sorted.getKvs(0).getKey().toStringUtf8());
+        }
+    }
+
     @Test
     void putWithUnknownLease()
     {

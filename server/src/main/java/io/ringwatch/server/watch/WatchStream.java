@@ -242,18 +242,22 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * A watch answered a progress request at {@code revision}; the stream answers the client's
+     * A watch reached progress at {@code revision}; the stream answers the client's progress
      * request once every watch it asked has.
+     *
+     * @return whether this progress answered the watch's part of a progress request (then it is no
+     *         progress notification of the watch's own).
      */
-    void progressReached(final StreamWatch watch, final long revision)
+    boolean progressReached(final StreamWatch watch, final long revision)
     {
         if (!watch.awaitingProgress() || revision < progressRevision)
         {
-            return;
+            return false;
         }
         watch.awaitProgress(false);
         progressAwaited--;
         answerProgressIfComplete();
+        return true;
     }
 
     /**
