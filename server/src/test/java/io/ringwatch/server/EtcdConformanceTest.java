@@ -208,6 +208,20 @@ class EtcdConformanceTest
     }
 
     @Test
+    void aWriteOverEtcdsRequestLimitIsTooLarge()
+    {
+        final long before = fixture.engine.currentRevision();
+        assertEquals("INVALID_ARGUMENT etcdserver: request is too large", err(() -> kv().put(PutRequest.newBuilder()
+            .setKey(b("big/a")).setValue(ByteString.copyFrom(new byte[1_600_000])).build())));
+        final ByteString nearlyOneMiB = ByteString.copyFrom(new byte[900_000]);
+        assertEquals("INVALID_ARGUMENT etcdserver: request is too large", err(() -> kv().txn(TxnRequest.newBuilder()
+            .addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(b("big/b")).setValue(nearlyOneMiB)))
+            .addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(b("big/c")).setValue(nearlyOneMiB)))
+            .build())));
+        assertEquals(before, fixture.engine.currentRevision());
+    }
+
+    @Test
     void putWithUnknownLease()
     {
         assertEquals("NOT_FOUND etcdserver: requested lease not found",

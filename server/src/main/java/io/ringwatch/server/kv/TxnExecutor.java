@@ -61,6 +61,7 @@ final class TxnExecutor
     static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
     {
         check(request);
+        WriteRequests.checkSize(request);
         final boolean reads = reads(request);
         final CompletableFuture<TxnResult> applied = KeptValues.any(request) ? applyKeepingValues(engine, request, reads) :
             engine.txnAsync(toEngine(request, reads, null));
