@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Maintenance.Status and Cluster.MemberList as a single-member etcd answers them, and the
+ * Maintenance.Status, Maintenance.Alarm and Cluster.MemberList as a single-member etcd answers them, and the
  * options' checks.
  */
 class MaintenanceAndClusterTest
@@ -31,6 +31,20 @@ class MaintenanceAndClusterTest
         assertEquals(fixture.engine.currentRevision(), status.getRaftIndex());
         assertEquals(fixture.engine.currentRevision(), status.getHeader().getRevision());
         assertEquals("3.5.13", status.getVersion(), "etcd 3.5's API, with the watch progress fixes of 3.5.13");
+    }
+
+    @Test
+    void alarmListHoldsNoAlarmSoEtcdctlCallsTheEndpointHealthy() throws Exception
+    {
+        // etcdctl 3.5's endpoint health lists the alarms after its read; a failing list is "unhealthy".
+        assertEquals(0, fixture.client.getMaintenanceClient().listAlarms().get().getAlarms().size());
+        final io.ringwatch.server.api.etcdserverpb.AlarmResponse disarmed =
+            io.ringwatch.server.api.etcdserverpb.MaintenanceGrpc.newBlockingStub(fixture.channel).alarm(
+                io.ringwatch.server.api.etcdserverpb.AlarmRequest.newBuilder()
+                    .setAction(io.ringwatch.server.api.etcdserverpb.AlarmRequest.AlarmAction.DEACTIVATE)
+                    .setAlarm(io.ringwatch.server.api.etcdserverpb.AlarmType.NOSPACE).build());
+        assertEquals(0, disarmed.getAlarmsCount());
+        assertEquals(fixture.server.member().memberId(), disarmed.getHeader().getMemberId());
     }
 
     @Test

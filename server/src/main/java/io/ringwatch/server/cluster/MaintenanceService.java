@@ -1,18 +1,24 @@
 package io.ringwatch.server.cluster;
 
+import io.ringwatch.server.api.etcdserverpb.AlarmRequest;
+import io.ringwatch.server.api.etcdserverpb.AlarmResponse;
+import io.ringwatch.server.api.etcdserverpb.AlarmType;
 import io.ringwatch.server.api.etcdserverpb.MaintenanceGrpc;
 import io.ringwatch.server.api.etcdserverpb.StatusRequest;
 import io.ringwatch.server.api.etcdserverpb.StatusResponse;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.server.rpc.EtcdErrors;
 import io.ringwatch.server.rpc.MemberIdentity;
 import io.ringwatch.server.rpc.Unary;
 
 import java.util.Objects;
 
 /**
- * etcd's Maintenance service, Status only (what {@code etcdctl endpoint status} asks): the one
- * member leads, its raft index is the store revision. The other Maintenance calls answer
+ * etcd's Maintenance service, Status (what {@code etcdctl endpoint status} asks: the one member
+ * leads, its raft index is the store revision) and Alarm (no alarm is ever raised: etcdctl 3.5's
+ * {@code endpoint health}, and the operators written like it, list the alarms after their health
+ * read and call an endpoint whose list fails unhealthy). The other Maintenance calls answer
  * UNIMPLEMENTED. Thread-safe; allocates per call.
  */
 public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBase
@@ -56,6 +62,27 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
                 .setRaftAppliedIndex(revision)
                 .setRaftTerm(MemberIdentity.RAFT_TERM)
                 .build();
+        });
+    }
+
+    /**
+     * etcd's Alarm: GET lists the raised alarms, none here (the engine has no space quota and no
+     * corruption check to raise one); DEACTIVATE of an alarm not raised and ACTIVATE of NONE change
+     * nothing and answer no alarm, as etcd's apply does; raising a real alarm answers UNIMPLEMENTED.
+     *
+     * @param request  the alarm request.
+     * @param response receives the header and no alarm.
+     */
+    @Override
+    public void alarm(final AlarmRequest request, final StreamObserver<AlarmResponse> response)
+    {
+        Unary.answer(response, () ->
+        {
+            if (request.getAction() == AlarmRequest.AlarmAction.ACTIVATE && request.getAlarm() != AlarmType.NONE)
+            {
+                throw EtcdErrors.unsupported("raising an alarm");
+            }
+            return AlarmResponse.newBuilder().setHeader(member.header(engine.currentRevision())).build();
         });
     }
 }

@@ -80,6 +80,7 @@ public final class KvService extends KVGrpc.KVImplBase
         Unary.answerLater(response, () ->
         {
             WriteRequests.checkPut(request);
+            WriteRequests.checkSize(request);
             if (request.getIgnoreValue())
             {
                 return putOverExisting(request).thenApply(result -> WriteRequests.putResponse(member, request, result));
@@ -100,6 +101,7 @@ public final class KvService extends KVGrpc.KVImplBase
         Unary.answerLater(response, () ->
         {
             WriteRequests.checkDelete(request);
+            WriteRequests.checkSize(request);
             final Op delete = WriteRequests.delete(request);
             if (delete == null)
             {

@@ -34,8 +34,8 @@ import java.util.concurrent.CompletableFuture;
  * transactions included, that names a revision goes to the engine as a read at that revision
  * ({@link Op#readAt}), whose writer holds it to etcd's {@code checkRange} before writing anything: a
  * revision after the store's or before etcd's first revision refuses the whole transaction with
- * etcd's error and changes nothing. Not supported, with an UNIMPLEMENTED error:
- * ignore_value inside a transaction. Stateless.
+ * etcd's error and changes nothing. ignore_value puts keep the values read just before
+ * ({@link KeptValues}), the transaction guarded against their keys changing meanwhile. Stateless.
  */
 final class TxnExecutor
 {
@@ -61,24 +61,42 @@ final class TxnExecutor
     static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
     {
         check(request);
+        WriteRequests.checkSize(request);
         final boolean reads = reads(request);
-        final Txn txn = toEngine(request, reads);
+        final CompletableFuture<TxnResult> applied = KeptValues.any(request) ? applyKeepingValues(engine, request, reads) :
+            engine.txnAsync(toEngine(request, reads, null));
         if (!reads)
         {
-            return engine.txnAsync(txn).thenApply(result -> response(member, request, result, null));
+            return applied.thenApply(result -> response(member, request, result, null));
         }
-        return engine.txnAsync(txn)
-            .thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result)));
+        return applied.thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result)));
+    }
+
+    /**
+     * A transaction with ignore_value puts: reads the values they keep, then applies the transaction
+     * nested in one whose compares hold only while none of those keys changed, retried (on the common
+     * pool, as the completing thread is the engine's writer or journal) until they hold.
+     *
+     * @return the result of the request's own transaction.
+     */
+    private static CompletableFuture<TxnResult> applyKeepingValues(final RingWatch engine, final TxnRequest request,
+        final boolean reads)
+    {
+        final KeptValues kept = KeptValues.read(engine, request);
+        final Txn guarded = Txn.of(kept.guards(), List.of(Op.txn(toEngine(request, reads, kept))), List.of());
+        return engine.txnAsync(guarded).thenComposeAsync(result -> result.succeeded() ?
+            CompletableFuture.completedFuture(result.nested().get(0)) : applyKeepingValues(engine, request, reads));
     }
 
     /**
      * @param reads whether the transaction reads a range: then every write asks for its previous
      *              key-values (what {@link TxnReads} undoes a write from), and every range that
      *              names a revision goes to the engine as a read at it.
+     * @param kept  the values ignore_value puts keep; null when the request has none.
      */
-    private static Txn toEngine(final TxnRequest request, final boolean reads)
+    private static Txn toEngine(final TxnRequest request, final boolean reads, final KeptValues kept)
     {
-        return Txn.of(compares(request), ops(request.getSuccessList(), reads), ops(request.getFailureList(), reads));
+        return Txn.of(compares(request), ops(request.getSuccessList(), reads, kept), ops(request.getFailureList(), reads, kept));
     }
 
     private static List<io.ringwatch.engine.kv.Compare> compares(final TxnRequest request)
@@ -189,8 +207,18 @@ final class TxnExecutor
 
     private static void check(final TxnRequest request)
     {
+        check(request, MAX_TXN_OPS);
+    }
+
+    /**
+     * etcd's checkTxnRequest: the largest of the compares, the then ops and the else ops counts
+     * against {@code maxOps}, and a nested transaction gets what its parent left of it (etcd
+     * passes {@code maxTxnOps - opc} down), so nesting does not multiply the limit.
+     */
+    private static void check(final TxnRequest request, final int maxOps)
+    {
         final int ops = Math.max(request.getCompareCount(), Math.max(request.getSuccessCount(), request.getFailureCount()));
-        if (ops > MAX_TXN_OPS)
+        if (ops > maxOps)
         {
             throw EtcdErrors.tooManyOps();
         }
@@ -201,11 +229,11 @@ final class TxnExecutor
                 throw EtcdErrors.emptyKey();
             }
         }
-        checkBranch(request.getSuccessList());
-        checkBranch(request.getFailureList());
+        checkBranch(request.getSuccessList(), maxOps - ops);
+        checkBranch(request.getFailureList(), maxOps - ops);
     }
 
-    private static void checkBranch(final List<RequestOp> ops)
+    private static void checkBranch(final List<RequestOp> ops, final int nestedMaxOps)
     {
         for (final RequestOp op : ops)
         {
@@ -215,22 +243,17 @@ final class TxnExecutor
                     RangeQuery.check(op.getRequestRange());
                     break;
                 case REQUEST_PUT:
-                    final PutRequest put = op.getRequestPut();
-                    WriteRequests.checkPut(put);
-                    if (put.getIgnoreValue())
-                    {
-                        throw EtcdErrors.unsupported("ignore_value inside a transaction");
-                    }
+                    WriteRequests.checkPut(op.getRequestPut());
                     break;
                 case REQUEST_DELETE_RANGE:
                     WriteRequests.checkDelete(op.getRequestDeleteRange());
                     break;
                 case REQUEST_TXN:
-                    check(op.getRequestTxn());
+                    check(op.getRequestTxn(), nestedMaxOps);
                     break;
                 default:
-                    // etcd answers an empty operation with an empty response; the engine has no such op.
-                    throw EtcdErrors.unsupported("an empty transaction operation");
+                    // etcd's checkRequestOp refuses an empty operation so (api/v3rpc/key.go).
+                    throw EtcdErrors.keyNotFound();
             }
         }
     }
@@ -240,14 +263,15 @@ final class TxnExecutor
      *         for each range that names a revision (one at 0 reads the current revision, which is
      *         never refused).
      */
-    private static List<Op> ops(final List<RequestOp> ops, final boolean reads)
+    private static List<Op> ops(final List<RequestOp> ops, final boolean reads, final KeptValues kept)
     {
         final List<Op> engineOps = new ArrayList<>(ops.size());
         for (final RequestOp op : ops)
         {
             if (op.hasRequestPut())
             {
-                final Op put = WriteRequests.put(op.getRequestPut());
+                final PutRequest request = op.getRequestPut();
+                final Op put = request.getIgnoreValue() ? kept.put(request) : WriteRequests.put(request);
                 engineOps.add(reads ? put.withPrevKv() : put);
             }
             else if (op.hasRequestDeleteRange())
@@ -260,7 +284,7 @@ final class TxnExecutor
             }
             else if (op.hasRequestTxn())
             {
-                engineOps.add(Op.txn(toEngine(op.getRequestTxn(), reads)));
+                engineOps.add(Op.txn(toEngine(op.getRequestTxn(), reads, kept)));
             }
             else if (op.hasRequestRange() && op.getRequestRange().getRevision() != 0)
             {

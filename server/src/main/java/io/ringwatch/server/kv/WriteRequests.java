@@ -1,5 +1,6 @@
 package io.ringwatch.server.kv;
 
+import com.google.protobuf.MessageLite;
 import io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest;
 import io.ringwatch.server.api.etcdserverpb.DeleteRangeResponse;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
@@ -18,8 +19,30 @@ import io.ringwatch.server.rpc.KeyRanges;
  */
 final class WriteRequests
 {
+    /**
+     * etcd's default --max-request-bytes: a write whose request is larger is refused with "request is
+     * too large" before it reaches the store (etcd checks the raft request it would propose).
+     */
+    static final int MAX_REQUEST_BYTES = 1_572_864;
+
     private WriteRequests()
     {
+    }
+
+    /**
+     * Refuses a write request larger than etcd's default --max-request-bytes, as etcd does after its
+     * request checks, instead of the engine's own key and value limits with messages no etcd client
+     * knows.
+     *
+     * @param request a put, delete or transaction, already checked.
+     * @throws io.grpc.StatusRuntimeException etcd's "request is too large".
+     */
+    static void checkSize(final MessageLite request)
+    {
+        if (request.getSerializedSize() > MAX_REQUEST_BYTES)
+        {
+            throw EtcdErrors.requestTooLarge();
+        }
     }
 
     /**

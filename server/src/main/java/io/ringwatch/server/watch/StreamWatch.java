@@ -16,8 +16,9 @@ import java.util.List;
 /**
  * One watch of a {@link WatchStream}: the engine's pull watcher and the etcd watch id the client
  * knows it by. As the handler of its watcher's {@code poll} it turns what the engine hands over
- * into etcd watch responses: events into one response per poll, progress into a progress
- * response (when the watch asked for progress_notify), the end of the watch into a canceled
+ * into etcd watch responses: events into one response per poll, periodic progress into a progress
+ * response (when the watch asked for progress_notify; progress that answers a progress request is
+ * the stream's, not the watch's), the end of the watch into a canceled
  * response carrying compact_revision when history was lost. A watch created with {@code fragment}
  * splits a response of two or more events that would reach {@link #MAX_RESPONSE_BYTES} into
  * fragments below it, every one but the last marked {@code fragment}, as etcd does (its clients
@@ -103,11 +104,12 @@ final class StreamWatch implements WatchListener
     public void onProgress(final long revision)
     {
         flush();
-        if (progressNotify)
+        // Progress that answers the client's progress request is the stream's one response (watch
+        // id -1), as etcd's RequestProgressAll; only periodic progress is the watch's own.
+        if (!stream.progressReached(this, revision) && progressNotify)
         {
             stream.send(WatchResponse.newBuilder().setWatchId(watchId), revision);
         }
-        stream.progressReached(this, revision);
     }
 
     @Override
@@ -125,12 +127,14 @@ final class StreamWatch implements WatchListener
             {
                 response.setCancelReason(EtcdErrors.COMPACTED_MESSAGE);
             }
+            // etcd's compacted response carries no revision (mvcc's WatchResponse{CompactRevision}), so header 0.
+            stream.sendExactly(response, 0);
         }
         else
         {
             response.setCancelReason("ringwatch: " + reason + ": " + cancellation.message());
+            stream.send(response, 0);
         }
-        stream.send(response, 0);
         stream.watchEnded(this);
     }
 

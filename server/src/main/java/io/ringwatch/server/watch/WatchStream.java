@@ -225,23 +225,39 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
      */
     void send(final WatchResponse.Builder response, final long revision)
     {
-        out.onNext(response.setHeader(member.header(revision != 0 ? revision : engine.currentRevision())).build());
+        sendExactly(response, revision != 0 ? revision : engine.currentRevision());
+    }
+
+    /**
+     * Sends one response whose header carries exactly {@code headerRevision}, 0 included (etcd's
+     * compacted response has header revision 0); the caller holds the lock.
+     *
+     * @param response       the response.
+     * @param headerRevision the header revision.
+     */
+    void sendExactly(final WatchResponse.Builder response, final long headerRevision)
+    {
+        out.onNext(response.setHeader(member.header(headerRevision)).build());
         sent = true;
     }
 
     /**
-     * A watch answered a progress request at {@code revision}; the stream answers the client's
+     * A watch reached progress at {@code revision}; the stream answers the client's progress
      * request once every watch it asked has.
+     *
+     * @return whether this progress answered the watch's part of a progress request (then it is no
+     *         progress notification of the watch's own).
      */
-    void progressReached(final StreamWatch watch, final long revision)
+    boolean progressReached(final StreamWatch watch, final long revision)
     {
         if (!watch.awaitingProgress() || revision < progressRevision)
         {
-            return;
+            return false;
         }
         watch.awaitProgress(false);
         progressAwaited--;
         answerProgressIfComplete();
+        return true;
     }
 
     /**
@@ -361,6 +377,11 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
      */
     private void requestProgress()
     {
+        if (!hasLiveWatch())
+        {
+            // etcd (mvcc progressIfSync) answers on behalf of the stream's watchers: none, no answer.
+            return;
+        }
         if (progressAwaited > 0)
         {
             // One round at a time; a request during a round gets its own round after it.
@@ -378,6 +399,18 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             }
         }
         answerProgressIfComplete();
+    }
+
+    private boolean hasLiveWatch()
+    {
+        for (final StreamWatch watch : order)
+        {
+            if (!watch.ended())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void answerProgressIfComplete()
