@@ -31,7 +31,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Threading: one thread builds (the writer); another may read after a release/acquire hand-over
  * (the journal stage), never both at once. Allocation: the buffer grows to the largest revision
- * seen, then nothing.
+ * seen, then nothing, up to {@value #RETAINED_CAPACITY} bytes; a buffer grown past that is dropped
+ * at the next {@link #clear()} (the garbage collector frees its direct memory), so a record that
+ * once held a huge revision does not keep its memory for as long as it lives.
  */
 public final class ChangeRecord
 {
@@ -67,10 +69,16 @@ public final class ChangeRecord
     /** Length of a change's fixed part; its key, value and previous value follow. */
     public static final int FIXED_LENGTH = 77;
 
+    /**
+     * The largest buffer a record keeps across {@link #clear()}: a write ring's slots each own a
+     * record, so this bounds what a burst of huge revisions leaves held (ring size times this)
+     * while revisions of values up to about half of it reuse their buffer without allocating.
+     */
+    public static final int RETAINED_CAPACITY = 256 * 1024;
     private static final int INITIAL_CAPACITY = 256;
     private static final boolean LITTLE_ENDIAN_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
-    private final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(INITIAL_CAPACITY);
+    private ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(INITIAL_CAPACITY);
     private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer value = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer prevValue = new UnsafeBuffer(0, 0);
@@ -86,13 +94,18 @@ public final class ChangeRecord
     }
 
     /**
-     * Empties the record: the writer starts a revision. Builder thread; no allocation.
+     * Empties the record: the writer starts a revision. Builder thread; no allocation, unless the
+     * buffer had grown past {@link #RETAINED_CAPACITY}: then a new one of the initial size.
      */
     public void clear()
     {
         length = 0;
         count = 0;
         position = -1;
+        if (buffer.capacity() > RETAINED_CAPACITY)
+        {
+            buffer = new ExpandableDirectByteBuffer(INITIAL_CAPACITY);
+        }
     }
 
     /**

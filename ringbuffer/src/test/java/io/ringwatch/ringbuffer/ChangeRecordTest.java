@@ -3,8 +3,10 @@ package io.ringwatch.ringbuffer;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +36,31 @@ class ChangeRecordTest
         assertChange(record, ChangeRecord.DELETE, key, 0, 17, value, 0, 0, 0, 0, 0, 0, prev, 0, 200, 8, 10, 4, 43);
         assertTrue(record.next());
         assertChange(record, ChangeRecord.PUT, key, 5, 1, value, 0, 0, 12, 12, 1, 0, prev, 0, 0, 0, 0, 0, 0);
+        assertFalse(record.next());
+    }
+
+    @Test
+    void aBufferGrownPastTheRetainedCapacityIsDroppedAtTheNextClearAndASmallerOneKept()
+    {
+        final ChangeRecord record = new ChangeRecord();
+        final UnsafeBuffer key = bytes(16, 1);
+        final UnsafeBuffer value = bytes(ChangeRecord.RETAINED_CAPACITY / 2, 2);
+        record.add(EventType.PUT, key, 0, 16, value, 0, 1000, 1, 1, 1, 0, null, 0, 0, 0, 0, 0, 0);
+        final DirectBuffer kept = record.buffer();
+        record.clear();
+        assertSame(kept, record.buffer(), "a buffer within the retained capacity is reused");
+
+        record.add(EventType.PUT, key, 0, 16, value, 0, value.capacity(), 2, 2, 1, 0, value, 0, value.capacity(), 1, 1, 1, 0);
+        final int grown = record.buffer().capacity();
+        assertTrue(grown > ChangeRecord.RETAINED_CAPACITY, "two half-capacity values grow it past the retained capacity");
+        record.clear();
+        assertTrue(record.buffer().capacity() <= ChangeRecord.RETAINED_CAPACITY,
+            "after a huge revision the record keeps " + record.buffer().capacity() + " bytes, not " + grown);
+
+        record.add(EventType.PUT, key, 0, 16, value, 5, 300, 3, 3, 2, 0, null, 0, 0, 0, 0, 0, 0);
+        record.rewind();
+        assertTrue(record.next());
+        assertChange(record, ChangeRecord.PUT, key, 0, 16, value, 5, 300, 3, 3, 2, 0, value, 0, 0, 0, 0, 0, 0);
         assertFalse(record.next());
     }
 
