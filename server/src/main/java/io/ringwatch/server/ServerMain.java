@@ -3,6 +3,7 @@ package io.ringwatch.server;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.persistence.LogConfig;
+import io.ringwatch.server.kv.EtcdLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -130,7 +131,7 @@ public final class ServerMain implements Callable<Integer>
 
     private RingWatchConfig engineConfig()
     {
-        final RingWatchConfig.Builder builder = RingWatchConfig.builder().name(name);
+        final RingWatchConfig.Builder builder = EtcdLimits.applyTo(RingWatchConfig.builder().name(name));
         if (dataDir != null)
         {
             builder.persistence(LogConfig.builder(dataDir).durability(durability).build());

@@ -19,12 +19,6 @@ import io.ringwatch.server.rpc.KeyRanges;
  */
 final class WriteRequests
 {
-    /**
-     * etcd's default --max-request-bytes: a write whose request is larger is refused with "request is
-     * too large" before it reaches the store (etcd checks the raft request it would propose).
-     */
-    static final int MAX_REQUEST_BYTES = 1_572_864;
-
     private WriteRequests()
     {
     }
@@ -39,7 +33,7 @@ final class WriteRequests
      */
     static void checkSize(final MessageLite request)
     {
-        if (request.getSerializedSize() > MAX_REQUEST_BYTES)
+        if (request.getSerializedSize() > EtcdLimits.MAX_REQUEST_BYTES)
         {
             throw EtcdErrors.requestTooLarge();
         }
