@@ -6,9 +6,6 @@ import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
-import io.ringwatch.engine.spi.HistoryReader;
-import io.ringwatch.ringbuffer.EventRecord;
-import io.ringwatch.ringbuffer.EventType;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -107,26 +104,11 @@ class RecoveryModelTest
     /** The reference: the snapshot loaded, then every change after it read one by one and applied in order. */
     private static List<String> inOrder(final InMemoryJournal journal)
     {
-        try (OffHeapIndex index = new OffHeapIndex(4); HistoryReader reader = journal.newReader())
+        try (OffHeapIndex index = new OffHeapIndex(4))
         {
-            final SnapshotLoad load = new SnapshotLoad(index);
-            final long snapshotRevision = journal.loadSnapshot(load);
+            journal.loadSnapshot(new SnapshotLoad(index));
             index.finishOrderedLoad();
-            final EventRecord change = new EventRecord();
-            final IndexEntry prev = new IndexEntry();
-            reader.seek(snapshotRevision + 1);
-            while (reader.next(change))
-            {
-                if (change.type() == EventType.PUT)
-                {
-                    index.restore(change.key(), 0, change.keyLength(), change.value(), 0, change.valueLength(),
-                        change.lease(), change.createRevision(), change.modRevision(), change.version(), prev);
-                }
-                else
-                {
-                    index.remove(change.key(), 0, change.keyLength(), prev);
-                }
-            }
+            ChangeByChangeReplay.replay(journal, index);
             return state(index);
         }
     }
