@@ -4,6 +4,7 @@ import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
 import java.nio.ByteOrder;
 
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.UnsafeApi;
@@ -31,9 +32,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Threading: one thread builds (the writer); another may read after a release/acquire hand-over
  * (the journal stage), never both at once. Allocation: the buffer grows to the largest revision
- * seen, then nothing, up to {@value #RETAINED_CAPACITY} bytes; a buffer grown past that is dropped
- * at the next {@link #clear()} (the garbage collector frees its direct memory), so a record that
- * once held a huge revision does not keep its memory for as long as it lives.
+ * seen, then nothing, up to {@value #RETAINED_CAPACITY} bytes; a buffer grown past that is freed
+ * by {@link #trim()}, which the engine calls once a revision is complete, so a record that once held
+ * a huge revision does not keep its memory (what {@link #buffer()} returned must not be read after).
  */
 public final class ChangeRecord
 {
@@ -74,7 +75,7 @@ public final class ChangeRecord
      * record, so this bounds what a burst of huge revisions leaves held (ring size times this)
      * while revisions of values up to about half of it reuse their buffer without allocating.
      */
-    public static final int RETAINED_CAPACITY = 256 * 1024;
+    public static final int RETAINED_CAPACITY = 64 * 1024;
     private static final int INITIAL_CAPACITY = 256;
     private static final boolean LITTLE_ENDIAN_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
@@ -94,17 +95,31 @@ public final class ChangeRecord
     }
 
     /**
-     * Empties the record: the writer starts a revision. Builder thread; no allocation, unless the
-     * buffer had grown past {@link #RETAINED_CAPACITY}: then a new one of the initial size.
+     * Empties the record: the writer starts a revision. Builder thread; no allocation.
      */
     public void clear()
     {
         length = 0;
         count = 0;
         position = -1;
+    }
+
+    /**
+     * Frees the buffer if it grew past {@link #RETAINED_CAPACITY} and starts a small one: for the
+     * thread done with the record's revision (the changes are gone afterwards). Builder thread, or
+     * the reader that holds the record after the hand-over; allocates the new buffer only then.
+     */
+    public void trim()
+    {
         if (buffer.capacity() > RETAINED_CAPACITY)
         {
+            // Freed now, not by a collection: a writer that puts huge values one after another
+            // would otherwise reach the direct memory limit before the cleaner caught up.
+            BufferUtil.free(buffer);
             buffer = new ExpandableDirectByteBuffer(INITIAL_CAPACITY);
+            length = 0;
+            count = 0;
+            position = -1;
         }
     }
 

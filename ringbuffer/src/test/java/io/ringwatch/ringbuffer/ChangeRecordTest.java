@@ -40,27 +40,35 @@ class ChangeRecordTest
     }
 
     @Test
-    void aBufferGrownPastTheRetainedCapacityIsDroppedAtTheNextClearAndASmallerOneKept()
+    void trimFreesABufferGrownPastTheRetainedCapacityAndKeepsASmallerOne()
     {
         final ChangeRecord record = new ChangeRecord();
         final UnsafeBuffer key = bytes(16, 1);
         final UnsafeBuffer value = bytes(ChangeRecord.RETAINED_CAPACITY / 2, 2);
         record.add(EventType.PUT, key, 0, 16, value, 0, 1000, 1, 1, 1, 0, null, 0, 0, 0, 0, 0, 0);
         final DirectBuffer kept = record.buffer();
-        record.clear();
-        assertSame(kept, record.buffer(), "a buffer within the retained capacity is reused");
+        record.trim();
+        assertSame(kept, record.buffer(), "a buffer within the retained capacity is kept");
+        assertEquals(1, record.count(), "trimming a small record changes nothing");
 
+        record.clear();
         record.add(EventType.PUT, key, 0, 16, value, 0, value.capacity(), 2, 2, 1, 0, value, 0, value.capacity(), 1, 1, 1, 0);
-        final int grown = record.buffer().capacity();
-        assertTrue(grown > ChangeRecord.RETAINED_CAPACITY, "two half-capacity values grow it past the retained capacity");
+        final DirectBuffer grown = record.buffer();
+        assertTrue(grown.capacity() > ChangeRecord.RETAINED_CAPACITY, "two half-capacity values grow it past the retained capacity");
         record.clear();
+        assertSame(grown, record.buffer(), "clear keeps the buffer: the revision's reader may still hold it");
+        record.add(EventType.PUT, key, 0, 16, value, 0, value.capacity(), 3, 3, 2, 0, value, 0, value.capacity(), 2, 2, 1, 0);
+        record.trim();
         assertTrue(record.buffer().capacity() <= ChangeRecord.RETAINED_CAPACITY,
-            "after a huge revision the record keeps " + record.buffer().capacity() + " bytes, not " + grown);
+            "after a huge revision the record keeps " + record.buffer().capacity() + " bytes, not " + grown.capacity());
+        assertEquals(0, record.count());
+        assertEquals(0, record.length());
 
-        record.add(EventType.PUT, key, 0, 16, value, 5, 300, 3, 3, 2, 0, null, 0, 0, 0, 0, 0, 0);
+        record.clear();
+        record.add(EventType.PUT, key, 0, 16, value, 5, 300, 4, 4, 3, 0, null, 0, 0, 0, 0, 0, 0);
         record.rewind();
         assertTrue(record.next());
-        assertChange(record, ChangeRecord.PUT, key, 0, 16, value, 5, 300, 3, 3, 2, 0, value, 0, 0, 0, 0, 0, 0);
+        assertChange(record, ChangeRecord.PUT, key, 0, 16, value, 5, 300, 4, 4, 3, 0, value, 0, 0, 0, 0, 0, 0);
         assertFalse(record.next());
     }
 

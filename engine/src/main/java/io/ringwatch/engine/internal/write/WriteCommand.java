@@ -43,12 +43,21 @@ final class WriteCommand
     /** The ring sequence this slot was claimed at, so the producer can publish it. */
     long sequence;
     int kind;
-    final ExpandableArrayBuffer key = new ExpandableArrayBuffer(64);
+    /**
+     * The largest key, range end or value buffer a slot keeps from one command to the next: a slot
+     * that once carried a huge value would otherwise hold that much heap for the engine's life, in
+     * each of the ring's slots (4,096 slots of 1 MiB values: 4 GiB). Values up to this size reuse
+     * their slot's buffer without allocating; a larger one is dropped once its command is complete
+     * ({@link #trim()}).
+     */
+    static final int RETAINED_BYTES = 32 * 1024;
+
+    ExpandableArrayBuffer key = new ExpandableArrayBuffer(64);
     int keyLength;
-    final ExpandableArrayBuffer rangeEnd = new ExpandableArrayBuffer(64);
+    ExpandableArrayBuffer rangeEnd = new ExpandableArrayBuffer(64);
     int rangeEndLength;
     int rangeMode;
-    final ExpandableArrayBuffer value = new ExpandableArrayBuffer(128);
+    ExpandableArrayBuffer value = new ExpandableArrayBuffer(128);
     int valueLength;
     long expectedModRevision;
     boolean prevKv;
@@ -140,9 +149,47 @@ final class WriteCommand
      * Hands the result to whoever waits for it: the blocking producer, its future, or its
      * callback (whose failure is swallowed: the write itself stands). The thread that completes
      * the write ring's commands: the writer in memory, the journal stage in a durable engine. A
-     * {@link #NOOP} (a slot whose producer failed while filling it) has no one to tell.
+     * {@link #NOOP} (a slot whose producer failed while filling it) has no one to tell. Then lets
+     * go of the key, range end, value and change record buffers that grew past their retained
+     * sizes ({@link #trim()}): nothing reads them once the command is complete, and the thread that
+     * completes it still holds the slot, which no producer reuses before that thread moves on.
      */
     void complete()
+    {
+        try
+        {
+            tell();
+        }
+        finally
+        {
+            trim();
+        }
+    }
+
+    /**
+     * Replaces each buffer grown past {@link #RETAINED_BYTES} (the change record's past
+     * {@link ChangeRecord#RETAINED_CAPACITY}) with a small one. The completing thread; allocates
+     * only then. The ring's hand-overs (this thread's sequence, a producer's claim and publish)
+     * order these stores before the slot's next use.
+     */
+    void trim()
+    {
+        if (key.capacity() > RETAINED_BYTES)
+        {
+            key = new ExpandableArrayBuffer(64);
+        }
+        if (rangeEnd.capacity() > RETAINED_BYTES)
+        {
+            rangeEnd = new ExpandableArrayBuffer(64);
+        }
+        if (value.capacity() > RETAINED_BYTES)
+        {
+            value = new ExpandableArrayBuffer(128);
+        }
+        changes.trim();
+    }
+
+    private void tell()
     {
         if (kind == NOOP)
         {
