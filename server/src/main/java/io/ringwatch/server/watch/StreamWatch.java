@@ -17,8 +17,9 @@ import java.util.List;
  * One watch of a {@link WatchStream}: the engine's pull watcher and the etcd watch id the client
  * knows it by. As the handler of its watcher's {@code poll} it turns what the engine hands over
  * into etcd watch responses: events into one response per poll, periodic progress into a progress
- * response (when the watch asked for progress_notify; progress that answers a progress request is
- * the stream's, not the watch's), the end of the watch into a canceled
+ * response (when the watch asked for progress_notify, and as etcd by {@link PeriodicProgress}: not
+ * after events nor below the start revision; progress that answers a progress request is the
+ * stream's, not the watch's), the end of the watch into a canceled
  * response carrying compact_revision when history was lost. A watch created with {@code fragment}
  * splits a response of two or more events that would reach {@link #MAX_RESPONSE_BYTES} into
  * fragments below it, every one but the last marked {@code fragment}, as etcd does (its clients
@@ -33,18 +34,20 @@ final class StreamWatch implements WatchListener
     private final long watchId;
     private final PullWatcher watcher;
     private final boolean progressNotify;
+    private final PeriodicProgress periodic;
     private final boolean fragment;
     private WatchResponse.Builder pending;
     private boolean ended;
     private boolean awaitingProgress;
 
-    StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final boolean progressNotify,
-        final boolean fragment)
+    StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final long startRevision,
+        final boolean progressNotify, final boolean fragment)
     {
         this.stream = stream;
         this.watchId = watchId;
         this.watcher = watcher;
         this.progressNotify = progressNotify;
+        this.periodic = new PeriodicProgress(startRevision);
         this.fragment = fragment;
     }
 
@@ -61,6 +64,15 @@ final class StreamWatch implements WatchListener
     boolean ended()
     {
         return ended;
+    }
+
+    /**
+     * @param revision the store's revision.
+     * @return whether the watch starts after it (etcd sends no progress to such a watch).
+     */
+    boolean startsAfter(final long revision)
+    {
+        return periodic.aheadOf(revision);
     }
 
     boolean awaitingProgress()
@@ -105,8 +117,9 @@ final class StreamWatch implements WatchListener
     {
         flush();
         // Progress that answers the client's progress request is the stream's one response (watch
-        // id -1), as etcd's RequestProgressAll; only periodic progress is the watch's own.
-        if (!stream.progressReached(this, revision) && progressNotify)
+        // id -1), as etcd's RequestProgressAll; only periodic progress is the watch's own, and
+        // etcd's rule decides whether it is sent.
+        if (!stream.progressReached(this, revision) && progressNotify && periodic.tick(revision))
         {
             stream.send(WatchResponse.newBuilder().setWatchId(watchId), revision);
         }
@@ -144,6 +157,7 @@ final class StreamWatch implements WatchListener
         {
             return;
         }
+        periodic.eventsSent();
         if (fragment && pending.getEventsCount() > 1 && eventBytes(pending.getEventsList()) >= MAX_RESPONSE_BYTES)
         {
             sendFragments(pending.getEventsList());

@@ -313,7 +313,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             refuseCreate(EtcdErrors.fromEngine(e).getStatus().getDescription());
             return;
         }
-        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getProgressNotify(), request.getFragment());
+        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), request.getProgressNotify(),
+            request.getFragment());
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         watches.put(watchId, watch);
         order.add(watch);
@@ -373,13 +374,20 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 
     /**
      * etcd's RequestProgressAll: one response, watch id -1, once every watch of the stream has
-     * delivered everything up to the revision current when the client asked.
+     * delivered everything up to the revision current when the client asked; none while a watch of
+     * the stream starts after that revision (etcd 3.5.22's progressIfSync, etcd-io/etcd#20229).
      */
     private void requestProgress()
     {
         if (!hasLiveWatch())
         {
             // etcd (mvcc progressIfSync) answers on behalf of the stream's watchers: none, no answer.
+            return;
+        }
+        if (startsAfter(engine.currentRevision()))
+        {
+            // etcd drops the request: a progress below a watch's start would tell its client it
+            // had seen revisions it asked to skip.
             return;
         }
         if (progressAwaited > 0)
@@ -399,6 +407,18 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             }
         }
         answerProgressIfComplete();
+    }
+
+    private boolean startsAfter(final long revision)
+    {
+        for (final StreamWatch watch : order)
+        {
+            if (!watch.ended() && watch.startsAfter(revision))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean hasLiveWatch()

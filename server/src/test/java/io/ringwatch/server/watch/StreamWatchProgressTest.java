@@ -1,0 +1,173 @@
+package io.ringwatch.server.watch;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.rpc.MemberIdentity;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A watch's periodic progress as sent on its stream, with the ticks handed to the watch by the
+ * test (the engine's own are an hour apart): after an event the next tick sends nothing and the
+ * one after it sends, as etcd's sendLoop; below the start revision none is sent.
+ */
+class StreamWatchProgressTest
+{
+    private RingWatch engine;
+    private RecordingObserver out;
+    private WatchStream stream;
+
+    @BeforeEach
+    void open()
+    {
+        engine = RingWatch.open(RingWatchConfig.builder().name("stream-watch-progress").progressNotifyInterval(Duration.ofHours(1)).build());
+        out = new RecordingObserver();
+        stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out,
+            new WatchPump("stream-watch-progress-pump", engine, null), new Doorbell());
+    }
+
+    @AfterEach
+    void close()
+    {
+        stream.close();
+        engine.close();
+    }
+
+    private StreamWatch watch(final String key, final long startRevision)
+    {
+        final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.key(key)).startRevision(startRevision)
+            .withProgressNotify());
+        return new StreamWatch(stream, 1, watcher, startRevision, true, false);
+    }
+
+    @Test
+    void theTickAfterAnEventSendsNoProgressAndTheNextOneDoes() throws Exception
+    {
+        final StreamWatch watch = watch("swp/a", 0);
+        synchronized (stream)
+        {
+            watch.onProgress(engine.currentRevision());
+        }
+        assertEquals(1, out.responses.size(), "a quiet watch gets progress at a tick");
+        final long revision = engine.put("swp/a", "x").revision();
+        final long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (out.responses.size() < 2 && System.nanoTime() < deadline)
+        {
+            synchronized (stream)
+            {
+                watch.drain(128);
+            }
+            Thread.onSpinWait();
+        }
+        assertEquals(2, out.responses.size(), "the event, within 20 s");
+        assertEquals(1, out.responses.get(1).getEventsCount());
+        synchronized (stream)
+        {
+            watch.onProgress(revision);
+        }
+        assertEquals(2, out.responses.size(), () -> "a progress right after an event: " + out.responses.get(2));
+        synchronized (stream)
+        {
+            watch.onProgress(revision);
+        }
+        assertEquals(3, out.responses.size());
+        assertEquals(0, out.responses.get(2).getEventsCount());
+        assertEquals(revision, out.responses.get(2).getHeader().getRevision());
+    }
+
+    @Test
+    void noPeriodicProgressBelowTheStartRevision()
+    {
+        final long current = engine.currentRevision();
+        final StreamWatch watch = watch("swp/b", current + 2);
+        synchronized (stream)
+        {
+            watch.onProgress(current);
+            watch.onProgress(current + 1);
+        }
+        assertTrue(out.responses.isEmpty(), () -> "progress below the start: " + out.responses);
+        synchronized (stream)
+        {
+            watch.onProgress(current + 2);
+        }
+        assertEquals(1, out.responses.size());
+    }
+
+    /** The stream's outbound side: records every response, always ready. */
+    private static final class RecordingObserver extends ServerCallStreamObserver<WatchResponse>
+    {
+        final List<WatchResponse> responses = new ArrayList<>();
+
+        @Override
+        public boolean isCancelled()
+        {
+            return false;
+        }
+
+        @Override
+        public void setOnCancelHandler(final Runnable onCancelHandler)
+        {
+        }
+
+        @Override
+        public void setCompression(final String compression)
+        {
+        }
+
+        @Override
+        public boolean isReady()
+        {
+            return true;
+        }
+
+        @Override
+        public void setOnReadyHandler(final Runnable onReadyHandler)
+        {
+        }
+
+        @Override
+        public void disableAutoInboundFlowControl()
+        {
+        }
+
+        @Override
+        public void request(final int count)
+        {
+        }
+
+        @Override
+        public void setMessageCompression(final boolean enable)
+        {
+        }
+
+        @Override
+        public void onNext(final WatchResponse value)
+        {
+            responses.add(value);
+        }
+
+        @Override
+        public void onError(final Throwable t)
+        {
+        }
+
+        @Override
+        public void onCompleted()
+        {
+        }
+    }
+}
