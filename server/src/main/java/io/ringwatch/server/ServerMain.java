@@ -12,6 +12,7 @@ import picocli.CommandLine;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -27,6 +28,10 @@ import java.util.concurrent.Callable;
     description = "Serves a RingWatch engine over etcd's v3 gRPC API (KV, Watch, Maintenance status, Cluster member list).")
 public final class ServerMain implements Callable<Integer>
 {
+    /** etcd's default progress notify interval (v3rpc watch.go {@code progressReportInterval}). */
+    static final Duration DEFAULT_WATCH_PROGRESS_NOTIFY_INTERVAL = Duration.ofMinutes(10);
+    /** etcd's shortest (v3rpc watch.go {@code minWatchProgressInterval}): a shorter one is raised to it. */
+    static final Duration MIN_WATCH_PROGRESS_NOTIFY_INTERVAL = Duration.ofMillis(100);
     private static final Logger LOG = LoggerFactory.getLogger(ServerMain.class);
 
     @Option(names = "--name", description = "Member name (etcd's --name). Default: ${DEFAULT-VALUE}.")
@@ -62,11 +67,16 @@ public final class ServerMain implements Callable<Integer>
     @Option(names = "--window-max", description = "Watch window's largest capacity in events, a power of two. Default: the engine's.")
     Integer windowMax;
 
+    @Option(names = {"--experimental-watch-progress-notify-interval", "--watch-progress-notify-interval"},
+        converter = GoDuration.class,
+        description = "How often a watch created with progress_notify that got no event meanwhile is sent a progress notification (etcd 3.5's flag, 3.6's name; a Go duration; below 100ms: 100ms, as etcd). Default: 10m, as etcd.")
+    Duration watchProgressNotifyInterval = DEFAULT_WATCH_PROGRESS_NOTIFY_INTERVAL;
+
     @Option(names = "--write-admission", negatable = true,
         description = "Hold writes while a reading client's watches are more than half the watch window behind, so they lag instead of being cancelled as compacted (--no-write-admission: never hold). Default: on in memory, off with --data-dir (lagging watches catch up from the log).")
     Boolean writeAdmission;
 
-    private ServerMain()
+    ServerMain()
     {
     }
 
@@ -129,9 +139,18 @@ public final class ServerMain implements Callable<Integer>
         return 0;
     }
 
-    private RingWatchConfig engineConfig()
+    /**
+     * @return the engine's settings the command line asks for.
+     */
+    RingWatchConfig engineConfig()
     {
         final RingWatchConfig.Builder builder = EtcdLimits.applyTo(RingWatchConfig.builder().name(name));
+        if (watchProgressNotifyInterval.compareTo(MIN_WATCH_PROGRESS_NOTIFY_INTERVAL) < 0)
+        {
+            LOG.warn("adjusting watch progress notify interval to its minimum, {}", MIN_WATCH_PROGRESS_NOTIFY_INTERVAL);
+            watchProgressNotifyInterval = MIN_WATCH_PROGRESS_NOTIFY_INTERVAL;
+        }
+        builder.progressNotifyInterval(watchProgressNotifyInterval);
         if (dataDir != null)
         {
             builder.persistence(LogConfig.builder(dataDir).durability(durability).build());

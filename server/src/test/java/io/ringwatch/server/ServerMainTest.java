@@ -1,0 +1,45 @@
+package io.ringwatch.server;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * {@code ringwatch-server}'s command line: etcd's progress notify interval flag, its default and
+ * its minimum (v3rpc watch.go), and Go durations as etcd's flags take them.
+ */
+class ServerMainTest
+{
+    private static Duration interval(final String... args)
+    {
+        final ServerMain main = new ServerMain();
+        new CommandLine(main).parseArgs(args);
+        return main.engineConfig().progressNotifyInterval();
+    }
+
+    @Test
+    void theProgressNotifyIntervalIsEtcdsTenMinutesUnlessGiven()
+    {
+        assertEquals(Duration.ofMinutes(10), interval());
+        assertEquals(Duration.ofSeconds(5), interval("--experimental-watch-progress-notify-interval", "5s"));
+        assertEquals(Duration.ofSeconds(90), interval("--watch-progress-notify-interval=1m30s"));
+        assertEquals(Duration.ofMillis(100), interval("--watch-progress-notify-interval", "10ms"), "etcd's minimum");
+    }
+
+    @Test
+    void goDurations()
+    {
+        final GoDuration go = new GoDuration();
+        assertEquals(Duration.ZERO, go.convert("0"));
+        assertEquals(Duration.ofMinutes(90), go.convert("1.5h"));
+        assertEquals(Duration.ofNanos(1_500), go.convert("1us500ns"));
+        assertEquals(Duration.ofMillis(250), go.convert(".25s"));
+        assertThrows(CommandLine.TypeConversionException.class, () -> go.convert("10"));
+        assertThrows(CommandLine.TypeConversionException.class, () -> go.convert("-1s"));
+        assertThrows(CommandLine.TypeConversionException.class, () -> go.convert("PT10M"));
+    }
+}
