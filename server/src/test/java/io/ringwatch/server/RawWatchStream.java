@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 /**
  * One watch stream driven by the raw generated stub, for what jetcd does not send (watch ids,
  * progress requests, many watches on one stream) and for gRPC flow control: a stream opened with
- * {@code reading = false} never asks for a response after the first.
+ * {@code reading = false} never asks for a response after the first. Closing it cancels the call.
  */
 final class RawWatchStream implements ClientResponseObserver<WatchRequest, WatchResponse>, AutoCloseable
 {
@@ -68,6 +68,14 @@ final class RawWatchStream implements ClientResponseObserver<WatchRequest, Watch
     }
 
     /**
+     * Ends the client's side of the stream (no more requests); the server's side stays open.
+     */
+    void halfClose()
+    {
+        requests.onCompleted();
+    }
+
+    /**
      * Lets a stream that was not reading read everything from now on.
      */
     void startReading()
@@ -98,9 +106,12 @@ final class RawWatchStream implements ClientResponseObserver<WatchRequest, Watch
     {
     }
 
+    /**
+     * Cancels the call, as etcd's clients end a watch stream (a half-close leaves etcd's side open).
+     */
     @Override
     public void close()
     {
-        requests.onCompleted();
+        requests.cancel("the test closed the stream", null);
     }
 }

@@ -109,15 +109,14 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         close();
     }
 
+    /**
+     * The client half-closed: it sends no more requests, but its watches go on, as in etcd (its
+     * recvLoop returns on EOF and the stream ends only with the call's context), until it cancels
+     * the call ({@link #close}, from the cancel handler) or the server stops.
+     */
     @Override
-    public synchronized void onCompleted()
+    public void onCompleted()
     {
-        final boolean wasOpen = !closed;
-        close();
-        if (wasOpen)
-        {
-            out.onCompleted();
-        }
     }
 
     /**
@@ -187,7 +186,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * Ends every watch of the stream; idempotent. Called when the client goes away.
+     * Ends every watch of the stream; idempotent. Called when the client goes away (cancels the
+     * call, or it fails).
      */
     synchronized void close()
     {
