@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * etcd's KV service (Range, Put, DeleteRange, Txn, Compact) over an engine's public API. A call
@@ -41,6 +42,11 @@ public final class KvService extends KVGrpc.KVImplBase
 {
     private final RingWatch engine;
     private final MemberIdentity member;
+    /**
+     * Whether Compact(0) was taken: etcd's compaction mark starts at -1, so it takes a compaction
+     * at 0 once, where the engine's compaction point starts at 0 and takes only positive ones.
+     */
+    private final AtomicBoolean compactedAtZero = new AtomicBoolean();
 
     /**
      * @param engine the engine to serve.
@@ -125,7 +131,10 @@ public final class KvService extends KVGrpc.KVImplBase
     }
 
     /**
-     * etcd's Compact: drops the history before the revision at once (physical or not).
+     * etcd's Compact: drops the history before the revision at once (physical or not). As etcd's
+     * mvcc {@code updateCompactRev}, whose mark is -1 in a store never compacted: a revision at or
+     * below the mark is compacted, so Compact(0) is taken once there (compacting nothing) and
+     * refused after that.
      *
      * @param request  the compaction.
      * @param response receives the header.
@@ -135,6 +144,10 @@ public final class KvService extends KVGrpc.KVImplBase
     {
         Unary.answer(response, () ->
         {
+            if (request.getRevision() == 0 && engine.compactRevision() == 0 && compactedAtZero.compareAndSet(false, true))
+            {
+                return CompactionResponse.newBuilder().setHeader(member.header(engine.currentRevision())).build();
+            }
             if (request.getRevision() <= engine.compactRevision())
             {
                 throw EtcdErrors.compacted();
