@@ -3,6 +3,7 @@ package io.ringwatch.server;
 import com.google.protobuf.ByteString;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.rpc.EtcdErrors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -12,9 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Edges of the watch stream checked against etcd 3.5's v3rpc watch.go: a client that half-closes
- * its side keeps its watches (etcd's recvLoop returns nil on EOF and the stream ends only with
- * its context), and they end when it cancels the call.
+ * Edges of the watch stream checked against etcd 3.5's v3rpc watch.go and mvcc watcher.go: a
+ * client that half-closes its side keeps its watches (etcd's recvLoop returns nil on EOF and the
+ * stream ends only with its context), and they end when it cancels the call; a watch ended by
+ * compaction keeps its id on the stream until the client cancels it (mvcc's watchStream keeps
+ * the watcher: its id is a duplicate, and a cancel of it is answered).
  */
 class WatchStreamEdgesTest
 {
@@ -53,5 +56,38 @@ class WatchStreamEdgesTest
             awaitWatchers(before + 1);
         }
         awaitWatchers(before);
+    }
+
+    @Test
+    void aWatchEndedByCompactionKeepsItsIdUntilCancelled() throws Exception
+    {
+        fixture.engine.put("ce/a", "1");
+        final long revision = fixture.engine.put("ce/a", "2").revision();
+        fixture.engine.compact(revision);
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create(WatchCreateRequest.newBuilder().setKey(b("ce/a")).setStartRevision(revision - 1).setWatchId(5));
+            assertTrue(stream.next().getCreated());
+            final WatchResponse compacted = stream.next();
+            assertTrue(compacted.getCanceled());
+            assertEquals(revision, compacted.getCompactRevision());
+
+            stream.create(WatchCreateRequest.newBuilder().setKey(b("ce/a")).setWatchId(5));
+            final WatchResponse duplicate = stream.next();
+            assertTrue(duplicate.getCreated() && duplicate.getCanceled(), duplicate::toString);
+            assertEquals(-1, duplicate.getWatchId());
+            assertEquals(EtcdErrors.DUPLICATE_WATCH_ID, duplicate.getCancelReason());
+
+            stream.cancel(5);
+            final WatchResponse canceled = stream.next();
+            assertEquals(5, canceled.getWatchId(), canceled::toString);
+            assertTrue(canceled.getCanceled());
+            assertEquals(0, canceled.getCompactRevision());
+
+            stream.create(WatchCreateRequest.newBuilder().setKey(b("ce/a")).setWatchId(5));
+            final WatchResponse created = stream.next();
+            assertTrue(created.getCreated() && !created.getCanceled(), created::toString);
+            assertEquals(5, created.getWatchId());
+        }
     }
 }

@@ -261,7 +261,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * A watch ended on the engine's side; it leaves the stream after the current pass.
+     * A watch ended on the engine's side; it leaves the pump's turn after the current pass.
      */
     void watchEnded(final StreamWatch watch)
     {
@@ -447,11 +447,15 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         }
     }
 
+    /**
+     * An ended watch leaves the pump's turn but keeps its id until the client cancels it or the
+     * stream ends, as etcd's mvcc watchStream keeps a compacted watcher: the id stays a duplicate,
+     * and a cancel of it is answered.
+     */
     private void removeEnded()
     {
         for (final StreamWatch watch : ended)
         {
-            watches.remove(watch.watchId());
             order.remove(watch);
         }
         ended.clear();
