@@ -121,6 +121,15 @@ final class TxnExecutor
      */
     private static io.ringwatch.engine.kv.Compare condition(final Compare compare)
     {
+        if (compare.getTarget() != Compare.CompareTarget.VALUE && numberOperand(compare) < 0)
+        {
+            // etcd compares signed numbers; every version, revision and lease id here is at least
+            // 0 (a missing key's too), so one against a negative number is decided by its operator
+            // alone, for a single key, every key of a range and none.
+            final io.ringwatch.engine.kv.Compare.Result result = result(compare.getResult());
+            return result == io.ringwatch.engine.kv.Compare.Result.NOT_EQUAL || result == io.ringwatch.engine.kv.Compare.Result.GREATER ?
+                null : neverHolds(compare);
+        }
         final io.ringwatch.engine.kv.Compare single = toEngine(compare);
         if (compare.getRangeEnd().isEmpty())
         {
@@ -131,8 +140,31 @@ final class TxnExecutor
         {
             return single.over(range);
         }
-        return single.test(false, 0, 0, 0, 0, null) ? null : io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
+        return single.test(false, 0, 0, 0, 0, null) ? null : neverHolds(compare);
+    }
+
+    /** A condition no key meets (no create revision is below 0), so the writer still picks the branch. */
+    private static io.ringwatch.engine.kv.Compare neverHolds(final Compare compare)
+    {
+        return io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
             io.ringwatch.engine.kv.Compare.Target.CREATE, io.ringwatch.engine.kv.Compare.Result.LESS, 0);
+    }
+
+    private static long numberOperand(final Compare compare)
+    {
+        switch (compare.getTarget())
+        {
+            case VERSION:
+                return compare.getVersion();
+            case CREATE:
+                return compare.getCreateRevision();
+            case MOD:
+                return compare.getModRevision();
+            case LEASE:
+                return compare.getLease();
+            default:
+                return 0;
+        }
     }
 
     private static boolean reads(final TxnRequest request)
