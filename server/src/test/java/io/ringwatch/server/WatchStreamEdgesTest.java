@@ -3,11 +3,15 @@ package io.ringwatch.server;
 import com.google.protobuf.ByteString;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.server.rpc.EtcdErrors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * client that half-closes its side keeps its watches (etcd's recvLoop returns nil on EOF and the
  * stream ends only with its context), and they end when it cancels the call; a watch ended by
  * compaction keeps its id on the stream until the client cancels it (mvcc's watchStream keeps
- * the watcher: its id is a duplicate, and a cancel of it is answered).
+ * the watcher: its id is a duplicate, and a cancel of it is answered); a client that goes away
+ * while the server sends it a fragmented response costs the others nothing.
  */
 class WatchStreamEdgesTest
 {
@@ -89,5 +94,31 @@ class WatchStreamEdgesTest
             assertTrue(created.getCreated() && !created.getCanceled(), created::toString);
             assertEquals(5, created.getWatchId());
         }
+    }
+
+    @Test
+    void aClientGoneMidFragmentedResponseLeavesTheOthersServed() throws Exception
+    {
+        final int before = fixture.engine.stats().watcherCount();
+        final RawWatchStream gone = new RawWatchStream(fixture.channel, false);
+        gone.create(WatchCreateRequest.newBuilder().setKey(b("mf/")).setRangeEnd(b("mf0")).setFragment(true).setPrevKv(true).setWatchId(1));
+        assertTrue(gone.next().getCreated());
+        final byte[] big = new byte[600_000];
+        for (int round = 0; round < 2; round++)
+        {
+            fixture.engine.txn(Txn.of(List.of(), List.of(Op.put(Keys.utf8("mf/a"), big), Op.put(Keys.utf8("mf/b"), big),
+                Op.put(Keys.utf8("mf/c"), big)), List.of()));
+        }
+        // The server is sending fragments into a window the client does not open: it goes away.
+        gone.close();
+        try (RawWatchStream other = new RawWatchStream(fixture.channel, true))
+        {
+            other.create(WatchCreateRequest.newBuilder().setKey(b("mf/")).setRangeEnd(b("mf0")).setWatchId(1));
+            assertTrue(other.next().getCreated());
+            final long revision = fixture.engine.put("mf/d", "small").revision();
+            final WatchResponse event = other.next();
+            assertEquals(revision, event.getEvents(0).getKv().getModRevision(), event::toString);
+        }
+        awaitWatchers(before);
     }
 }
