@@ -30,7 +30,7 @@ class MaintenanceAndClusterTest
         assertEquals(fixture.server.member().memberId(), status.getLeader());
         assertEquals(fixture.engine.currentRevision(), status.getRaftIndex());
         assertEquals(fixture.engine.currentRevision(), status.getHeader().getRevision());
-        assertEquals("3.5.13", status.getVersion(), "etcd 3.5's API, with the watch progress fixes of 3.5.13");
+        assertEquals("3.5.22", status.getVersion(), "etcd 3.5's API, with the watch progress of 3.5.22");
     }
 
     @Test

@@ -25,11 +25,12 @@ public final class MaintenanceService extends MaintenanceGrpc.MaintenanceImplBas
 {
     /**
      * The etcd version whose API this server speaks, reported by Status: 3.5's (RequestProgress answers
-     * for every watch of the stream, nested transactions, fragments), at the first patch with etcd's
-     * watch progress fixes (3.5.13), the version Kubernetes requires before it trusts progress
-     * notifications for consistent reads from its watch cache. etcdctl 3.4 only prints it.
+     * for every watch of the stream, nested transactions, fragments), at 3.5.22, whose watch progress
+     * it follows: past the fixes of 3.5.13 that Kubernetes requires before it trusts progress
+     * notifications for consistent reads from its watch cache, and with none below a watch's start
+     * revision (etcd-io/etcd#20229). etcdctl 3.4 only prints it.
      */
-    public static final String ETCD_API_VERSION = "3.5.13";
+    public static final String ETCD_API_VERSION = "3.5.22";
 
     private final RingWatch engine;
     private final MemberIdentity member;
