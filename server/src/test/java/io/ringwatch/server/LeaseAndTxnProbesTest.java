@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.server.api.etcdserverpb.Compare;
+import io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
 import io.ringwatch.server.api.etcdserverpb.LeaseGrantRequest;
 import io.ringwatch.server.api.etcdserverpb.LeaseGrpc;
@@ -15,6 +16,7 @@ import io.ringwatch.server.api.etcdserverpb.LeaseTimeToLiveRequest;
 import io.ringwatch.server.api.etcdserverpb.LeaseTimeToLiveResponse;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;
+import io.ringwatch.server.api.etcdserverpb.RequestOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
 import io.ringwatch.engine.config.RingWatchConfig;
 import org.junit.jupiter.api.Test;
@@ -171,5 +173,30 @@ class LeaseAndTxnProbesTest
             .setResult(Compare.CompareResult.GREATER).setVersion(-1)));
         assertFalse(holds(Compare.newBuilder().setKey(b("nc/")).setRangeEnd(b("nc0")).setTarget(Compare.CompareTarget.MOD)
             .setResult(Compare.CompareResult.LESS).setModRevision(-1)));
+    }
+
+    private static RequestOp.Builder put(final String key)
+    {
+        return RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(b(key)).setValue(b("v")));
+    }
+
+    private static RequestOp.Builder delete(final String key, final String end)
+    {
+        return RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(b(key)).setRangeEnd(b(end)));
+    }
+
+    @Test
+    void aPutInsideADeletedRangeOfTheSameTxnIsADuplicateKey()
+    {
+        final String duplicate = "INVALID_ARGUMENT etcdserver: duplicate key given in txn request";
+        assertEquals(duplicate, err(() -> kv().txn(TxnRequest.newBuilder().addSuccess(put("dr/b")).addSuccess(delete("dr/a", "dr/c")).build())));
+        assertEquals(duplicate, err(() -> kv().txn(TxnRequest.newBuilder().addSuccess(delete("dr/a", "dr/c"))
+            .addSuccess(RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder().addFailure(put("dr/b")))).build())));
+        assertTrue(kv().txn(TxnRequest.newBuilder().addSuccess(delete("dr/a", "dr/c")).addSuccess(delete("dr/b", "dr/d")).build()).getSucceeded(),
+            "overlapping deletes are allowed");
+        assertTrue(kv().txn(TxnRequest.newBuilder().addSuccess(put("dr/c")).addSuccess(delete("dr/a", "dr/c")).build()).getSucceeded(),
+            "the range end is not in the range");
+        assertTrue(kv().txn(TxnRequest.newBuilder().addSuccess(put("dr/b")).addFailure(delete("dr/a", "dr/c")).build()).getSucceeded(),
+            "then and else are apart");
     }
 }
