@@ -1,8 +1,15 @@
 package io.ringwatch.server;
 
 import com.google.protobuf.ByteString;
+import io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest;
+import io.ringwatch.server.api.etcdserverpb.KVGrpc;
+import io.ringwatch.server.api.etcdserverpb.PutRequest;
+import io.ringwatch.server.api.etcdserverpb.RequestOp;
+import io.ringwatch.server.api.etcdserverpb.TxnRequest;
+import io.ringwatch.server.api.etcdserverpb.TxnResponse;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.api.mvccpb.Event;
 import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
@@ -11,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,7 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stream ends only with its context), and they end when it cancels the call; a watch ended by
  * compaction keeps its id on the stream until the client cancels it (mvcc's watchStream keeps
  * the watcher: its id is a duplicate, and a cancel of it is answered); a client that goes away
- * while the server sends it a fragmented response costs the others nothing.
+ * while the server sends it a fragmented response costs the others nothing; overlapping deletes in
+ * one transaction give one delete event per key (etcd applies a txn's ops in order, each seeing
+ * the ones before it).
  */
 class WatchStreamEdgesTest
 {
@@ -120,5 +130,42 @@ class WatchStreamEdgesTest
             assertEquals(revision, event.getEvents(0).getKv().getModRevision(), event::toString);
         }
         awaitWatchers(before);
+    }
+
+    @Test
+    void overlappingDeletesInOneTxnDeleteEachKeyOnce() throws Exception
+    {
+        final KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(fixture.channel);
+        for (final String key : List.of("od/a", "od/b", "od/c"))
+        {
+            kv.put(PutRequest.newBuilder().setKey(b(key)).setValue(b("v")).build());
+        }
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create(WatchCreateRequest.newBuilder().setKey(b("od/")).setRangeEnd(b("od0")).setPrevKv(true).setWatchId(1));
+            assertTrue(stream.next().getCreated());
+            final TxnResponse txn = kv.txn(TxnRequest.newBuilder()
+                .addSuccess(RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(b("od/a")).setRangeEnd(b("od/c"))))
+                .addSuccess(RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(b("od/b")).setRangeEnd(b("od/d"))))
+                .addSuccess(RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(b("od/c")))).build());
+            assertEquals(2, txn.getResponses(0).getResponseDeleteRange().getDeleted());
+            assertEquals(1, txn.getResponses(1).getResponseDeleteRange().getDeleted(), "od/b is gone already");
+            assertEquals(0, txn.getResponses(2).getResponseDeleteRange().getDeleted());
+            final List<String> deleted = new ArrayList<>();
+            while (deleted.size() < 3)
+            {
+                final WatchResponse response = stream.next();
+                for (final Event event : response.getEventsList())
+                {
+                    assertEquals(Event.EventType.DELETE, event.getType());
+                    assertEquals(txn.getHeader().getRevision(), event.getKv().getModRevision());
+                    deleted.add(event.getKv().getKey().toStringUtf8() + "=" + event.getPrevKv().getValue().toStringUtf8());
+                }
+            }
+            assertEquals(List.of("od/a=v", "od/b=v", "od/c=v"), deleted);
+            stream.requestProgress();
+            final WatchResponse progress = stream.next();
+            assertEquals(-1, progress.getWatchId(), () -> "one delete event per key: " + progress);
+        }
     }
 }
