@@ -914,7 +914,7 @@ public final class RevisionLog implements AutoCloseable
             }
             queue.close();
             excerpt.releaseLast();
-            if (appender != null && !writeFailed)
+            if (written != null && appender != null && !writeFailed)
             {
                 markClosedCleanly(written);
             }
@@ -994,7 +994,10 @@ public final class RevisionLog implements AutoCloseable
         compact(revision);
     }
 
-    /** The queue files of the cycles appended to since the open, while the queue is still open. */
+    /**
+     * The queue files of the cycles appended to since the open (retention may have deleted the
+     * first ones), while the queue is still open; null if they cannot be listed.
+     */
     private List<File> filesWrittenSinceOpen()
     {
         final List<File> files = new ArrayList<>();
@@ -1002,7 +1005,19 @@ public final class RevisionLog implements AutoCloseable
         {
             return files;
         }
-        for (final Long cycle : queue.listCyclesBetween(firstCycleWritten, lastCycle))
+        try
+        {
+            return listFiles(files, Math.max(firstCycleWritten, queue.firstCycle()), lastCycle);
+        }
+        catch (final RuntimeException ex)
+        {
+            return null;
+        }
+    }
+
+    private List<File> listFiles(final List<File> files, final int firstCycle, final int lastCycle)
+    {
+        for (final Long cycle : queue.listCyclesBetween(firstCycle, lastCycle))
         {
             final SingleChronicleQueueStore store = queue.storeForCycle(cycle.intValue(), queue.epoch(), false, null);
             if (store != null)
