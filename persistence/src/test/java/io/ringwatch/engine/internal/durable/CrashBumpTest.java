@@ -151,6 +151,33 @@ class CrashBumpTest
         }
     }
 
+    @Test
+    void recoveryFromASnapshotAtTheLastRevisionBeforeASkipSeeksIntoTheSkip() throws Exception
+    {
+        final Path data = dir.resolve("data");
+        try (RingWatch engine = open(data, LogConfig.Durability.ASYNC))
+        {
+            write(engine, 10);
+        }
+        final Path first = dir.resolve("first");
+        try (RingWatch engine = open(data, LogConfig.Durability.ASYNC))
+        {
+            copyTree(data, first);
+        }
+        final Path second = dir.resolve("second");
+        try (RingWatch engine = open(first, LogConfig.Durability.ASYNC))
+        {
+            assertEquals(10 + BUMP, engine.currentRevision());
+            copyTree(first, second);
+        }
+        try (RingWatch engine = open(second, LogConfig.Durability.ASYNC))
+        {
+            // The snapshot is at 10 and the log ends in a skip from 11: replay seeks 11, inside the skip.
+            assertEquals(10 + 2 * BUMP, engine.currentRevision());
+            assertEquals("v9", engine.get("/k/9").orElseThrow().valueAsString());
+        }
+    }
+
     private static void write(final RingWatch engine, final int count)
     {
         for (int i = 0; i < count; i++)
