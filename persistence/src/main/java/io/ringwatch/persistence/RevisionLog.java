@@ -29,7 +29,7 @@ import org.agrona.DirectBuffer;
  * <p>
  * Threading: ONE writer thread calls {@link #appendRevision} (or {@link #beginRevision},
  * {@link #appendChange} and {@link #endRevision}), {@link #beginBatch}, {@link #endBatch},
- * {@link #flush}, {@link #compact},
+ * {@link #flush}, {@link #compact}, {@link #skipTo},
  * {@link #enforceRetention} and {@link #close}; a snapshot thread may use {@link #snapshotWriter(long)}; any thread may call
  * {@link #reader()}, {@link #lastRevision()}, {@link #firstRevision()}, {@link #compactRevision()}
  * and {@link #retainFrom(long)}. Each {@link LogReader} is used by one thread at a time.
@@ -188,7 +188,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
-     * @throws LogWriteException     if the disk has less free space than the reserve.
+     * @throws LogWriteException     if the disk has less free space than the reserve, or the
+     *                               metadata's OPEN mark cannot be written.
      */
     public static RevisionLog open(final LogConfig config)
     {
@@ -207,7 +208,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
-     * @throws LogWriteException     if the disk has less free space than the reserve.
+     * @throws LogWriteException     if the disk has less free space than the reserve, or the
+     *                               metadata's OPEN mark cannot be written.
      */
     public static RevisionLog open(final LogConfig config, final String threadPrefix)
     {
@@ -889,7 +891,10 @@ public final class RevisionLog implements AutoCloseable
 
     /**
      * Closes the queue and releases the directory's lock; readers created from this log must be
-     * closed first. An open revision is discarded. Writer thread; idempotent.
+     * closed first. An open revision is discarded. A writable log that no append or flush failed
+     * then forces the queue files appended to since the open (for an ASYNC log, as long as the
+     * OS takes to write back what it still holds) and clears the OPEN mark ({@link #closedCleanly()}).
+     * Writer thread; idempotent.
      */
     @Override
     public void close()

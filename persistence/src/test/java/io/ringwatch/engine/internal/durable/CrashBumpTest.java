@@ -97,7 +97,10 @@ class CrashBumpTest
                 "the state at the bumped revision is the state recovered");
             assertThrows(CompactedException.class, () -> engine.range(KeyRange.key("/k/9"), 0, 11));
             assertEquals(CancelReason.COMPACTED, resume(engine, 12).reason(), "a client that saw revision 11 relists");
+            final CompletableFuture<Long> first = new CompletableFuture<>();
+            engine.watch(WatchRequest.of(KeyRange.all()).startRevision(10 + BUMP), batch -> first.complete(batch.get(0).revision()));
             assertEquals(10 + BUMP + 1, engine.put("/k/new", "x").revision());
+            assertEquals(10 + BUMP + 1, first.get(30, TimeUnit.SECONDS), "a watch from the compaction point reads on past the skip");
         }
     }
 
