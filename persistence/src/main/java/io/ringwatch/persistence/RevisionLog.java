@@ -240,6 +240,7 @@ public final class RevisionLog implements AutoCloseable
                 LogDirectory.create(directory);
                 metadata = new MetadataFile(0, 0);
             }
+            UnbornCycleFile.remove(directory.resolve(LogDirectory.QUEUE));
             final RevisionLog log = new RevisionLog(config, metadata, lock, threadPrefix);
             lock.recordHolder();
             return log;
@@ -260,13 +261,21 @@ public final class RevisionLog implements AutoCloseable
     private static void probe(final LogConfig config)
     {
         final Path directory = config.directory();
+        final Path queueDirectory = directory.resolve(LogDirectory.QUEUE);
+        if (UnbornCycleFile.find(queueDirectory) != null)
+        {
+            // A cycle file a writer died creating, which Chronicle cannot open over (a read-only
+            // tailer waits for its header for seconds, then fails): the writable open deletes it
+            // under the lock and then reads the rest, so only that empty file changes before it.
+            return;
+        }
         try
         {
             new RevisionLog(config, LogDirectory.inspect(directory, false), null, DEFAULT_THREAD_PREFIX).close();
         }
         catch (final LogCorruptedException ex)
         {
-            if (!(ex.getCause() instanceof Error) || !endsInTornHeader(directory.resolve(LogDirectory.QUEUE)))
+            if (!(ex.getCause() instanceof Error) || !endsInTornHeader(queueDirectory))
             {
                 throw ex;
             }
