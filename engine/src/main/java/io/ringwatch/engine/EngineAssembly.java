@@ -3,6 +3,7 @@ package io.ringwatch.engine;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.internal.dispatch.WatchHub;
 import io.ringwatch.engine.internal.durable.Snapshotter;
+import io.ringwatch.engine.internal.history.CrashBump;
 import io.ringwatch.engine.internal.history.Recovery;
 import io.ringwatch.engine.internal.history.WindowHistory;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
@@ -68,7 +69,8 @@ final class EngineAssembly
         final long recoveryStart = System.nanoTime();
         try
         {
-            recovered = journal == null ? 0 : Recovery.recover(journal, index);
+            recovered = journal == null ? 0 : CrashBump.apply(journal, Recovery.recover(journal, index),
+                config.crashRevisionBump(), name);
         }
         catch (final RuntimeException e)
         {

@@ -195,7 +195,8 @@ final class ChronicleHistoryReader implements HistoryReader
     @Override
     public long lastRevision()
     {
-        return lastRevision;
+        // A skip stepped over at the end (an unclean reopen's) accounts for revisions that will never exist.
+        return Math.max(lastRevision, reader.skippedTo());
     }
 
     @Override

@@ -211,6 +211,18 @@ public final class ChronicleJournal implements Journal
     }
 
     @Override
+    public boolean closedCleanly()
+    {
+        return log.closedCleanly();
+    }
+
+    @Override
+    public void skipTo(final long revision)
+    {
+        log.skipTo(revision);
+    }
+
+    @Override
     public void close()
     {
         // Readers on threads the engine's close does not join may still be stepping through the

@@ -10,19 +10,25 @@ import org.agrona.ExpandableDirectByteBuffer;
  * <pre>
  *  0 int   CRC32C of bytes [4, length)
  *  4 byte  format version
- *  5 byte  kind: REVISION, or VOID for an excerpt dropped as torn when the log was opened
+ *  5 byte  kind: REVISION, VOID for an excerpt dropped as torn when the log was opened, or SKIP
  *  6 short reserved, 0
- *  8 int   change count
- * 12 long  revision (for VOID: the newest valid revision before it, so revisions stay ordered)
+ *  8 int   change count (0 for VOID and SKIP)
+ * 12 long  revision (for VOID: the newest valid revision before it, so revisions stay ordered;
+ *          for SKIP: the last revision skipped)
  * 20 long  timestamp, nanoseconds
- * 28 changes, each:
+ * 28 SKIP only: long, the first revision skipped; the excerpt ends there (36 bytes)
+ * 28 REVISION only: changes, each:
  *     0 byte type   1 int keyLen   5 int valueLen   9 int prevValueLen
  *    13 long createRevision  21 long modRevision  29 long version
  *    37 long prevCreateRevision  45 long prevModRevision  53 long prevVersion
  *    61 long lease  69 long prevLease (format 2, issue 15: 0 for none)
  *    77 key bytes, value bytes, prev value bytes
  * </pre>
- * Fixed-width fields keep every field addressable in O(1) by a flyweight. Package-private.
+ * Fixed-width fields keep every field addressable in O(1) by a flyweight. A SKIP excerpt says that
+ * the revisions from its first to its last skipped one will never exist: a writable open after an
+ * unclean close of an ASYNC log appends one ({@link RevisionLog#skipTo}), because a watcher may
+ * have seen those numbers on changes the crash took. Readers step over VOID and SKIP excerpts;
+ * revision fields never decrease along the log. Package-private.
  */
 final class ExcerptLayout
 {
@@ -30,6 +36,11 @@ final class ExcerptLayout
     static final byte FORMAT_VERSION = 2;
     static final byte KIND_REVISION = 1;
     static final byte KIND_VOID = 2;
+    static final byte KIND_SKIP = 3;
+    /** A SKIP excerpt's length: the header and its first skipped revision. */
+    static final int SKIP_LENGTH = 36;
+    /** Where a SKIP excerpt holds its first skipped revision. */
+    static final int SKIP_FROM_OFFSET = 28;
 
     static final int CRC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;

@@ -5,6 +5,7 @@ import static io.ringwatch.persistence.ExcerptLayout.FORMAT_VERSION;
 import static io.ringwatch.persistence.ExcerptLayout.HEADER_LENGTH;
 import static io.ringwatch.persistence.ExcerptLayout.KIND_OFFSET;
 import static io.ringwatch.persistence.ExcerptLayout.KIND_REVISION;
+import static io.ringwatch.persistence.ExcerptLayout.KIND_SKIP;
 import static io.ringwatch.persistence.ExcerptLayout.KIND_VOID;
 import static io.ringwatch.persistence.ExcerptLayout.REVISION_OFFSET;
 import static io.ringwatch.persistence.ExcerptLayout.VERSION_OFFSET;
@@ -32,6 +33,10 @@ import org.agrona.ExpandableDirectByteBuffer;
  * into the record's buffer); {@link #seek(long)} allocates only when the set of cycle files changed
  * (it caches each file's first revision).
  * Errors: a stored excerpt that fails its CRC or layout check throws {@link LogCorruptedException}.
+ * <p>
+ * Skips: revisions a SKIP excerpt says will never exist (an unclean reopen of an ASYNC log,
+ * {@link RevisionLog#skipTo}) are not returned; {@link #seek} to one of them positions the reader at
+ * the first revision after them, and {@link #skippedTo()} tells what the reader stepped over.
  */
 public final class LogReader implements AutoCloseable
 {
@@ -48,6 +53,12 @@ public final class LogReader implements AutoCloseable
     private int loadedLast = Integer.MIN_VALUE;
     private byte peekKind;
     private long peekRevision;
+    /** The first revision the peeked excerpt accounts for: a SKIP's first skipped one, else its revision field. */
+    private long peekFrom;
+    private long skips;
+    private long firstSkippedFrom;
+    private long skippedFrom;
+    private long skippedTo;
 
     LogReader(final SingleChronicleQueue queue)
     {
@@ -59,7 +70,8 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
-     * Positions the reader so that the next {@link #next(RevisionRecord)} returns {@code revision}.
+     * Positions the reader so that the next {@link #next(RevisionRecord)} returns {@code revision},
+     * or, for a revision a SKIP excerpt says will never exist, the first revision after the skip.
      * Cost: a binary search over the cycle files, then O(1) inside the file (revisions are contiguous,
      * one excerpt each), falling back to a binary search where a dropped excerpt breaks the arithmetic.
      * The reader's thread only.
@@ -125,6 +137,23 @@ public final class LogReader implements AutoCloseable
      */
     public boolean next(final RevisionRecord into)
     {
+        byte kind;
+        do
+        {
+            kind = nextExcerpt(into);
+        }
+        while (kind == KIND_SKIP);
+        return kind == KIND_REVISION;
+    }
+
+    /**
+     * Reads the next revision or skip, stepping over VOID excerpts: for a skip, the record is left
+     * as it was and {@link #skippedFrom()} and {@link #skippedTo()} name the skip.
+     *
+     * @return {@link ExcerptLayout#KIND_REVISION}, {@link ExcerptLayout#KIND_SKIP}, or 0 at the end.
+     */
+    byte nextExcerpt(final RevisionRecord into)
+    {
         final ExpandableDirectByteBuffer buffer = into.buffer();
         while (true)
         {
@@ -134,7 +163,7 @@ public final class LogReader implements AutoCloseable
             {
                 if (!dc.isPresent())
                 {
-                    return false;
+                    return 0;
                 }
                 final Bytes<?> bytes = dc.wire().bytes();
                 final long remaining = bytes.readRemaining();
@@ -158,7 +187,17 @@ public final class LogReader implements AutoCloseable
             if (kind == KIND_REVISION)
             {
                 into.index(length, index);
-                return true;
+                return KIND_REVISION;
+            }
+            if (kind == KIND_SKIP)
+            {
+                skippedFrom = buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN);
+                skippedTo = buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN);
+                if (skips++ == 0)
+                {
+                    firstSkippedFrom = skippedFrom;
+                }
+                return KIND_SKIP;
             }
         }
     }
@@ -190,9 +229,14 @@ public final class LogReader implements AutoCloseable
                 " fails its CRC check (revision field " + buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN) + ")");
         }
         final byte kind = buffer.getByte(KIND_OFFSET);
-        if (kind != KIND_REVISION && kind != KIND_VOID)
+        if (kind != KIND_REVISION && kind != KIND_VOID && kind != KIND_SKIP)
         {
             throw new LogCorruptedException("Excerpt at queue index 0x" + Long.toHexString(index) + " has unknown kind " + kind);
+        }
+        if (kind == KIND_SKIP && (length != ExcerptLayout.SKIP_LENGTH ||
+            buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN) > buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN)))
+        {
+            throw new LogCorruptedException("Excerpt at queue index 0x" + Long.toHexString(index) + " is a malformed skip");
         }
         return kind;
     }
@@ -208,11 +252,58 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
-     * Moves to the start of the retained log. The reader's thread only; no allocation.
+     * How many SKIP excerpts {@link #next} has stepped over so far. The reader's thread only.
+     *
+     * @return the count, 0 for a log never reopened after an unclean close.
+     */
+    public long skips()
+    {
+        return skips;
+    }
+
+    /**
+     * The first revision of the newest skip {@link #next} stepped over. The reader's thread only.
+     *
+     * @return the revision, 0 if none.
+     */
+    public long skippedFrom()
+    {
+        return skippedFrom;
+    }
+
+    /**
+     * The last revision of the newest skip {@link #next} stepped over: revisions up to it are
+     * accounted for even where no revision follows the skip yet. The reader's thread only.
+     *
+     * @return the revision, 0 if none.
+     */
+    public long skippedTo()
+    {
+        return skippedTo;
+    }
+
+    /**
+     * The first revision of the first skip {@link #next} stepped over since the reader was created
+     * or last moved to the start. The reader's thread only.
+     *
+     * @return the revision, 0 if none.
+     */
+    long firstSkippedFrom()
+    {
+        return firstSkippedFrom;
+    }
+
+    /**
+     * Moves to the start of the retained log and forgets the skips stepped over. The reader's
+     * thread only; no allocation.
      */
     public void toStart()
     {
         tailer.toStart();
+        skips = 0;
+        firstSkippedFrom = 0;
+        skippedFrom = 0;
+        skippedTo = 0;
     }
 
     /**
@@ -295,7 +386,16 @@ public final class LogReader implements AutoCloseable
         for (long seq = first; seq < excerpts; seq++)
         {
             final long index = rollCycle.toIndex(cycle, seq);
-            if (!peek(index) || peekRevision > revision)
+            if (!peek(index))
+            {
+                return false;
+            }
+            if (peekKind == KIND_SKIP && peekFrom <= revision && revision <= peekRevision)
+            {
+                // A revision that will never exist: the next read steps over the skip.
+                return tailer.moveToIndex(index);
+            }
+            if (peekRevision > revision)
             {
                 return false;
             }
@@ -335,14 +435,17 @@ public final class LogReader implements AutoCloseable
             final long start = bytes.readPosition();
             peekKind = bytes.readByte(start + KIND_OFFSET);
             peekRevision = bytes.readLong(start + REVISION_OFFSET);
+            peekFrom = peekKind == KIND_SKIP && bytes.readRemaining() >= ExcerptLayout.SKIP_LENGTH ?
+                bytes.readLong(start + ExcerptLayout.SKIP_FROM_OFFSET) : peekRevision;
             dc.rollbackOnClose();
             return true;
         }
     }
 
     /**
-     * The revision field of the first excerpt of cycle number {@code i}; cached, because a cycle's
-     * first excerpt never changes once written and reaching it maps the file.
+     * The first revision the first excerpt of cycle number {@code i} accounts for (its revision
+     * field, or a skip's first skipped revision); cached, because a cycle's first excerpt never
+     * changes once written and reaching it maps the file.
      */
     private long firstRevisionOf(final int i)
     {
@@ -352,7 +455,7 @@ public final class LogReader implements AutoCloseable
             {
                 return Long.MAX_VALUE;
             }
-            firstRevisions[i] = peekRevision;
+            firstRevisions[i] = peekFrom;
         }
         return firstRevisions[i];
     }

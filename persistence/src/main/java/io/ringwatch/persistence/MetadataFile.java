@@ -19,26 +19,54 @@ import java.util.zip.CRC32C;
  *  4 int  format version
  *  8 long compact revision
  * 16 long newest snapshot revision (0: none)
- * 24 int  CRC32C of bytes [0, 24)
+ * 24 int  flags (format 2): bit 0, OPEN, set while a writer has the log open
+ * 28 int  CRC32C of bytes [0, 28)
  * </pre>
- * Written atomically: a temp file, forced, renamed over the old one, then the directory forced.
- * Not on the hot path: callers serialise writes through the owning {@link RevisionLog}.
+ * Format 1 (no flags, 28 bytes) is still read, as closed cleanly. The OPEN flag is how a writable
+ * open learns that the last writer did not close cleanly (a kill -9, a crash, a failed append): it
+ * is written and forced before the open returns and cleared only by a clean close, so it survives
+ * a kill at any point. Written atomically: a temp file, forced, renamed over the old one, then the
+ * directory forced. Not on the hot path: callers serialise writes through the owning
+ * {@link RevisionLog}.
  */
 final class MetadataFile
 {
     static final String NAME = "ringwatch.meta";
     static final String TEMP_NAME = "ringwatch.meta.tmp";
     static final int MAGIC = 0x444D5752;
-    static final int FORMAT_VERSION = 1;
-    private static final int LENGTH = 28;
+    /** 2 since the OPEN flag; 1 is still read. */
+    static final int FORMAT_VERSION = 2;
+    private static final int LENGTH_V1 = 28;
+    private static final int LENGTH = 32;
+    private static final int FLAG_OPEN = 1;
 
     private final long compactRevision;
     private final long snapshotRevision;
+    private final boolean open;
 
     MetadataFile(final long compactRevision, final long snapshotRevision)
     {
+        this(compactRevision, snapshotRevision, false);
+    }
+
+    MetadataFile(final long compactRevision, final long snapshotRevision, final boolean open)
+    {
         this.compactRevision = compactRevision;
         this.snapshotRevision = snapshotRevision;
+        this.open = open;
+    }
+
+    /**
+     * @return true while a writer has the log open, or when the last one did not close it cleanly.
+     */
+    boolean open()
+    {
+        return open;
+    }
+
+    MetadataFile withOpen(final boolean open)
+    {
+        return new MetadataFile(compactRevision, snapshotRevision, open);
     }
 
     long compactRevision()
@@ -53,12 +81,12 @@ final class MetadataFile
 
     MetadataFile withCompactRevision(final long revision)
     {
-        return new MetadataFile(revision, snapshotRevision);
+        return new MetadataFile(revision, snapshotRevision, open);
     }
 
     MetadataFile withSnapshotRevision(final long revision)
     {
-        return new MetadataFile(compactRevision, revision);
+        return new MetadataFile(compactRevision, revision, open);
     }
 
     /**
@@ -94,17 +122,19 @@ final class MetadataFile
         {
             throw new LogFormatException(file + " has format version " + version + "; this code reads up to " + FORMAT_VERSION);
         }
-        if (bytes.length != LENGTH)
+        final int length = version == 1 ? LENGTH_V1 : LENGTH;
+        if (bytes.length != length)
         {
-            throw new LogCorruptedException(file + " has length " + bytes.length + ", expected " + LENGTH);
+            throw new LogCorruptedException(file + " has length " + bytes.length + ", expected " + length);
         }
         final CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, LENGTH - 4);
-        if ((int)crc.getValue() != buffer.getInt(LENGTH - 4))
+        crc.update(bytes, 0, length - 4);
+        if ((int)crc.getValue() != buffer.getInt(length - 4))
         {
             throw new LogCorruptedException(file + " fails its CRC check");
         }
-        return new MetadataFile(buffer.getLong(8), buffer.getLong(16));
+        final boolean open = version > 1 && (buffer.getInt(24) & FLAG_OPEN) != 0;
+        return new MetadataFile(buffer.getLong(8), buffer.getLong(16), open);
     }
 
     /**
@@ -115,7 +145,8 @@ final class MetadataFile
     void write(final Path directory)
     {
         final ByteBuffer buffer = ByteBuffer.allocate(LENGTH).order(LITTLE_ENDIAN);
-        buffer.putInt(MAGIC).putInt(FORMAT_VERSION).putLong(compactRevision).putLong(snapshotRevision);
+        buffer.putInt(MAGIC).putInt(FORMAT_VERSION).putLong(compactRevision).putLong(snapshotRevision)
+            .putInt(open ? FLAG_OPEN : 0);
         final CRC32C crc = new CRC32C();
         crc.update(buffer.array(), 0, LENGTH - 4);
         buffer.putInt((int)crc.getValue()).flip();

@@ -149,6 +149,22 @@ final class RevisionEncoder
     }
 
     /**
+     * Builds a SKIP excerpt ({@link ExcerptLayout}): revisions {@code from} to {@code to} will never
+     * exist. No revision is open.
+     *
+     * @return the excerpt's length; the bytes are at {@link #address()}.
+     */
+    int encodeSkip(final long from, final long to, final long timestampNanos)
+    {
+        begin(to, timestampNanos);
+        buffer.putByte(KIND_OFFSET, ExcerptLayout.KIND_SKIP);
+        buffer.putLong(HEADER_LENGTH, from, LITTLE_ENDIAN);
+        length = ExcerptLayout.SKIP_LENGTH;
+        changeCount = 0;
+        return finish();
+    }
+
+    /**
      * Seals the excerpt: change count and CRC. Returns its length; the bytes are at {@link #address()}.
      */
     int finish()

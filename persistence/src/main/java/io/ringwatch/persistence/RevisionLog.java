@@ -2,8 +2,11 @@ package io.ringwatch.persistence;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -15,6 +18,7 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
 import net.openhft.chronicle.wire.DocumentContext;
 
 import org.agrona.DirectBuffer;
@@ -25,7 +29,7 @@ import org.agrona.DirectBuffer;
  * <p>
  * Threading: ONE writer thread calls {@link #appendRevision} (or {@link #beginRevision},
  * {@link #appendChange} and {@link #endRevision}), {@link #beginBatch}, {@link #endBatch},
- * {@link #flush}, {@link #compact},
+ * {@link #flush}, {@link #compact}, {@link #skipTo},
  * {@link #enforceRetention} and {@link #close}; a snapshot thread may use {@link #snapshotWriter(long)}; any thread may call
  * {@link #reader()}, {@link #lastRevision()}, {@link #firstRevision()}, {@link #compactRevision()}
  * and {@link #retainFrom(long)}. Each {@link LogReader} is used by one thread at a time.
@@ -46,6 +50,13 @@ import org.agrona.DirectBuffer;
  * and inside a JVM; a second open gets {@link LogLockedException} naming the holder), the queue
  * reopened for writing and a torn last excerpt dropped ({@link TornTailRepair}) before the first
  * append. Read-only opens take no lock and work beside a live writer.
+ * <p>
+ * Unclean close: a writable open marks the metadata OPEN (forced) before it returns, and only a
+ * clean {@link #close} clears the mark, after forcing the queue files written since the open and
+ * only if no append or flush failed. {@link #closedCleanly()} tells the next writable open whether
+ * the last writer got that far; after a kill -9, a crash or a failed append it did not, and an
+ * owner that showed revisions before appending them (an ASYNC engine) calls {@link #skipTo} so that
+ * no revision number someone may have seen is ever given to another change.
  * <p>
  * Disk space: {@link SpaceGuard} claims the pages the appender will touch before it touches them,
  * keeping {@link LogConfig#diskReserveBytes()} free, so a full disk fails an append with
@@ -73,6 +84,10 @@ public final class RevisionLog implements AutoCloseable
     private boolean batchOpen;
     private final Object metadataLock = new Object();
     private final boolean sync;
+    private final boolean closedCleanly;
+    /** Set once an append or flush failed: the close then leaves the OPEN mark, as after a crash. */
+    private boolean writeFailed;
+    private int firstCycleWritten = Integer.MIN_VALUE;
     private final int droppedAtOpen;
     private final DirectoryLock lock;
     private final SpaceGuard space;
@@ -105,6 +120,7 @@ public final class RevisionLog implements AutoCloseable
         builder.blockSize(config.blockSize());
         SingleChronicleQueue opened = null;
         SpaceGuard guard = null;
+        ExcerptAppender created = null;
         try
         {
             if (writable)
@@ -127,20 +143,34 @@ public final class RevisionLog implements AutoCloseable
                 guard.claimAtOpen();
             }
             space = guard;
-            appender = writable ? opened.createAppender() : null;
-            if (appender != null)
+            created = writable ? opened.createAppender() : null;
+            closedCleanly = !metadata.open();
+            if (created != null)
             {
                 // Opened on one thread, then used by the engine's writer thread only.
-                appender.singleThreadedCheckDisabled(true);
+                created.singleThreadedCheckDisabled(true);
+                // Forced before the open returns: whatever this writer does next, a kill leaves the mark.
+                final MetadataFile marked = metadata.withOpen(true);
+                marked.write(directory);
+                this.metadata = marked;
             }
+            appender = created;
         }
         catch (final RevisionLogException ex)
         {
+            if (created != null)
+            {
+                created.close();
+            }
             closeQuietly(guard, opened);
             throw ex;
         }
         catch (final RuntimeException | InternalError | AssertionError ex)
         {
+            if (created != null)
+            {
+                created.close();
+            }
             // InternalError: a fault on a mapped page, for example a queue file cut short;
             // AssertionError: Chronicle's own assertions (-ea) on such a file.
             closeQuietly(guard, opened);
@@ -158,7 +188,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
-     * @throws LogWriteException     if the disk has less free space than the reserve.
+     * @throws LogWriteException     if the disk has less free space than the reserve, or the
+     *                               metadata's OPEN mark cannot be written.
      */
     public static RevisionLog open(final LogConfig config)
     {
@@ -177,7 +208,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
-     * @throws LogWriteException     if the disk has less free space than the reserve.
+     * @throws LogWriteException     if the disk has less free space than the reserve, or the
+     *                               metadata's OPEN mark cannot be written.
      */
     public static RevisionLog open(final LogConfig config, final String threadPrefix)
     {
@@ -208,6 +240,7 @@ public final class RevisionLog implements AutoCloseable
                 LogDirectory.create(directory);
                 metadata = new MetadataFile(0, 0);
             }
+            UnbornCycleFile.remove(directory.resolve(LogDirectory.QUEUE));
             final RevisionLog log = new RevisionLog(config, metadata, lock, threadPrefix);
             lock.recordHolder();
             return log;
@@ -228,13 +261,21 @@ public final class RevisionLog implements AutoCloseable
     private static void probe(final LogConfig config)
     {
         final Path directory = config.directory();
+        final Path queueDirectory = directory.resolve(LogDirectory.QUEUE);
+        if (UnbornCycleFile.find(queueDirectory) != null)
+        {
+            // A cycle file a writer died creating, which Chronicle cannot open over (a read-only
+            // tailer waits for its header for seconds, then fails): the writable open deletes it
+            // under the lock and then reads the rest, so only that empty file changes before it.
+            return;
+        }
         try
         {
             new RevisionLog(config, LogDirectory.inspect(directory, false), null, DEFAULT_THREAD_PREFIX).close();
         }
         catch (final LogCorruptedException ex)
         {
-            if (!(ex.getCause() instanceof Error) || !endsInTornHeader(directory.resolve(LogDirectory.QUEUE)))
+            if (!(ex.getCause() instanceof Error) || !endsInTornHeader(queueDirectory))
             {
                 throw ex;
             }
@@ -434,6 +475,11 @@ public final class RevisionLog implements AutoCloseable
             space.beforeAppend(appender, length);
             writeExcerpt(revision, length);
         }
+        catch (final RuntimeException ex)
+        {
+            writeFailed = true;
+            throw ex;
+        }
         finally
         {
             if (pinHere)
@@ -448,6 +494,10 @@ public final class RevisionLog implements AutoCloseable
             firstRevision = revision;
         }
         final int cycle = appender.cycle();
+        if (firstCycleWritten == Integer.MIN_VALUE)
+        {
+            firstCycleWritten = cycle;
+        }
         if (cycle != lastCycle)
         {
             final boolean rolled = lastCycle != Integer.MIN_VALUE;
@@ -542,6 +592,7 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
+            writeFailed = true;
             throw new LogWriteException("Cannot sync " + queue.file() + ": " + ex, ex);
         }
     }
@@ -801,10 +852,13 @@ public final class RevisionLog implements AutoCloseable
     }
 
     /**
-     * Walks the whole retained log checking CRCs, layouts and that revisions are contiguous. For the
-     * replay tool; any thread (own tailer); allocates little, reads everything.
+     * Walks the whole retained log checking CRCs, layouts and that revisions are contiguous: each
+     * revision follows the one before it, or a skip ({@link #skipTo}) that starts right after the
+     * one before it and ends right before it. For the replay tool; any thread (own tailer);
+     * allocates little, reads everything.
      *
-     * @return the report, with the first problem if any.
+     * @return the report, with the first problem if any; its first and last revisions count the
+     *         revisions skipped (the log accounts for them: they will never exist).
      */
     public VerifyReport verify()
     {
@@ -814,20 +868,22 @@ public final class RevisionLog implements AutoCloseable
         final RevisionRecord record = new RevisionRecord();
         try (LogReader reader = reader())
         {
-            while (reader.next(record))
+            byte kind;
+            while ((kind = reader.nextExcerpt(record)) != 0)
             {
-                final long revision = record.revision();
-                if (last != 0 && revision != last + 1)
+                final boolean skip = kind == ExcerptLayout.KIND_SKIP;
+                final long from = skip ? reader.skippedFrom() : record.revision();
+                if (last != 0 && from != last + 1)
                 {
-                    return new VerifyReport(first, last, count, droppedAtOpen,
-                        "revision " + revision + " follows " + last + " at queue index 0x" + Long.toHexString(reader.queueIndex() - 1));
+                    return new VerifyReport(first, last, count, droppedAtOpen, (skip ? "a skip from revision " : "revision ") +
+                        from + " follows " + last + " at queue index 0x" + Long.toHexString(reader.queueIndex() - 1));
                 }
                 if (first == 0)
                 {
-                    first = revision;
+                    first = from;
                 }
-                last = revision;
-                count++;
+                last = skip ? reader.skippedTo() : from;
+                count += skip ? 0 : 1;
             }
         }
         catch (final RevisionLogException ex)
@@ -844,7 +900,10 @@ public final class RevisionLog implements AutoCloseable
 
     /**
      * Closes the queue and releases the directory's lock; readers created from this log must be
-     * closed first. An open revision is discarded. Writer thread; idempotent.
+     * closed first. An open revision is discarded. A writable log that no append or flush failed
+     * then forces the queue files appended to since the open (for an ASYNC log, as long as the
+     * OS takes to write back what it still holds) and clears the OPEN mark ({@link #closedCleanly()}).
+     * Writer thread; idempotent.
      */
     @Override
     public void close()
@@ -861,6 +920,7 @@ public final class RevisionLog implements AutoCloseable
                 // First: its thread faults in pages of the appender's mapping, which closing unmaps.
                 space.close();
             }
+            final List<File> written = appender != null && !writeFailed ? filesWrittenSinceOpen() : List.of();
             maintenance.close();
             if (appender != null)
             {
@@ -868,6 +928,10 @@ public final class RevisionLog implements AutoCloseable
             }
             queue.close();
             excerpt.releaseLast();
+            if (written != null && appender != null && !writeFailed)
+            {
+                markClosedCleanly(written);
+            }
         }
         finally
         {
@@ -882,6 +946,145 @@ public final class RevisionLog implements AutoCloseable
     SingleChronicleQueue queue()
     {
         return queue;
+    }
+
+    /**
+     * Whether the writer before this open closed the log cleanly: its close forced what it had
+     * appended and cleared the OPEN mark. False after a kill -9, a crash, or a close after a failed
+     * append or flush: an owner that showed revisions before they were appended may have shown
+     * revisions the log does not hold. Any thread; no allocation.
+     *
+     * @return true for a new log and after a clean close; false for a read-only open of a log
+     *         whose writer is open or did not close cleanly.
+     */
+    public boolean closedCleanly()
+    {
+        return closedCleanly;
+    }
+
+    /**
+     * Makes revisions {@link #lastRevision()} + 1 to {@code revision} never exist, as etcd's
+     * {@code etcdutl snapshot restore --bump-revision N --mark-compacted} does: appends one SKIP
+     * excerpt for them, forces it to disk, and compacts at {@code revision}, so the next revision
+     * appended is {@code revision + 1} and a read or watch from before {@code revision} is refused
+     * as compacted. For an owner that may have shown revisions before appending them (an ASYNC
+     * engine after {@link #closedCleanly()} said false): a client that saw one of the lost
+     * revisions then relists instead of missing the different change given its number. Readers
+     * step over the skip ({@link LogReader}); {@link #verify()} checks it. Writer (or opening)
+     * thread; allocates a little, forces the queue file and writes the metadata.
+     *
+     * @param revision the last revision skipped: above {@link #lastRevision()}.
+     * @throws IllegalArgumentException if it is not above {@link #lastRevision()}.
+     * @throws IllegalStateException    if a revision is begun, or the log is read-only or closed.
+     * @throws LogWriteException        if the skip cannot be appended or forced, or the metadata written.
+     */
+    public void skipTo(final long revision)
+    {
+        checkWritable();
+        if (encoder.isOpen())
+        {
+            throw new IllegalStateException("revision " + encoder.revision() + " is still open; end it first");
+        }
+        final long from = lastRevision + 1;
+        if (revision < from)
+        {
+            throw new IllegalArgumentException("cannot skip to revision " + revision + ": the log ends at " + lastRevision);
+        }
+        final boolean empty = firstRevision == 0;
+        write(revision, encoder.encodeSkip(from, revision, config.clockMillis().getAsLong() * 1_000_000L));
+        if (empty)
+        {
+            firstRevision = from;
+        }
+        try
+        {
+            force(appender.currentFile());
+        }
+        catch (final IOException ex)
+        {
+            writeFailed = true;
+            throw new LogWriteException("Cannot force the skip to revision " + revision + " in " + queue.file() + ": " + ex, ex);
+        }
+        compact(revision);
+    }
+
+    /**
+     * The queue files of the cycles appended to since the open (retention may have deleted the
+     * first ones), while the queue is still open; null if they cannot be listed.
+     */
+    private List<File> filesWrittenSinceOpen()
+    {
+        final List<File> files = new ArrayList<>();
+        if (firstCycleWritten == Integer.MIN_VALUE)
+        {
+            return files;
+        }
+        try
+        {
+            return listFiles(files, Math.max(firstCycleWritten, queue.firstCycle()), lastCycle);
+        }
+        catch (final RuntimeException ex)
+        {
+            return null;
+        }
+    }
+
+    private List<File> listFiles(final List<File> files, final int firstCycle, final int lastCycle)
+    {
+        for (final Long cycle : queue.listCyclesBetween(firstCycle, lastCycle))
+        {
+            final SingleChronicleQueueStore store = queue.storeForCycle(cycle.intValue(), queue.epoch(), false, null);
+            if (store != null)
+            {
+                try
+                {
+                    files.add(store.file());
+                }
+                finally
+                {
+                    queue.closeStore(store);
+                }
+            }
+        }
+        return files;
+    }
+
+    /**
+     * A clean close: forces what this writer appended (an ASYNC log left it to the OS, and an OS
+     * crash after a clean close must not lose what the mark says is there), then clears the OPEN
+     * mark. Any failure leaves the mark, which only makes the next open skip.
+     */
+    private void markClosedCleanly(final List<File> written)
+    {
+        try
+        {
+            for (final File file : written)
+            {
+                force(file);
+            }
+            synchronized (metadataLock)
+            {
+                final MetadataFile cleared = metadata.withOpen(false);
+                cleared.write(directory);
+                metadata = cleared;
+            }
+        }
+        catch (final IOException | RevisionLogException ex)
+        {
+            // The mark stays: the next writable open treats this close as unclean, which is safe.
+        }
+    }
+
+    private static void force(final File file) throws IOException
+    {
+        if (file == null || !file.exists())
+        {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.WRITE))
+        {
+            channel.force(true);
+        }
     }
 
     private void checkNext(final long revision)
@@ -946,10 +1149,16 @@ public final class RevisionLog implements AutoCloseable
         return Math.max(0, maintenance.lastRevisionField());
     }
 
+    /** The first revision the retained log accounts for: its first revision, or its first skip's first one. */
     private long scanFirstRevision()
     {
         maintenance.toStart();
-        return maintenance.next(scratch) ? scratch.revision() : 0;
+        final boolean found = maintenance.next(scratch);
+        if (maintenance.skips() > 0)
+        {
+            return maintenance.firstSkippedFrom();
+        }
+        return found ? scratch.revision() : 0;
     }
 
     private static void closeQuietly(final SpaceGuard guard, final SingleChronicleQueue queue)

@@ -209,7 +209,8 @@ final class SourceLog implements AutoCloseable
 
     /**
      * Hands every revision of {@code span} to {@code visitor}, in order, advancing {@code progress}.
-     * The record is reused: the visitor must copy what it keeps.
+     * Revisions a SKIP excerpt says never existed (an unclean reopen of an ASYNC log) are stepped
+     * over. The record is reused: the visitor must copy what it keeps.
      *
      * @param span     the revisions, all held by the log.
      * @param visitor  called once per revision.
@@ -250,8 +251,21 @@ final class SourceLog implements AutoCloseable
             {
                 if (!reader.next(record))
                 {
+                    if (reader.skippedTo() >= span.to())
+                    {
+                        // The rest of the span was skipped (an unclean reopen's SKIP): those revisions never existed.
+                        break;
+                    }
                     throw new CorruptLogException("the log ends after revision " + (expected - 1) +
                         " but reports " + log.lastRevision() + " as its last");
+                }
+                if (record.revision() > expected && reader.skippedTo() >= expected && reader.skippedTo() + 1 == record.revision())
+                {
+                    expected = record.revision();
+                    if (expected > span.to())
+                    {
+                        break;
+                    }
                 }
                 if (record.revision() != expected)
                 {

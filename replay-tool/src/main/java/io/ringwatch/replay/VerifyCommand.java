@@ -55,9 +55,10 @@ final class VerifyCommand implements Callable<Integer>
         {
             final RevisionSpan span = log.span(null, null);
             final Progress bar = progress.start(spec.commandLine().getErr(), "verify", span.count());
+            final long[] held = new long[1];
             try
             {
-                log.read(span, record -> { }, bar);
+                log.read(span, record -> held[0]++, bar);
             }
             finally
             {
@@ -76,7 +77,8 @@ final class VerifyCommand implements Callable<Integer>
                     .flag("ok", true)
                     .number("firstRevision", span.count() == 0 ? 0 : span.from())
                     .number("lastRevision", span.count() == 0 ? 0 : span.to())
-                    .number("revisions", span.count())
+                    .number("revisions", held[0])
+                    .number("skipped", span.count() - held[0])
                     .numbers("snapshots", snapshots)
                     .flag("incompleteTail", incomplete)
                     .end());
@@ -84,7 +86,9 @@ final class VerifyCommand implements Callable<Integer>
                 return ExitCodes.OK;
             }
             out.println("OK: " + (span.count() == 0 ? "no revisions" :
-                "revisions " + span.from() + ".." + span.to() + " (" + span.count() + ") contiguous, every CRC valid") +
+                "revisions " + span.from() + ".." + span.to() + " (" + held[0] + ") contiguous" +
+                (held[0] == span.count() ? "" : " (" + (span.count() - held[0]) + " skipped after unclean closes)") +
+                ", every CRC valid") +
                 "; snapshots valid: " + snapshots);
             if (incomplete)
             {

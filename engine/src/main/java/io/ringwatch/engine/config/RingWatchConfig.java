@@ -45,6 +45,8 @@ public final class RingWatchConfig
     public static final int DEFAULT_MAX_DELIVERY_THREADS = 64;
     /** The engine name by default: the prefix of every thread name and the {@code engine} tag of every meter. */
     public static final String DEFAULT_NAME = "ringwatch";
+    /** The least default {@link #crashRevisionBump()}: 2^20 revisions (twice the write ring where that is more). */
+    public static final long DEFAULT_CRASH_REVISION_BUMP = 1L << 20;
     /** The longest engine name accepted, so that thread names stay readable. */
     public static final int MAX_NAME_LENGTH = 32;
 
@@ -78,6 +80,7 @@ public final class RingWatchConfig
     private final Supplier<IdleStrategy> deliveryIdleStrategy;
     private final Persistence persistence;
     private final long snapshotEveryRevisions;
+    private final long crashRevisionBump;
 
     private RingWatchConfig(final Builder b)
     {
@@ -86,6 +89,8 @@ public final class RingWatchConfig
         persistence = b.persistence;
         snapshotEveryRevisions = b.snapshotEveryRevisions;
         writeRingSize = b.writeRingSize;
+        crashRevisionBump = b.crashRevisionBump != 0 ? b.crashRevisionBump :
+            Math.max(DEFAULT_CRASH_REVISION_BUMP, 2L * b.writeRingSize);
         maxKeyBytes = b.maxKeyBytes;
         maxValueBytes = b.maxValueBytes;
         windowMinCapacity = b.windowMinCapacity;
@@ -147,6 +152,18 @@ public final class RingWatchConfig
     public long snapshotEveryRevisions()
     {
         return snapshotEveryRevisions;
+    }
+
+    /**
+     * How far a persistent ASYNC engine's revision jumps when it opens a log its last writer did
+     * not close cleanly (see {@link Builder#crashRevisionBump(long)}).
+     *
+     * @return the bump B: after an unclean close at last revision L the engine reopens at L + B,
+     * compacted at L + B.
+     */
+    public long crashRevisionBump()
+    {
+        return crashRevisionBump;
     }
 
     /**
@@ -414,6 +431,8 @@ public final class RingWatchConfig
         private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::forHandOffs;
         private Persistence persistence;
         private long snapshotEveryRevisions = 1_000_000;
+        /** 0: the default, worked out from the write ring's size at build. */
+        private long crashRevisionBump;
 
         private Builder()
         {
@@ -504,6 +523,40 @@ public final class RingWatchConfig
                 throw new InvalidRequestException("snapshot interval must not be negative: " + revisions);
             }
             this.snapshotEveryRevisions = revisions;
+            return this;
+        }
+
+        /**
+         * How far the revision jumps when a persistent engine in ASYNC mode opens a log whose last
+         * writer did not close it cleanly (a kill -9, a crash, or a close after the log failed), as
+         * etcd's {@code etcdutl snapshot restore --bump-revision B --mark-compacted}: an ASYNC
+         * engine shows a revision to watchers and reads before its journal appends it, so the
+         * crash may have taken revisions someone saw. Reopened with the log ending at L, the engine
+         * starts at revision L + B, every revision before it compacted (a SKIP in the log), so a
+         * client resuming from a revision it saw is refused as compacted and relists, instead of
+         * silently missing the different changes that would otherwise take those numbers. A clean
+         * close, a SYNC journal (nothing is shown before it is durable) and an in-memory engine
+         * bump nothing.
+         * <p>
+         * A kill -9 takes at most the revisions the writer was ahead of the journal: at most the
+         * write ring's size, so B must exceed it (by 2, for a client resuming after the newest
+         * revision it saw). An OS crash or power loss in ASYNC mode can take more: everything the
+         * OS had not written back (on Linux up to about 30 s of writes by default); set B above
+         * that many writes where that matters, or use SYNC.
+         * Default: 2^20 ({@link #DEFAULT_CRASH_REVISION_BUMP}) or twice the write ring's size,
+         * whichever is larger.
+         *
+         * @param revisions the bump B; at least the write ring's size + 2 (checked at build).
+         * @return this builder.
+         * @throws InvalidRequestException if it is not positive.
+         */
+        public Builder crashRevisionBump(final long revisions)
+        {
+            if (revisions <= 0)
+            {
+                throw new InvalidRequestException("crash revision bump must be positive: " + revisions);
+            }
+            this.crashRevisionBump = revisions;
             return this;
         }
 
@@ -819,10 +872,16 @@ public final class RingWatchConfig
         /**
          * @return the configuration.
          * @throws InvalidRequestException if the cap on delivery threads is below the delivery
-         *                                 threads.
+         *                                 threads, or the crash revision bump is not above the
+         *                                 write ring's size + 1.
          */
         public RingWatchConfig build()
         {
+            if (crashRevisionBump != 0 && crashRevisionBump < writeRingSize + 2L)
+            {
+                throw new InvalidRequestException("crash revision bump (" + crashRevisionBump +
+                    ") must be at least the write ring's size + 2 (" + (writeRingSize + 2L) + ")");
+            }
             if (maxDeliveryThreads != 0 && maxDeliveryThreads < deliveryThreads)
             {
                 throw new InvalidRequestException("max delivery threads (" + maxDeliveryThreads +

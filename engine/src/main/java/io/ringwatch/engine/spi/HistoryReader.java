@@ -58,7 +58,9 @@ public interface HistoryReader extends AutoCloseable
 
     /**
      * @return the revision of the last change {@link #next} or {@link #fill} returned, 0 before any; after an end
-     * inside a revision, the revision before it. At an end, every change up to it has been returned.
+     * inside a revision, the revision before it; or the last revision of a skip (revisions the journal
+     * says will never exist, {@link Journal#skipTo}) read past after it. At an end, every change up to
+     * it has been returned.
      */
     long lastRevision();
 

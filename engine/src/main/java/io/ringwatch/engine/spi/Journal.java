@@ -187,6 +187,35 @@ public interface Journal extends History, AutoCloseable
     long compactRevision();
 
     /**
+     * Whether the journal's last writer closed it cleanly: everything it recorded is there and it
+     * was not killed, did not crash and did not fail. An ASYNC engine shows revisions before they
+     * are recorded, so after an unclean close it {@link #skipTo skips} past any revision it may
+     * have shown. Opening thread, before the writer starts.
+     *
+     * @return true (the default) for a journal that cannot tell, a new one, and after a clean close.
+     */
+    default boolean closedCleanly()
+    {
+        return true;
+    }
+
+    /**
+     * Makes revisions {@link #lastRevision()} + 1 to {@code revision} never exist and records the
+     * compaction point {@code revision}, durably, before returning: {@link #lastRevision()} is then
+     * {@code revision}, the next revision appended is {@code revision + 1}, and readers step over
+     * the skipped ones ({@link HistoryReader#seek} to one of them reads on after the skip). etcd's
+     * {@code --bump-revision --mark-compacted}. Opening thread, before the writer starts.
+     *
+     * @param revision the last revision skipped, above {@link #lastRevision()}.
+     * @throws UnsupportedOperationException by default: the engine calls it only where
+     *                                       {@link #closedCleanly()} says false.
+     */
+    default void skipTo(final long revision)
+    {
+        throw new UnsupportedOperationException("this journal cannot skip revisions");
+    }
+
+    /**
      * @return true if the engine may write index snapshots beside this journal
      * ({@link #newSnapshot}); false (the default) for none: recovery then replays the whole
      * journal. Any thread.
