@@ -222,10 +222,16 @@ class WatchEdgeProbeTest
     @ValueSource(booleans = {false, true})
     void anIndexWatchersCacheEqualsByIndexAtEveryProgress(final boolean persistent)
     {
-        final RingWatchConfig.Builder builder = RingWatchConfig.builder().watcherQueueDepth(4).windowCapacity(1 << 12, 1 << 12);
+        final RingWatchConfig.Builder builder = RingWatchConfig.builder().watcherQueueDepth(4);
         if (persistent)
         {
-            builder.persistence(name -> new InMemoryJournal(1 << 18, false));
+            // A window the writes lap: the watcher reads the log by cursor, running the function there.
+            builder.persistence(name -> new InMemoryJournal(1 << 18, false)).windowCapacity(1 << 10, 1 << 10)
+                .windowFreshness(Duration.ofNanos(1));
+        }
+        else
+        {
+            builder.windowCapacity(1 << 13, 1 << 13);
         }
         try (RingWatch engine = RingWatch.open(builder.build()))
         {
