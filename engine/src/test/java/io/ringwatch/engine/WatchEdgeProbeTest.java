@@ -213,6 +213,80 @@ class WatchEdgeProbeTest
     }
 
     /**
+     * The engine closes (from another thread) while one listener is blocked in its call and another
+     * has events queued: close returns, the queued watcher gets every event written before the close
+     * and then ENGINE_CLOSED once, and the blocked one, once its call returns, gets one cancellation
+     * and no events after it.
+     */
+    @Test
+    void closingWhileAListenerBlocksEndsEveryWatcherOnce() throws Exception
+    {
+        final java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final List<String> blockedLog = new ArrayList<>();
+        final WatchListener blocking = new WatchListener()
+        {
+            @Override
+            public void onEvents(final EventBatch events)
+            {
+                synchronized (blockedLog)
+                {
+                    blockedLog.add("events " + events.size());
+                }
+                entered.countDown();
+                try
+                {
+                    release.await();
+                }
+                catch (final InterruptedException e)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public void onCancelled(final WatchCancellation cancellation)
+            {
+                synchronized (blockedLog)
+                {
+                    blockedLog.add("cancelled " + cancellation.reason());
+                }
+            }
+        };
+        final RecordingListener queued = new RecordingListener();
+        final RingWatch engine = RingWatch.open(RingWatchConfig.builder().slowListenerTimeout(Duration.ofMillis(300)).build());
+        try
+        {
+            engine.watch(WatchRequest.of(KeyRange.prefix("b/")), blocking);
+            engine.watch(WatchRequest.of(KeyRange.prefix("b/")), queued);
+            for (int i = 0; i < 1_000; i++)
+            {
+                engine.put("b/" + i % 10, "v" + i);
+            }
+            assertTrue(entered.await(60, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        finally
+        {
+            engine.close();
+        }
+        assertEquals(CancelReason.ENGINE_CLOSED, queued.awaitCancellation().reason());
+        assertEquals(1_000, queued.events().size());
+        assertEquals(1, queued.cancellations());
+        release.countDown();
+        RecordingListener.await(() ->
+        {
+            synchronized (blockedLog)
+            {
+                return blockedLog.get(blockedLog.size() - 1).startsWith("cancelled");
+            }
+        }, "the blocked watcher's cancellation");
+        synchronized (blockedLog)
+        {
+            assertEquals(1, blockedLog.stream().filter(l -> l.startsWith("cancelled")).count(), blockedLog.toString());
+        }
+    }
+
+    /**
      * Keys move between index values in one txn, are deleted and re-created, and flip back and
      * forth faster than the watcher reads (queues of 4, so it reads by cursor most of the time): a
      * cache kept from the watch's events (a PUT adds, a DELETE removes) equals {@code byIndex} at
