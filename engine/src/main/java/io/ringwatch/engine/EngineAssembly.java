@@ -5,6 +5,7 @@ import io.ringwatch.engine.internal.dispatch.WatchHub;
 import io.ringwatch.engine.internal.durable.Snapshotter;
 import io.ringwatch.engine.internal.history.CrashBump;
 import io.ringwatch.engine.internal.history.Recovery;
+import io.ringwatch.engine.internal.history.TieredHistory;
 import io.ringwatch.engine.internal.history.WindowHistory;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.read.HistoricalReader;
@@ -94,7 +95,8 @@ final class EngineAssembly
             // Catching-up watchers and historical reads see no revision before it is durable.
             journal.limitReadersTo(cursor::applied);
         }
-        historical = new HistoricalReader(reader, journal != null ? journal : new WindowHistory(window));
+        // The window first: it is published up to the present, which an ASYNC log may not have appended yet.
+        historical = new HistoricalReader(reader, journal != null ? new TieredHistory(window, journal) : new WindowHistory(window));
         secondary = new SecondaryIndexes(index, window, cursor, undo, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, compaction::revision, journal, secondary::function);
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, compaction::revision, journal,

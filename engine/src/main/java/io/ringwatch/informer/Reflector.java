@@ -209,9 +209,22 @@ final class Reflector implements Runnable, WatchListener
             revision = e.revision();
         }
         watchDelivered = true;
-        lastSyncRevision = revision;
+        // A poll may end inside a revision (a prefix delete of thousands of keys): only the one before
+        // is known whole, until the next revision's event or a progress notification confirms it.
+        if (revision - 1 > lastSyncRevision)
+        {
+            lastSyncRevision = revision - 1;
+        }
+        if (revision > lastSyncRevision)
+        {
+            watcher.requestProgress();
+        }
     }
 
+    /**
+     * A progress notification is exact (every change up to it delivered before it), so it confirms
+     * the revision of the last change applied.
+     */
     @Override
     public void onProgress(final long revision)
     {

@@ -203,8 +203,9 @@ public final class SharedInformer implements AutoCloseable
 
     /**
      * @return the revision the cache is known complete up to: the last list's revision, advanced
-     * by each change applied and each progress notification (changes of one transaction share a
-     * revision; the rest of such a transaction may still be on its way). 0 before the first list.
+     * by each progress notification and, for each change applied, to the revision before it (a
+     * revision of many changes, such as a prefix delete, may take several polls; the informer asks
+     * for a progress notification, which names it once all of it is applied). 0 before the first list.
      */
     public long lastSyncRevision()
     {

@@ -6,7 +6,8 @@ import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.WatchWindow;
 
 /**
- * The history a watcher of a persistent engine catches up from: the watch window while it still
+ * The history a watcher of a persistent engine catches up from, and a read at a past revision
+ * undoes the present through: the watch window while it still
  * holds what the watcher needs (memory, no decoding), the revision log only before that or once
  * the window has overwritten the reader's next event. The switch happens inside one revision at
  * the exact event, so a reader sees every change once, in order, whichever tier served it. An

@@ -1,6 +1,7 @@
 package io.ringwatch.engine.internal.read;
 
 import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.spi.History;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.kv.KeyRange;
@@ -8,17 +9,28 @@ import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.ringbuffer.EventRecord;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Reads a range as it was at a past revision A: a consistent read of the present at revision R,
  * then the history from A + 1 to R, in which the first change of each key in the range carries
- * that key's state at A (its previous key-value, or none if the change created it). Costs
+ * that key's state at A (its previous key-value, or none if the change created it). A history
+ * that ends before R (an ASYNC revision log behind the writer) is waited for: every change up to R
+ * must be undone, or the read would return states newer than A. Costs
  * O(R - A) history reads and allocates the result, packed like a present read's (the present's
  * arena and addresses taken over, not copied, and the pre-images appended to them). Any thread.
  */
 public final class HistoricalReader
 {
+    /**
+     * How long a read waits for the history to reach the revision it pinned: an ASYNC journal lags
+     * the writer by up to the write ring, a nap and its backlog (milliseconds).
+     */
+    static final Duration HISTORY_LAG_WAIT = Duration.ofSeconds(10);
+    private static final long HISTORY_POLL_NANOS = 50_000;
+
     private final RangeReader present;
     private final History history;
 
@@ -39,6 +51,8 @@ public final class HistoricalReader
      * @return the key-values at {@code atRevision}, in key order, with that revision.
      * @throws CompactedException if the history no longer reaches back to {@code atRevision}, or
      *                            (in memory) the window overwrote it while it was read.
+     * @throws RingWatchException if the history does not reach the present revision within
+     *                            {@link #HISTORY_LAG_WAIT} (a stalled or failed journal).
      */
     public RangeResult range(final KeyRange range, final int limit, final long atRevision)
     {
@@ -56,8 +70,23 @@ public final class HistoricalReader
             {
                 throw new CompactedException(atRevision, history.firstRevision() - 1);
             }
-            while (next(reader, change, atRevision) && change.revision() <= now.revision())
+            long deadline = 0;
+            while (true)
             {
+                if (!next(reader, change, atRevision))
+                {
+                    // An ASYNC log may not have appended up to the present yet: every change after A must be undone.
+                    if (reader.lastRevision() >= now.revision())
+                    {
+                        break;
+                    }
+                    deadline = awaitHistory(deadline, now.revision(), reader.lastRevision());
+                    continue;
+                }
+                if (change.revision() > now.revision())
+                {
+                    break;
+                }
                 if (range.contains(change.key(), change.keyLength()))
                 {
                     // A key's first change after A carries its state at A; later ones lose the merge.
@@ -68,6 +97,29 @@ public final class HistoricalReader
             }
         }
         return result.build(atRevision, limit);
+    }
+
+    /**
+     * Waits a moment for the history to reach the present: a revision log behind the writer (an
+     * ASYNC journal napping) appends it soon.
+     *
+     * @return the deadline, set on the first call.
+     * @throws RingWatchException if the history has not reached the present within {@link #HISTORY_LAG_WAIT}.
+     */
+    private static long awaitHistory(final long deadline, final long present, final long reached)
+    {
+        final long now = System.nanoTime();
+        if (deadline == 0)
+        {
+            return now + HISTORY_LAG_WAIT.toNanos();
+        }
+        if (now - deadline >= 0)
+        {
+            throw new RingWatchException("the revision log has not reached revision " + present + " within " +
+                HISTORY_LAG_WAIT.toSeconds() + " s (read up to " + reached + "): the journal has stalled or failed");
+        }
+        LockSupport.parkNanos(HISTORY_POLL_NANOS);
+        return deadline;
     }
 
     /** Reads the next change; a window that overwrote it while read no longer reaches back that far. */
