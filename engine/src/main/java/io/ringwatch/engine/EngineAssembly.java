@@ -95,12 +95,13 @@ final class EngineAssembly
             // Catching-up watchers and historical reads see no revision before it is durable.
             journal.limitReadersTo(cursor::applied);
         }
-        // The window first: it is published up to the present, which an ASYNC log may not have appended yet.
-        historical = new HistoricalReader(reader, journal != null ? new TieredHistory(window, journal) : new WindowHistory(window));
         secondary = new SecondaryIndexes(index, window, cursor, undo, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, compaction::revision, journal, secondary::function);
         writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, compaction::revision, journal,
             watches.dispatcherDoorbells());
+        // The window first: it is published up to the present, which an ASYNC log may not have appended yet.
+        historical = new HistoricalReader(reader, journal != null ? new TieredHistory(window, journal) : new WindowHistory(window),
+            writes::onCompletingThread);
         snapshotter = journal != null && journal.keepsSnapshots() ?
             new Snapshotter(name + "-snapshotter", journal, index, cursor, config.snapshotEveryRevisions()) : null;
         if (journal == null)

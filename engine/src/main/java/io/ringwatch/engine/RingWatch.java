@@ -436,7 +436,9 @@ public final class RingWatch implements AutoCloseable
      * @throws FutureRevisionException if {@code atRevision} is beyond the current revision.
      * @throws io.ringwatch.engine.errors.RingWatchException if the revision log (ASYNC), needed where the window no longer
      *                                 holds the revisions after {@code atRevision}, has not appended
-     *                                 up to the current revision within 10 s (a stalled or failed journal).
+     *                                 up to the current revision within 10 s (a stalled or failed journal),
+     *                                 or at once inside a write's completion, which runs on the journal
+     *                                 thread it would wait for.
      */
     public RangeResult range(final KeyRange range, final int limit, final long atRevision)
     {

@@ -20,6 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -126,6 +127,56 @@ class PaginatedListTest
                 journal.releaseAppends();
             }
             assertEquals(List.of("k0=v48@49", "k1=v49@50", "k2=v46@47", "k3=v47@48", "m=v0@1"), strings(read.get()));
+        }
+    }
+
+    /**
+     * A read at a past revision inside a write's completion, which runs on the ASYNC journal's own
+     * thread, that only the lagging log can serve would wait for that thread to append: it is
+     * refused at once, as a blocking write there is, instead of waiting on itself until the read's
+     * time limit. The completion of revision 101 holds the journal thread until the writer has
+     * applied 110 (submitted once 101 was appended, so outside its batch; 101 is held until its
+     * completion is attached); the 16-event window no
+     * longer reaches back to 51.
+     */
+    @Test
+    void aReadAtAPastRevisionInAWritesCompletionThatMustWaitForTheLogIsRefused() throws Exception
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 12, false);
+        try (RingWatch engine = RingWatch.open(RingWatchConfig.builder().windowCapacity(16, 16).windowFreshness(Duration.ofNanos(1))
+            .persistence(name -> journal).build()))
+        {
+            for (int i = 1; i <= 100; i++)
+            {
+                engine.put("k" + i % 4, "v" + i);
+            }
+            // Held, so that the completion is attached before revision 101 can complete and runs on the journal thread.
+            journal.holdAppends();
+            final CompletableFuture<RangeResult> read;
+            try
+            {
+                read = engine.writeAsync(Op.put("x", "101")).thenApply(written ->
+                {
+                    final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                    while (engine.currentRevision() < 110 && System.nanoTime() - deadline < 0)
+                    {
+                        LockSupport.parkNanos(100_000);
+                    }
+                    return engine.range(KeyRange.all(), 0, 50);
+                });
+            }
+            finally
+            {
+                journal.releaseAppends();
+            }
+            RecordingListener.await(() -> journal.lastRevision() >= 101, "revision 101 to be appended");
+            for (int i = 102; i <= 110; i++)
+            {
+                engine.writeAsync(Op.put("y" + i, "v" + i));
+            }
+            final Throwable refused = assertThrows(java.util.concurrent.ExecutionException.class, read::get).getCause();
+            assertTrue(refused instanceof RingWatchException && refused.getMessage().contains("inside a write's completion"),
+                () -> "refused as waiting on its own thread, not after the read's time limit: " + refused);
         }
     }
 

@@ -12,6 +12,7 @@ import io.ringwatch.ringbuffer.EventRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Reads a range as it was at a past revision A: a consistent read of the present at revision R,
@@ -33,15 +34,19 @@ public final class HistoricalReader
 
     private final RangeReader present;
     private final History history;
+    private final BooleanSupplier onAppendingThread;
 
     /**
-     * @param present reads the present consistently.
-     * @param history the revisions the reader can go back through.
+     * @param present           reads the present consistently.
+     * @param history           the revisions the reader can go back through.
+     * @param onAppendingThread whether the caller runs on the thread that appends the history (a
+     *                          write's completion on the journal stage), which must not wait for it.
      */
-    public HistoricalReader(final RangeReader present, final History history)
+    public HistoricalReader(final RangeReader present, final History history, final BooleanSupplier onAppendingThread)
     {
         this.present = present;
         this.history = history;
+        this.onAppendingThread = onAppendingThread;
     }
 
     /**
@@ -52,7 +57,8 @@ public final class HistoricalReader
      * @throws CompactedException if the history no longer reaches back to {@code atRevision}, or
      *                            (in memory) the window overwrote it while it was read.
      * @throws RingWatchException if the history does not reach the present revision within
-     *                            {@link #HISTORY_LAG_WAIT} (a stalled or failed journal).
+     *                            {@link #HISTORY_LAG_WAIT} (a stalled or failed journal), or at once
+     *                            where it would have to wait on the thread that appends it.
      */
     public RangeResult range(final KeyRange range, final int limit, final long atRevision)
     {
@@ -79,6 +85,12 @@ public final class HistoricalReader
                     if (reader.lastRevision() >= now.revision())
                     {
                         break;
+                    }
+                    if (onAppendingThread.getAsBoolean())
+                    {
+                        throw new RingWatchException("a read at a past revision inside a write's completion would wait for " +
+                            "the journal thread it runs on to append revision " + now.revision() +
+                            ": chain it with the *Async variants of CompletableFuture");
                     }
                     deadline = awaitHistory(deadline, now.revision(), reader.lastRevision());
                     continue;

@@ -360,9 +360,21 @@ public final class WritePipeline implements AutoCloseable
         }
     }
 
+    /**
+     * Whether the caller runs on the thread that completes writes (the writer in memory, the
+     * journal stage in a persistent engine): there a call that waits for writes to complete or to
+     * be appended would wait for itself. Any thread; no allocation.
+     *
+     * @return true on the writer's or the journal stage's thread.
+     */
+    public boolean onCompletingThread()
+    {
+        return Thread.currentThread() == writerThread || (journaller != null && journaller.isJournalThread());
+    }
+
     BlockingCompletion armedCompletion()
     {
-        if (Thread.currentThread() == writerThread || (journaller != null && journaller.isJournalThread()))
+        if (onCompletingThread())
         {
             throw new RingWatchException("a blocking write from the thread that completes writes would wait for itself: " +
                 "chain it with the *Async variants of CompletableFuture");
