@@ -11,8 +11,8 @@ import java.lang.invoke.VarHandle;
  * consumer empties in one swap.
  * <p>
  * Protocol, so that no member is left with work and unvisited. A producer makes its work visible,
- * then marks; the consumer unmarks, then looks for work. Both the mark (a compare-and-set) and
- * the unmark (a get-and-set) are full fences, so the two are a Dekker pair: either the
+ * issues a full fence, then marks; the consumer unmarks (a store and a full fence), then looks for
+ * work. The two are a Dekker pair: either the
  * consumer's look sees the work or the producer's mark finds the member unmarked and pushes it
  * again (jcstress: {@code ReadySetStress}). A member stays marked from its push until the consumer
  * unmarks it, also while the consumer holds it in a list of its own; a producer that finds it
@@ -68,7 +68,9 @@ final class ReadySet<M extends ReadySet.Member<M>>
 
     /**
      * Marks {@code member} and adds it to the set unless it is marked already. Call after making
-     * the member's work visible. Any thread; no allocation.
+     * the member's work visible and a full fence (without it the read of the mark may come before
+     * the work is visible, and find a mark the consumer is about to clear). Any thread; no
+     * allocation.
      *
      * @param member the member with work.
      * @return true if this call added it (the caller may wake the consumer; a false means the
@@ -129,7 +131,9 @@ final class ReadySet<M extends ReadySet.Member<M>>
      */
     void unmark(final M member)
     {
-        MARKED.getAndSet(member, 0);
+        MARKED.setVolatile(member, 0);
+        // The look for work that follows may be an acquire load, which may pass a volatile store.
+        VarHandle.fullFence();
     }
 
     /**
@@ -153,6 +157,7 @@ final class ReadySet<M extends ReadySet.Member<M>>
         return HEAD.getVolatile(this) == null;
     }
 
+    @SuppressWarnings("unchecked")
     private void push(final M member)
     {
         M current;

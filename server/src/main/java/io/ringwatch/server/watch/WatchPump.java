@@ -6,6 +6,7 @@ import io.ringwatch.engine.stats.EngineStats;
 import io.ringwatch.server.admission.WriteAdmission;
 import org.agrona.concurrent.Agent;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -72,11 +73,24 @@ final class WatchPump implements Agent
      */
     void streamReady(final WatchStream stream)
     {
-        // The mark's compare-and-set is the fence a ring needs after the work is visible.
+        // Called after the watch's mark, a compare-and-set, and volatile accesses are ordered among
+        // themselves; the stream's compare-and-set is then the fence the ring needs.
         if (readyStreams.mark(stream))
         {
             doorbell.ringAfterFence();
         }
+    }
+
+    /**
+     * gRPC says {@code stream} takes responses again: marks it ready, as {@link #streamReady}, after
+     * the fence that orders gRPC's readiness before the mark. gRPC's thread; no lock, no allocation.
+     *
+     * @param stream the stream that became ready.
+     */
+    void transportReady(final WatchStream stream)
+    {
+        VarHandle.fullFence();
+        streamReady(stream);
     }
 
     synchronized void add(final WatchStream stream)

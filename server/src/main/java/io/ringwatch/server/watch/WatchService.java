@@ -68,7 +68,7 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
         final ServerCallStreamObserver<WatchResponse> out = (ServerCallStreamObserver<WatchResponse>)responses;
         final WatchStream stream = new WatchStream(engine, member, out, pump);
         out.setOnCancelHandler(stream::close);
-        out.setOnReadyHandler(() -> pump.streamReady(stream));
+        out.setOnReadyHandler(() -> pump.transportReady(stream));
         pump.add(stream);
         return stream;
     }
