@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -118,6 +119,38 @@ class WakeUpTest
         doorbell.arm();
         pull.cancel();
         assertTrue(awaitRing(doorbell), "the end of the watch rang");
+    }
+
+    @Test
+    void aPullWatchersSignalTellsThatWatcherHasWorkAndNoOther() throws InterruptedException
+    {
+        final PullWatcher a = engine.watchPull(WatchRequest.of(KeyRange.prefix("sa")));
+        final PullWatcher b = engine.watchPull(WatchRequest.of(KeyRange.prefix("sb")));
+        final AtomicInteger signalsOfA = new AtomicInteger();
+        final AtomicInteger signalsOfB = new AtomicInteger();
+        a.signalWith(signalsOfA::incrementAndGet);
+        b.signalWith(signalsOfB::incrementAndGet);
+        assertTrue(signalsOfA.get() >= 1, "signalWith signals once, for what was handed over before it");
+        settle();
+        final int aBefore = signalsOfA.get();
+        final int bBefore = signalsOfB.get();
+
+        engine.put("sa1", "v");
+        final RecordingListener polled = new RecordingListener();
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        int events = 0;
+        while (events == 0 && System.nanoTime() < deadline)
+        {
+            if (signalsOfA.get() > aBefore)
+            {
+                events = a.poll(polled, 10);
+            }
+            Thread.sleep(1);
+        }
+        assertEquals(1, events, "the signalled watcher had the event to poll");
+        settle();
+        assertEquals(bBefore, signalsOfB.get(), "the other watcher was not signalled");
+        assertEquals(0, b.poll(polled, 10));
     }
 
     /**

@@ -6,8 +6,9 @@ import java.time.Duration;
 
 /**
  * A watcher whose owner pulls events from its own sequence, like a Disruptor EventPoller: the
- * engine never calls into the owner. One thread at a time may poll; {@link #cancel()},
- * {@link #requestProgress()} and {@link #wakeWith} may come from any thread.
+ * engine never calls into the owner, except through a {@link PullSignal} the owner gave it. One
+ * thread at a time may poll; {@link #cancel()}, {@link #requestProgress()}, {@link #wakeWith} and
+ * {@link #signalWith} may come from any thread.
  */
 public interface PullWatcher extends Watcher
 {
@@ -59,4 +60,21 @@ public interface PullWatcher extends Watcher
      * @param doorbell the doorbell to ring, or null to stop ringing one.
      */
     void wakeWith(Doorbell doorbell);
+
+    /**
+     * Has the engine call {@code signal} whenever it hands this watcher something to poll, as
+     * {@link #wakeWith} rings a doorbell (same moments, same fence before it, after the doorbell's
+     * ring): an owner of many watchers learns which of them has work and polls only those. Setting
+     * a signal calls it once, for what was handed over before (a spare call when nothing was).
+     * The owner that clears a "has work" mark of its own before it polls, and the signal that sets
+     * it after the fence, form a Dekker pair: the poll sees the work or the signal finds the mark
+     * cleared. Any thread; allocates nothing.
+     *
+     * @param signal what to call, or null to stop calling one.
+     * @throws UnsupportedOperationException if this watcher cannot signal (the default).
+     */
+    default void signalWith(final PullSignal signal)
+    {
+        throw new UnsupportedOperationException("this pull watcher has no per-watcher signal");
+    }
 }

@@ -5,6 +5,7 @@ import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.EventBatch;
+import io.ringwatch.engine.watch.PullSignal;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
@@ -23,9 +24,12 @@ import java.util.List;
  * response carrying compact_revision when history was lost. A watch created with {@code fragment}
  * splits a response of two or more events that would reach {@link #MAX_RESPONSE_BYTES} into
  * fragments below it, every one but the last marked {@code fragment}, as etcd does (its clients
- * join them). Used only under its stream's lock.
+ * join them). As the watcher's {@link PullSignal} it puts itself among its stream's ready watches
+ * when the engine hands the watcher something, so that the pump polls only the watches that have
+ * something. Used only under its stream's lock, but for {@link #signalled()}, which the engine's
+ * dispatcher calls.
  */
-final class StreamWatch implements WatchListener
+final class StreamWatch extends ReadySet.Member<StreamWatch> implements WatchListener, PullSignal
 {
     /** etcd's default --max-request-bytes, the size its fragments stay below. */
     static final int MAX_RESPONSE_BYTES = 1_572_864;
@@ -39,6 +43,7 @@ final class StreamWatch implements WatchListener
     private WatchResponse.Builder pending;
     private boolean ended;
     private boolean awaitingProgress;
+    private boolean removed;
 
     StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final long startRevision,
         final boolean progressNotify, final boolean fragment)
@@ -64,6 +69,30 @@ final class StreamWatch implements WatchListener
     boolean ended()
     {
         return ended;
+    }
+
+    /**
+     * @return whether the watch left its stream (cancelled by the client, or the stream closed):
+     *         the pump skips it if it is still among the ready ones.
+     */
+    boolean removed()
+    {
+        return removed;
+    }
+
+    void remove()
+    {
+        removed = true;
+    }
+
+    /**
+     * The engine handed the watcher something: the watch joins its stream's ready watches.
+     * Dispatcher thread; takes no lock, allocates nothing.
+     */
+    @Override
+    public void signalled()
+    {
+        stream.watchSignalled(this);
     }
 
     /**

@@ -20,10 +20,11 @@ import java.util.concurrent.TimeUnit;
  * etcd's Watch service: bidirectional streams of watch requests and responses over an engine's
  * pull watchers (see {@link WatchStream} for the semantics and flow control). Starts one pump
  * thread, named {@code <name>-watch-pump}, which parks on a doorbell when no stream has anything
- * to send; the engine rings it when it hands one of the streams' watchers something to poll
- * ({@code PullWatcher.wakeWith}), and gRPC when a stream that was not ready becomes ready. An idle
- * server's pump therefore costs no CPU; it still looks every {@link #MAX_IDLE_PARK_MILLIS} ms,
- * which only bounds the delay of a wake-up nothing rang for. With a {@link WriteAdmission}, the
+ * to send; the engine signals a watch when it hands its watcher something to poll
+ * ({@code PullWatcher.signalWith}), and gRPC a stream that was not ready and becomes ready: either
+ * marks the stream ready for the pump and rings it, and a wake-up visits only the marked streams'
+ * marked watches. An idle server's pump therefore costs no CPU; it still sweeps every watch every
+ * {@link #MAX_IDLE_PARK_MILLIS} ms, which only bounds the delay of a hand-over nothing signalled. With a {@link WriteAdmission}, the
  * pump also measures the backlog of the streams that read and drives it. Thread-safe; close it to
  * end every stream and stop the thread.
  */
@@ -49,8 +50,8 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
     {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.member = Objects.requireNonNull(member, "member");
-        pump = new WatchPump(name + "-watch-pump", engine, admission);
         idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
+        pump = new WatchPump(name + "-watch-pump", engine, admission, idle.doorbell(), TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
         runner = new AgentRunner(idle, error -> LOG.error("watch pump failed", error), null, pump);
         AgentRunner.startOnThread(runner);
     }
@@ -65,9 +66,9 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
     public StreamObserver<WatchRequest> watch(final StreamObserver<WatchResponse> responses)
     {
         final ServerCallStreamObserver<WatchResponse> out = (ServerCallStreamObserver<WatchResponse>)responses;
-        final WatchStream stream = new WatchStream(engine, member, out, pump, idle.doorbell());
+        final WatchStream stream = new WatchStream(engine, member, out, pump);
         out.setOnCancelHandler(stream::close);
-        out.setOnReadyHandler(idle.doorbell()::ring);
+        out.setOnReadyHandler(() -> pump.transportReady(stream));
         pump.add(stream);
         return stream;
     }

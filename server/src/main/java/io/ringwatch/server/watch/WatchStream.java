@@ -9,7 +9,6 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
-import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.server.admission.WatchBacklog;
@@ -19,6 +18,7 @@ import io.ringwatch.server.rpc.MemberIdentity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,22 +26,25 @@ import java.util.Map;
 
 /**
  * One etcd watch stream: the client's create, cancel and progress requests in, watch responses
- * out. Each watch is an engine pull watcher ({@link StreamWatch}) that rings the pump's doorbell
- * when it has something to poll; the {@link WatchPump} thread
- * drains them into the stream only while gRPC says the stream is ready (its flow-control window
+ * out. Each watch is an engine pull watcher ({@link StreamWatch}) that joins the stream's ready
+ * watches when it has something to poll, and the stream then joins the pump's ready streams
+ * ({@link ReadySet}, twice); the {@link WatchPump} thread
+ * drains the ready watches into the stream only while gRPC says the stream is ready (its flow-control window
  * has room), so a client that stops reading holds at most one transport buffer of responses: its
  * watchers stop being polled, fall behind and later catch up from the engine's window or log,
  * while the pump serves every other stream. Watch ids are per stream, as in etcd: chosen by the
  * client, or 0, 1, 2... when it leaves watch_id at 0.
  *
  * <p>For write admission ({@link WatchBacklog}) the stream tells when the pump last found it ready
- * and how far its slowest watch has got.
+ * (now, unless the pump found it not ready and has not found it ready since) and how far its
+ * slowest watch has got.
  *
  * <p>Threads: gRPC calls {@link #onNext} on its executor, the pump calls {@link #pump} and the
  * {@link WatchBacklog} methods; all take this stream's lock, which also serialises every write to
- * the outbound observer (gRPC allows one writer at a time). Allocates the responses it sends.
+ * the outbound observer (gRPC allows one writer at a time). The engine's dispatchers call
+ * {@link #watchSignalled}, which takes no lock. Allocates the responses it sends.
  */
-final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
+final class WatchStream extends ReadySet.Member<WatchStream> implements StreamObserver<WatchRequest>, WatchBacklog
 {
     /** The most events in one response: bounds a response's size and keeps streams taking turns. */
     static final int MAX_EVENTS_PER_RESPONSE = 128;
@@ -53,12 +56,14 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private final MemberIdentity member;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final WatchPump pump;
-    private final Doorbell pumpDoorbell;
     private final Map<Long, StreamWatch> watches = new HashMap<>();
     private final List<StreamWatch> order = new ArrayList<>();
     private final List<StreamWatch> ended = new ArrayList<>();
+    /** The watches the engine signalled, until the pump takes them into {@link #pending}. */
+    private final ReadySet<StreamWatch> readyWatches = new ReadySet<>();
+    /** Ready watches the pump took and has yet to poll (or that may have more), oldest first. */
+    private final ArrayDeque<StreamWatch> pending = new ArrayDeque<>();
     private long nextWatchId;
-    private int turn;
     private boolean closed;
     private int progressAwaited;
     private long progressRevision;
@@ -67,15 +72,16 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private boolean sent;
     /** When the pump last found the stream ready; a new stream counts as ready when opened. */
     private long lastReadyNanos;
+    /** Whether the pump found the stream not ready and has not found it ready since. */
+    private boolean waitingForReady;
 
     WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
-        final WatchPump pump, final Doorbell pumpDoorbell)
+        final WatchPump pump)
     {
         this.engine = engine;
         this.member = member;
         this.out = out;
         this.pump = pump;
-        this.pumpDoorbell = pumpDoorbell;
         lastReadyNanos = System.nanoTime();
     }
 
@@ -120,34 +126,60 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * Sends what the stream's watchers hold while the stream is ready, one watch after another,
-     * starting with a different watch each call so that none starves the others.
+     * Sends what the stream's ready watches hold while the stream is ready, each ready watch in
+     * turn, oldest first; a watch that sent events goes to the back, since it may have more (a poll
+     * hands over at most {@link #MAX_EVENTS_PER_RESPONSE} events, a catch-up fewer). Watches that
+     * have nothing are not looked at. Pump thread.
      *
      * @param nowNanos {@link System#nanoTime()} at this pass, recorded if the stream is ready.
      * @return the number of events sent (0: nothing was pending or the client is not reading).
      */
     synchronized int pump(final long nowNanos)
     {
-        final int count = order.size();
-        if (closed || count == 0)
+        if (closed)
+        {
+            // Its watches stay marked, so that nothing adds them again.
+            readyWatches.takeAll();
+            pending.clear();
+            return 0;
+        }
+        for (StreamWatch watch = readyWatches.takeAll(); watch != null; )
+        {
+            final StreamWatch after = readyWatches.next(watch);
+            pending.addLast(watch);
+            watch = after;
+        }
+        if (pending.isEmpty() && !waitingForReady)
         {
             return 0;
         }
         int events = 0;
         try
         {
-            final int first = Math.floorMod(turn++, count);
             // Only what this stream sends takes readiness away, so gRPC is asked again only after a
             // send, not once per watch (100 asks per wake-up were an eighth of the pump's CPU).
             boolean ready = out.isReady();
+            waitingForReady = !ready;
             if (ready)
             {
                 lastReadyNanos = nowNanos;
             }
             sent = false;
-            for (int i = 0; i < count && ready; i++)
+            for (int n = pending.size(); n > 0 && ready; n--)
             {
-                events += order.get((first + i) % count).drain(MAX_EVENTS_PER_RESPONSE);
+                final StreamWatch watch = pending.pollFirst();
+                if (watch.removed())
+                {
+                    continue;
+                }
+                // Unmarked before the poll (a full fence): a hand-over the poll misses marks it again.
+                readyWatches.unmark(watch);
+                final int sentNow = watch.drain(MAX_EVENTS_PER_RESPONSE);
+                events += sentNow;
+                if (sentNow > 0 && !watch.ended() && readyWatches.remark(watch))
+                {
+                    pending.addLast(watch);
+                }
                 if (sent)
                 {
                     sent = false;
@@ -165,10 +197,55 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         return events;
     }
 
+    /**
+     * Whether the pump must come back to this stream: it has ready watches it has not taken, or
+     * ready watches it has taken and gRPC takes responses. The pump asks after it unmarked the
+     * stream, so a watch or gRPC's on-ready that comes after this answer marks the stream again.
+     * Pump thread.
+     *
+     * @return whether the stream has something the pump can send now.
+     */
+    synchronized boolean wantsPump()
+    {
+        return !closed && (!readyWatches.isEmpty() || (!pending.isEmpty() && out.isReady()));
+    }
+
+    /**
+     * Marks every watch of the stream ready, whether or not the engine signalled it: the pump's
+     * periodic sweep, which bounds the delay of a hand-over nothing signalled (a catch-up that
+     * read its limit without an event). Pump thread.
+     */
+    synchronized void markAllReady()
+    {
+        for (final StreamWatch watch : order)
+        {
+            readyWatches.mark(watch);
+        }
+    }
+
+    /**
+     * The engine handed {@code watch} something: it joins the ready watches, and the stream the
+     * pump's ready streams. Dispatcher thread (or the thread that created the watch); takes no
+     * lock, allocates nothing.
+     *
+     * @param watch one of this stream's watches.
+     */
+    void watchSignalled(final StreamWatch watch)
+    {
+        if (readyWatches.mark(watch))
+        {
+            pump.streamReady(this);
+        }
+    }
+
+    /**
+     * @return when the pump last found the stream ready; now, unless it found it not ready since.
+     */
     @Override
     public synchronized long lastReadyNanos()
     {
-        return lastReadyNanos;
+        // A stream the pump has no reason to look at has not been found wanting: it counts as ready.
+        return waitingForReady ? lastReadyNanos : System.nanoTime();
     }
 
     @Override
@@ -198,6 +275,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         closed = true;
         for (final StreamWatch watch : order)
         {
+            watch.remove();
             watch.watcher().cancel();
         }
         watches.clear();
@@ -318,8 +396,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         watches.put(watchId, watch);
         order.add(watch);
-        // Set once the watch is in the stream, so the ring it makes finds it there.
-        watcher.wakeWith(pumpDoorbell);
+        // Set once the watch is in the stream, so the signal it makes finds it there.
+        watcher.signalWith(watch);
     }
 
     private static io.ringwatch.engine.watch.WatchRequest engineRequest(final WatchCreateRequest request, final KeyRange range)
@@ -362,6 +440,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             return;
         }
         order.remove(watch);
+        watch.remove();
         watch.watcher().cancel();
         send(WatchResponse.newBuilder().setWatchId(watch.watchId()).setCanceled(true), 0);
         if (watch.awaitingProgress())

@@ -37,7 +37,7 @@ class StreamWatchProgressTest
         engine = RingWatch.open(RingWatchConfig.builder().name("stream-watch-progress").progressNotifyInterval(Duration.ofHours(1)).build());
         out = new RecordingObserver();
         stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out,
-            new WatchPump("stream-watch-progress-pump", engine, null), new Doorbell());
+            new WatchPump("stream-watch-progress-pump", engine, null, new Doorbell(), Long.MAX_VALUE));
     }
 
     @AfterEach

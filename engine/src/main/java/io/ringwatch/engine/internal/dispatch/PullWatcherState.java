@@ -6,6 +6,7 @@ import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.ProgressMark;
+import io.ringwatch.engine.watch.PullSignal;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
@@ -22,13 +23,14 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A pull watcher: its owner drains it with {@link #poll} or {@link #next}. The dispatcher wakes
  * an owner blocked in {@code next} by unparking it, and rings the doorbell an owner that polls
- * gave it ({@link #wakeWith}). Polling uses a batch held per polling
+ * gave it ({@link #wakeWith}) and calls the signal it gave ({@link #signalWith}). Polling uses a batch held per polling
  * thread, so a million idle pull watchers hold no batch memory.
  */
 final class PullWatcherState extends WatcherState implements PullWatcher
 {
     private volatile Thread waiter;
     private volatile Doorbell doorbell;
+    private volatile PullSignal pullSignal;
 
     PullWatcherState(
         final long id,
@@ -56,7 +58,24 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         {
             bell.ringAfterFence();
         }
+        final PullSignal owner = pullSignal;
+        if (owner != null)
+        {
+            owner.signalled();
+        }
         return true;
+    }
+
+    @Override
+    public void signalWith(final PullSignal signal)
+    {
+        pullSignal = signal;
+        // As wakeWith: work handed over before the signal was set signalled nothing.
+        if (signal != null)
+        {
+            VarHandle.fullFence();
+            signal.signalled();
+        }
     }
 
     @Override
