@@ -154,6 +154,46 @@ class WakeUpTest
     }
 
     /**
+     * A signal is the owner's code on the dispatcher: one that throws is dropped, and neither its
+     * watcher nor another watcher of the same dispatcher loses an event.
+     */
+    @Test
+    void aThrowingSignalHarmsNeitherItsWatcherNorTheOthers() throws InterruptedException
+    {
+        final PullWatcher throwing = engine.watchPull(WatchRequest.of(KeyRange.prefix("ta")));
+        final PullWatcher other = engine.watchPull(WatchRequest.of(KeyRange.prefix("tb")));
+        final AtomicInteger thrown = new AtomicInteger();
+        final AtomicInteger signalsOfOther = new AtomicInteger();
+        throwing.signalWith(() ->
+        {
+            thrown.incrementAndGet();
+            throw new IllegalStateException("planted");
+        });
+        other.signalWith(signalsOfOther::incrementAndGet);
+        settle();
+        for (int i = 0; i < 3; i++)
+        {
+            engine.put("ta" + i, "v");
+            engine.put("tb" + i, "v");
+        }
+        final RecordingListener fromThrowing = new RecordingListener();
+        final RecordingListener fromOther = new RecordingListener();
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        int throwingEvents = 0;
+        int otherEvents = 0;
+        while ((throwingEvents < 3 || otherEvents < 3) && System.nanoTime() < deadline)
+        {
+            throwingEvents += throwing.poll(fromThrowing, 10);
+            otherEvents += other.poll(fromOther, 10);
+            Thread.sleep(1);
+        }
+        assertEquals(3, throwingEvents, "the watcher whose signal threw still gets its events");
+        assertEquals(3, otherEvents, "the other watcher of the dispatcher gets its events");
+        assertEquals(1, thrown.get(), "a signal that threw is not called again");
+        assertTrue(signalsOfOther.get() >= 1, "the other watcher's signal is still called");
+    }
+
+    /**
      * Polls each time the doorbell rings until the poll hands something over. A ring may come
      * before the event (the dispatcher admitting the new watch late on a loaded machine rings it
      * too), so the owner re-arms before each poll, as a real owner does: an event handed over after

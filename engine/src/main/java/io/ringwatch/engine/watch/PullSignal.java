@@ -7,8 +7,10 @@ package io.ringwatch.engine.watch;
  * <p>
  * Threading: called on an engine dispatcher thread, after a full fence that follows the hand-over,
  * so a poll that starts after a load that comes after this call sees what was handed over. It must
- * be short, must not block and must not throw: the dispatcher serves every other watcher of its
- * shard meanwhile. An implementation that allocates allocates on the dispatcher's hot path.
+ * be short and must not block: the dispatcher serves every other watcher of its shard meanwhile, so a
+ * slow signal delays them all. One that throws is logged and never called again (the watcher is
+ * left as it is, still pollable). An implementation that allocates allocates on the dispatcher's
+ * hot path.
  */
 @FunctionalInterface
 public interface PullSignal

@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * A pull watcher: its owner drains it with {@link #poll} or {@link #next}. The dispatcher wakes
  * an owner blocked in {@code next} by unparking it, and rings the doorbell an owner that polls
@@ -28,6 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class PullWatcherState extends WatcherState implements PullWatcher
 {
+    private static final Logger LOG = LoggerFactory.getLogger(PullWatcherState.class);
+
     private volatile Thread waiter;
     private volatile Doorbell doorbell;
     private volatile PullSignal pullSignal;
@@ -61,9 +66,27 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         final PullSignal owner = pullSignal;
         if (owner != null)
         {
-            owner.signalled();
+            callSignal(owner);
         }
         return true;
+    }
+
+    /**
+     * The owner's code runs on the dispatcher here: one that throws must not take the dispatcher,
+     * and with it every other watcher of the shard, down. It is dropped instead; the watcher stays
+     * pollable and still wakes its doorbell and a blocked {@code next}.
+     */
+    private void callSignal(final PullSignal owner)
+    {
+        try
+        {
+            owner.signalled();
+        }
+        catch (final RuntimeException ex)
+        {
+            pullSignal = null;
+            LOG.warn("pull watcher {}: its signal threw and is no longer called", id(), ex);
+        }
     }
 
     @Override
@@ -74,7 +97,7 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         if (signal != null)
         {
             VarHandle.fullFence();
-            signal.signalled();
+            callSignal(signal);
         }
     }
 
