@@ -1,20 +1,17 @@
 package io.ringwatch.server.watch;
 
-import io.grpc.stub.ServerCallStreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
-import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.rpc.MemberIdentity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,14 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StreamWatchProgressTest
 {
     private RingWatch engine;
-    private RecordingObserver out;
+    private RecordingResponses out;
     private WatchStream stream;
 
     @BeforeEach
     void open()
     {
         engine = RingWatch.open(RingWatchConfig.builder().name("stream-watch-progress").progressNotifyInterval(Duration.ofHours(1)).build());
-        out = new RecordingObserver();
+        out = new RecordingResponses(true);
         stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out,
             new WatchPump("stream-watch-progress-pump", engine, null, new Doorbell(), Long.MAX_VALUE));
     }
@@ -105,69 +102,5 @@ class StreamWatchProgressTest
             watch.onProgress(current + 2);
         }
         assertEquals(1, out.responses.size());
-    }
-
-    /** The stream's outbound side: records every response, always ready. */
-    private static final class RecordingObserver extends ServerCallStreamObserver<WatchResponse>
-    {
-        final List<WatchResponse> responses = new ArrayList<>();
-
-        @Override
-        public boolean isCancelled()
-        {
-            return false;
-        }
-
-        @Override
-        public void setOnCancelHandler(final Runnable onCancelHandler)
-        {
-        }
-
-        @Override
-        public void setCompression(final String compression)
-        {
-        }
-
-        @Override
-        public boolean isReady()
-        {
-            return true;
-        }
-
-        @Override
-        public void setOnReadyHandler(final Runnable onReadyHandler)
-        {
-        }
-
-        @Override
-        public void disableAutoInboundFlowControl()
-        {
-        }
-
-        @Override
-        public void request(final int count)
-        {
-        }
-
-        @Override
-        public void setMessageCompression(final boolean enable)
-        {
-        }
-
-        @Override
-        public void onNext(final WatchResponse value)
-        {
-            responses.add(value);
-        }
-
-        @Override
-        public void onError(final Throwable t)
-        {
-        }
-
-        @Override
-        public void onCompleted()
-        {
-        }
     }
 }

@@ -1,6 +1,5 @@
 package io.ringwatch.server.watch;
 
-import io.grpc.stub.ServerCallStreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
@@ -41,7 +40,7 @@ class WatchPumpReadyTest
     private WatchPump pump;
     private AgentRunner runner;
     private final List<WatchStream> streams = new ArrayList<>();
-    private final List<Observer> observers = new ArrayList<>();
+    private final List<RecordingResponses> observers = new ArrayList<>();
 
     @BeforeEach
     void open()
@@ -127,7 +126,7 @@ class WatchPumpReadyTest
         final MemberIdentity member = new MemberIdentity("m", List.of("http://127.0.0.1:2379"));
         for (int s = 0; s < STREAMS; s++)
         {
-            final Observer out = new Observer(ready);
+            final RecordingResponses out = new RecordingResponses(ready);
             final WatchStream stream = new WatchStream(engine, member, out, pump);
             pump.add(stream);
             for (int w = 0; w < WATCHES_PER_STREAM; w++)
@@ -163,7 +162,7 @@ class WatchPumpReadyTest
     private Set<String> received()
     {
         final Set<String> keys = ConcurrentHashMap.newKeySet();
-        for (final Observer out : observers)
+        for (final RecordingResponses out : observers)
         {
             synchronized (out)
             {
@@ -179,75 +178,5 @@ class WatchPumpReadyTest
     private static String key(final int stream, final int watch)
     {
         return "wpr/" + stream + "/" + watch;
-    }
-
-    /** A stream's outbound side: records every response; ready as the test says. */
-    private static final class Observer extends ServerCallStreamObserver<WatchResponse>
-    {
-        final List<WatchResponse> responses = new ArrayList<>();
-        volatile boolean ready;
-
-        Observer(final boolean ready)
-        {
-            this.ready = ready;
-        }
-
-        @Override
-        public boolean isCancelled()
-        {
-            return false;
-        }
-
-        @Override
-        public void setOnCancelHandler(final Runnable onCancelHandler)
-        {
-        }
-
-        @Override
-        public void setCompression(final String compression)
-        {
-        }
-
-        @Override
-        public boolean isReady()
-        {
-            return ready;
-        }
-
-        @Override
-        public void setOnReadyHandler(final Runnable onReadyHandler)
-        {
-        }
-
-        @Override
-        public void disableAutoInboundFlowControl()
-        {
-        }
-
-        @Override
-        public void request(final int count)
-        {
-        }
-
-        @Override
-        public void setMessageCompression(final boolean enable)
-        {
-        }
-
-        @Override
-        public synchronized void onNext(final WatchResponse value)
-        {
-            responses.add(value);
-        }
-
-        @Override
-        public void onError(final Throwable t)
-        {
-        }
-
-        @Override
-        public void onCompleted()
-        {
-        }
     }
 }
