@@ -920,7 +920,8 @@ public final class RevisionLog implements AutoCloseable
                 // First: its thread faults in pages of the appender's mapping, which closing unmaps.
                 space.close();
             }
-            final List<File> written = appender != null && !writeFailed ? filesWrittenSinceOpen() : List.of();
+            // null: not a clean close (read-only, a failed write, or the files could not be listed).
+            final List<File> written = appender != null && !writeFailed ? filesWrittenSinceOpen() : null;
             maintenance.close();
             if (appender != null)
             {
@@ -928,7 +929,7 @@ public final class RevisionLog implements AutoCloseable
             }
             queue.close();
             excerpt.releaseLast();
-            if (written != null && appender != null && !writeFailed)
+            if (written != null)
             {
                 markClosedCleanly(written);
             }
