@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -101,6 +102,41 @@ class TmpfsDiskFullTest
             revisions.write(log, acknowledged + 1);
             log.flush();
             revisions.readAll(log, acknowledged + 1);
+        }
+    }
+
+    /**
+     * The very first open of a log on a full disk fails typed, and once there is room again the
+     * directory it left opens as a new log (it used to be refused for ever: its layout was created,
+     * its metadata file could not be written).
+     */
+    @Test
+    void aFirstOpenOnAFullTmpfsFailsTypedAndTheDirectoryOpensOnceThereIsRoom() throws IOException
+    {
+        final Path filler = mount.resolve("filler");
+        final byte[] block = new byte[64 * 1024];
+        try (OutputStream out = Files.newOutputStream(filler))
+        {
+            while (true)
+            {
+                out.write(block);
+            }
+        }
+        catch (final IOException full)
+        {
+            // The tmpfs is full.
+        }
+        assertThrows(RevisionLogException.class, () -> RevisionLog.open(config(0)), "first open on a full disk");
+        Files.delete(filler);
+        try (RevisionLog log = RevisionLog.open(config(0)))
+        {
+            assertEquals(0, log.lastRevision());
+            revisions.write(log, 1);
+            log.flush();
+        }
+        try (RevisionLog log = RevisionLog.open(config(0)))
+        {
+            revisions.readAll(log, 1);
         }
     }
 
