@@ -778,7 +778,9 @@ public final class RevisionLog implements AutoCloseable
 
     /**
      * Starts a snapshot of the index taken at {@code snapshotRevision}. On commit it becomes the
-     * newest snapshot and older ones beyond the configured count are deleted. One snapshot at a time;
+     * newest snapshot and older ones beyond the configured count are deleted. The snapshot leaves
+     * twice {@link LogConfig#diskReserveBytes()} plus {@link LogConfig#claimAheadBytes()} of the
+     * disk free for the log's appends: past that it fails instead. One snapshot at a time;
      * the snapshot thread; allocates the writer and its buffer.
      *
      * @param snapshotRevision the revision the scan starts at; at most {@link #lastRevision()}.
@@ -794,7 +796,11 @@ public final class RevisionLog implements AutoCloseable
             throw new IllegalArgumentException("snapshot revision " + snapshotRevision + " must be positive, at most " +
                 lastRevision + " and newer than " + this.snapshotRevision);
         }
-        return new SnapshotWriter(directory.resolve(LogDirectory.SNAPSHOTS), snapshotRevision, this::snapshotCommitted);
+        // Twice the reserve plus the claim-ahead distance: what the journal's next claims need while
+        // the snapshot is written, which must not fail the log's appends for a snapshot it can do without.
+        final long keepFree = 2 * config.diskReserveBytes() + config.claimAheadBytes();
+        return new SnapshotWriter(directory.resolve(LogDirectory.SNAPSHOTS), snapshotRevision, this::snapshotCommitted,
+            config.diskSpace(), keepFree);
     }
 
     /**

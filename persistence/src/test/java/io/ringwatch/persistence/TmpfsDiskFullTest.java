@@ -9,6 +9,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import org.agrona.concurrent.UnsafeBuffer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -137,6 +140,65 @@ class TmpfsDiskFullTest
         try (RevisionLog log = RevisionLog.open(config(0)))
         {
             revisions.readAll(log, 1);
+        }
+    }
+
+    /**
+     * A snapshot written while the disk fills (the engine takes them on a background thread) must
+     * not take the space the journal needs: before, it wrote on into the journal's reserve, so the
+     * journal's next claim failed and the engine refused every later write, for a snapshot it can
+     * do without. Now the snapshot fails (deleting its temp file) while twice the reserve plus the
+     * claim-ahead distance is still free, and the journal goes on appending.
+     */
+    @Test
+    void aSnapshotThatWouldFillTheDiskFailsAndTheJournalGoesOnAppending() throws IOException
+    {
+        final long reserve = LogConfig.DEFAULT_DISK_RESERVE_BYTES;
+        final LogConfig config = LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC)
+            .diskReserveBytes(reserve).claimAheadBytes(0).build();
+        long revision = 0;
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            for (int i = 0; i < 20; i++)
+            {
+                revisions.write(log, ++revision);
+                log.flush();
+            }
+            final UnsafeBuffer key = new UnsafeBuffer(new byte[16]);
+            final UnsafeBuffer value = new UnsafeBuffer(new byte[VALUE_BYTES]);
+            boolean refused = false;
+            try (SnapshotWriter snapshot = log.snapshotWriter(revision))
+            {
+                try
+                {
+                    for (int entry = 0; Files.getFileStore(mount).getUsableSpace() > reserve / 2; entry++)
+                    {
+                        key.putInt(0, entry);
+                        snapshot.append(key, 0, key.capacity(), value, 0, value.capacity(), 1, 1, 1, 0);
+                    }
+                }
+                catch (final LogWriteException expected)
+                {
+                    refused = true;
+                }
+                // While the snapshot is still open, as the engine's journal thread appends meanwhile,
+                // past what the log had claimed (1 MiB at a time).
+                for (int i = 0; i < 80; i++)
+                {
+                    revisions.write(log, ++revision);
+                    log.flush();
+                }
+            }
+            assertTrue(refused, "the snapshot was refused");
+            try (Stream<Path> files = Files.list(dir.resolve(LogDirectory.SNAPSHOTS)))
+            {
+                assertEquals(0, files.count(), "the refused snapshot left no file");
+            }
+            revisions.readAll(log, revision);
+        }
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            revisions.readAll(log, revision);
         }
     }
 
