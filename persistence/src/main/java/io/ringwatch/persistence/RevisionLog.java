@@ -189,7 +189,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
      * @throws LogWriteException     if the disk has less free space than the reserve, or the
-     *                               metadata's OPEN mark cannot be written.
+     *                               metadata's OPEN mark or the lock file's holder line cannot be
+     *                               written (then nothing stays open or locked).
      */
     public static RevisionLog open(final LogConfig config)
     {
@@ -209,7 +210,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
      * @throws LogWriteException     if the disk has less free space than the reserve, or the
-     *                               metadata's OPEN mark cannot be written.
+     *                               metadata's OPEN mark or the lock file's holder line cannot be
+     *                               written (then nothing stays open or locked).
      */
     public static RevisionLog open(final LogConfig config, final String threadPrefix)
     {
@@ -242,7 +244,18 @@ public final class RevisionLog implements AutoCloseable
             }
             UnbornCycleFile.remove(directory.resolve(LogDirectory.QUEUE));
             final RevisionLog log = new RevisionLog(config, metadata, lock, threadPrefix);
-            lock.recordHolder();
+            try
+            {
+                lock.recordHolder();
+            }
+            catch (final RuntimeException ex)
+            {
+                // Closed as after a failed write (the OPEN mark stays): it stops the disk-space
+                // thread and unmaps the queue before the lock goes.
+                log.writeFailed = true;
+                log.close();
+                throw ex;
+            }
             return log;
         }
         catch (final RuntimeException ex)

@@ -202,6 +202,59 @@ class TmpfsDiskFullTest
         }
     }
 
+    /**
+     * The holder line is written into the lock file once the log is open; where that write fails
+     * (here the lock file is bind-mounted from the full tmpfs, the log itself on a disk with room),
+     * the open fails typed and releases everything it had opened: before, it released only the
+     * lock and left the log open (its queue mapped, its disk-space thread running, the directory
+     * unlocked under it), so a second open in the same JVM ran beside it.
+     */
+    @Test
+    void anOpenWhoseLockFileCannotBeWrittenFailsTypedAndLeavesNothingOpen() throws IOException
+    {
+        final Path logDir = root.resolve("disk-log");
+        final LogConfig config = LogConfig.builder(logDir).blockSize(1 << 20).build();
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            revisions.write(log, 1);
+        }
+        final Path lockOnTmpfs = Files.createFile(mount.resolve("lock"));
+        fillTmpfs();
+        final Path lockFile = logDir.resolve(DirectoryLock.NAME);
+        assumeTrue(Tmpfs.bind(lockOnTmpfs, lockFile), "cannot bind-mount a file here");
+        try
+        {
+            assertThrows(LogWriteException.class, () -> RevisionLog.open(config, "lockfull"), "the holder line cannot be written");
+            assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("lockfull")),
+                "a thread of the failed open still runs");
+        }
+        finally
+        {
+            Tmpfs.unmount(lockFile);
+        }
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            revisions.readAll(log, 1);
+            revisions.write(log, 2);
+        }
+    }
+
+    private void fillTmpfs()
+    {
+        final byte[] block = new byte[4096];
+        try (OutputStream out = Files.newOutputStream(mount.resolve("filler")))
+        {
+            while (true)
+            {
+                out.write(block);
+            }
+        }
+        catch (final IOException full)
+        {
+            // The tmpfs is full.
+        }
+    }
+
     @Test
     void theDefaultReserveRefusesAppendsWhileTheTmpfsStillHasRoom() throws IOException
     {
