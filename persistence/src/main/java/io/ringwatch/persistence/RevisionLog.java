@@ -16,6 +16,7 @@ import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
+import net.openhft.chronicle.queue.impl.single.MissingStoreFileException;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
@@ -288,6 +289,14 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final LogCorruptedException ex)
         {
+            if (ex.getCause() instanceof MissingStoreFileException)
+            {
+                // Chronicle's directory listing (in metadata.cq4t) still names a first cycle file
+                // that is gone: a kill between retention's deletion of the oldest files and its
+                // refresh of the listing. A read-only queue cannot refresh it; the writable open
+                // does, and then reads the log from the first file left.
+                return;
+            }
             if (!(ex.getCause() instanceof Error) || !endsInTornHeader(queueDirectory))
             {
                 throw ex;

@@ -237,4 +237,57 @@ class RetentionTest
             }
         }
     }
+    /**
+     * A kill during retention's deletions leaves the oldest files deleted and the rest in place,
+     * while Chronicle's directory listing in metadata.cq4t may still name the deleted cycles (here:
+     * the files are deleted under a closed log, the worst case). The reopened log starts at the
+     * first revision it still holds, reads every revision after it in order, and verifies sound.
+     */
+    @Test
+    void aLogWhoseOldestFilesWentUnderAKilledRetentionReopensFromTheFirstFileLeft() throws IOException
+    {
+        final LogConfig config = config(RetentionPolicy.keepAll().keepRevisions(1));
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            for (int i = 0; i < 5 * PER_CYCLE; i++)
+            {
+                writeNext(log);
+            }
+            log.compact(log.lastRevision());
+            try (SnapshotWriter snapshot = log.snapshotWriter(log.lastRevision()))
+            {
+                snapshot.commit();
+            }
+        }
+        try (Stream<Path> files = Files.list(dir.resolve(LogDirectory.QUEUE)))
+        {
+            files.filter(f -> f.toString().endsWith(".cq4")).sorted().limit(2).forEach(f ->
+            {
+                try
+                {
+                    Files.delete(f);
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
+            });
+        }
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            assertEquals(2 * PER_CYCLE, log.firstRevision());
+            assertEquals(5 * PER_CYCLE, log.lastRevision());
+            RevisionLogTest.readAll(log, log.firstRevision(), log.lastRevision());
+            assertTrue(log.verify().ok(), () -> log.verify().problem());
+            try (LogReader reader = log.reader())
+            {
+                assertFalse(reader.seek(PER_CYCLE));
+                assertTrue(reader.seek(3 * PER_CYCLE));
+                final RevisionRecord record = new RevisionRecord();
+                assertTrue(reader.next(record));
+                TestRevisions.check(record, 3 * PER_CYCLE);
+            }
+            writeNext(log);
+        }
+    }
 }
