@@ -11,12 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
+import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A real full disk: an 8 MiB tmpfs, where a mapped page the file system cannot back raises SIGBUS.
@@ -252,6 +255,60 @@ class TmpfsDiskFullTest
         catch (final IOException full)
         {
             // The tmpfs is full.
+        }
+    }
+
+    /**
+     * The tmpfs fills while the log rolls to a new cycle file every few revisions (Chronicle maps
+     * and writes each new file's header): the append that cannot be backed fails typed, whether it
+     * rolls or not; every revision appended before it is there after a reopen with room, the log
+     * verifies, and appends go on. With no reserve, at each of several roll periods.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 7})
+    void aTmpfsThatFillsAcrossCycleRollsLosesNoAppendedRevision(final int perCycle)
+    {
+        final long[] now = {1_700_000_000_000L};
+        final LogConfig config = LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC)
+            .rollCycle(TestRollCycles.TEST_SECONDLY).clockMillis(() -> now[0]).diskReserveBytes(0).claimAheadBytes(0).build();
+        long appended = 0;
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            while (true)
+            {
+                if ((appended + 1) % perCycle == 0)
+                {
+                    now[0] += 1_000;
+                }
+                try
+                {
+                    revisions.write(log, appended + 1);
+                    log.flush();
+                }
+                catch (final LogWriteException expected)
+                {
+                    assertEquals(appended, log.lastRevision());
+                    break;
+                }
+                appended++;
+                assertTrue(appended < 2_000, "an 8 MiB tmpfs never filled");
+            }
+            assertTrue(appended > 3, "filled after " + appended);
+        }
+        catch (final LogWriteException closeOnAFullDisk)
+        {
+            // The close could not clear the OPEN mark: the reopen treats the log as not closed cleanly.
+        }
+        assertTrue(Tmpfs.resize(mount, 64), "remount with room");
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            assertEquals(appended, log.lastRevision(), "every appended revision recovered");
+            revisions.readAll(log, appended);
+            assertTrue(log.verify().ok(), () -> log.verify().problem());
+            now[0] += 1_000;
+            revisions.write(log, appended + 1);
+            log.flush();
+            revisions.readAll(log, appended + 1);
         }
     }
 
