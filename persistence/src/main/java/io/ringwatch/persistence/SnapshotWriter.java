@@ -216,11 +216,33 @@ public final class SnapshotWriter implements SnapshotOutput
     }
 
     /**
+     * Refuses a write that would leave less than {@code keepFree} usable: the log's appends need it.
+     */
+    private void requireRoom(final long bytes)
+    {
+        final long usable;
+        try
+        {
+            usable = space.usableBytes(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new LogWriteException("Cannot query the free space of " + directory + ": " + ex, ex);
+        }
+        if (usable < bytes + keepFree)
+        {
+            throw new LogWriteException("Disk nearly full: snapshot " + snapshotRevision + " abandoned; " + directory +
+                " has " + usable + " bytes usable and writing " + bytes + " more would leave less than the " + keepFree +
+                " the log's appends need");
+        }
+    }
+
+    /**
      * Writes out the buffered bytes, adding them to the running CRC.
      */
     private void drain() throws IOException
     {
-        SpaceGuard.requireFree(space, directory, buffer.position(), keepFree);
+        requireRoom(buffer.position());
         buffer.flip();
         crc.update(buffer);
         buffer.rewind();

@@ -452,13 +452,7 @@ final class SpaceGuard implements AutoCloseable
         requireFree(space, directory, bytes, reserve);
     }
 
-    /**
-     * Checks that the file system holding {@code directory} (or its parent, before it exists) has
-     * {@code bytes} plus {@code reserve} usable.
-     *
-     * @throws LogWriteException if it has not, or cannot be asked.
-     */
-    static void requireFree(final DiskSpace space, final Path directory, final long bytes, final long reserve)
+    private static void requireFree(final DiskSpace space, final Path directory, final long bytes, final long reserve)
     {
         final long usable;
         try
