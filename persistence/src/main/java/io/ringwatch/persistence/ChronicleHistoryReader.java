@@ -171,7 +171,7 @@ final class ChronicleHistoryReader implements HistoryReader
                 }
                 pendingSeek = 0;
             }
-            if (!reader.next(record))
+            if (!nextRevision())
             {
                 return false;
             }
@@ -185,6 +185,23 @@ final class ChronicleHistoryReader implements HistoryReader
             changeCount = record.changeCount();
         }
         return true;
+    }
+
+    /**
+     * Reads the next revision; one that retention deleted under this reader fails as the engine's
+     * histories fail for history they no longer hold ({@link IllegalStateException}): a read at a
+     * past revision reports it compacted, a watcher is cancelled.
+     */
+    private boolean nextRevision()
+    {
+        try
+        {
+            return reader.next(record);
+        }
+        catch (final LogCompactedException gone)
+        {
+            throw new IllegalStateException(gone.getMessage(), gone);
+        }
     }
 
     private long readableRevision()

@@ -32,7 +32,10 @@ final class LogDirectory
      * Checks {@code directory} and reads its metadata without changing anything.
      *
      * @param writable whether the caller will write.
-     * @return the metadata, or null for a directory that is absent or empty (a new log).
+     * @return the metadata, or null for a directory that is absent or empty (a new log): empty also
+     *         when it holds only what a first open leaves that failed (a full disk) or died before
+     *         writing its metadata: the lock file, empty {@code queue/} and {@code snapshots/}, a
+     *         metadata temp file.
      * @throws LogDirectoryException if the path is not a usable data directory.
      */
     static MetadataFile inspect(final Path directory, final boolean writable)
@@ -68,19 +71,27 @@ final class LogDirectory
             {
                 continue;
             }
-            empty = false;
             if (QUEUE.equals(name) && Files.isDirectory(entry))
             {
-                checkEntries(entry, ".cq4", ".cq4t");
+                empty &= checkEntries(entry, ".cq4", ".cq4t") == 0;
             }
             else if (SNAPSHOTS.equals(name) && Files.isDirectory(entry))
             {
-                checkEntries(entry, SnapshotFiles.SUFFIX, SnapshotFiles.TEMP_SUFFIX);
+                empty &= checkEntries(entry, SnapshotFiles.SUFFIX, SnapshotFiles.TEMP_SUFFIX) == 0;
             }
-            else if (!MetadataFile.NAME.equals(name) && !MetadataFile.TEMP_NAME.equals(name) &&
-                !LeaseFile.NAME.equals(name) && !LeaseFile.TEMP_NAME.equals(name))
+            else if (MetadataFile.TEMP_NAME.equals(name))
+            {
+                // Left by a metadata write that failed (a full disk) or was killed: alone, with the
+                // empty layout, it is what a first open leaves that never wrote its metadata.
+                continue;
+            }
+            else if (!MetadataFile.NAME.equals(name) && !LeaseFile.NAME.equals(name) && !LeaseFile.TEMP_NAME.equals(name))
             {
                 throw new LogDirectoryException(directory + " holds a foreign entry '" + name + "'; refusing to use it");
+            }
+            else
+            {
+                empty = false;
             }
         }
         final MetadataFile metadata = MetadataFile.read(directory);
@@ -127,9 +138,11 @@ final class LogDirectory
         new MetadataFile(0, 0).write(directory);
     }
 
-    private static void checkEntries(final Path directory, final String... suffixes)
+    /** @return how many entries {@code directory} holds, all of them known. */
+    private static int checkEntries(final Path directory, final String... suffixes)
     {
-        for (final Path entry : list(directory))
+        final List<Path> entries = list(directory);
+        for (final Path entry : entries)
         {
             final String name = entry.getFileName().toString();
             boolean known = false;
@@ -142,6 +155,7 @@ final class LogDirectory
                 throw new LogDirectoryException(directory + " holds a foreign entry '" + name + "'; refusing to use it");
             }
         }
+        return entries.size();
     }
 
     private static List<Path> list(final Path directory)

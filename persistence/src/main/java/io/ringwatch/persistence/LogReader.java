@@ -33,6 +33,10 @@ import org.agrona.ExpandableDirectByteBuffer;
  * into the record's buffer); {@link #seek(long)} allocates only when the set of cycle files changed
  * (it caches each file's first revision).
  * Errors: a stored excerpt that fails its CRC or layout check throws {@link LogCorruptedException}.
+ * Retention: a reader inside a cycle file that retention deletes keeps its mapping and finishes the
+ * file; if the files after it were deleted too, Chronicle's tailer moves on to the next file that
+ * exists, so the reader checks that each excerpt starts right after the one before and throws
+ * {@link LogCompactedException} instead of returning a later revision as the next one.
  * <p>
  * Skips: revisions a SKIP excerpt says will never exist (an unclean reopen of an ASYNC log,
  * {@link RevisionLog#skipTo}) are not returned; {@link #seek} to one of them positions the reader at
@@ -59,6 +63,8 @@ public final class LogReader implements AutoCloseable
     private long firstSkippedFrom;
     private long skippedFrom;
     private long skippedTo;
+    /** The revision the next excerpt must start at, 0 where not known (after a seek or a move to the start). */
+    private long expectedNext;
 
     LogReader(final SingleChronicleQueue queue)
     {
@@ -88,6 +94,7 @@ public final class LogReader implements AutoCloseable
         {
             throw new IllegalArgumentException("revision must be positive: " + revision);
         }
+        expectedNext = 0;
         try
         {
             return seekFrom(revision);
@@ -134,6 +141,8 @@ public final class LogReader implements AutoCloseable
      * @return true if a revision was read, false if the reader is at the end of the log.
      * @throws LogCorruptedException if the excerpt fails its CRC or layout check.
      * @throws LogFormatException    if the excerpt was written by a newer format version.
+     * @throws LogCompactedException if retention deleted the next revision while this reader read an
+     *                               older file (the reader stays where it was).
      */
     public boolean next(final RevisionRecord into)
     {
@@ -186,19 +195,39 @@ public final class LogReader implements AutoCloseable
             final byte kind = check(buffer, length, index);
             if (kind == KIND_REVISION)
             {
+                final long revision = buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN);
+                requireNext(revision, index);
+                expectedNext = revision + 1;
                 into.index(length, index);
                 return KIND_REVISION;
             }
             if (kind == KIND_SKIP)
             {
+                requireNext(buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN), index);
                 skippedFrom = buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN);
                 skippedTo = buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN);
+                expectedNext = skippedTo + 1;
                 if (skips++ == 0)
                 {
                     firstSkippedFrom = skippedFrom;
                 }
                 return KIND_SKIP;
             }
+        }
+    }
+
+    /**
+     * Revisions are appended contiguously (a skip starts right after the revision before it), so an
+     * excerpt that does not start at the expected revision lies beyond cycle files deleted under
+     * this reader. The tailer is put back on that excerpt: a later call fails the same way.
+     */
+    private void requireNext(final long from, final long index)
+    {
+        if (expectedNext != 0 && from != expectedNext)
+        {
+            tailer.moveToIndex(index);
+            throw new LogCompactedException("revision " + expectedNext + " is no longer in the log (retention " +
+                "deleted it while this reader read an older file; the next revision held is " + from + ")", expectedNext);
         }
     }
 
@@ -300,6 +329,7 @@ public final class LogReader implements AutoCloseable
     public void toStart()
     {
         tailer.toStart();
+        expectedNext = 0;
         skips = 0;
         firstSkippedFrom = 0;
         skippedFrom = 0;
@@ -320,6 +350,7 @@ public final class LogReader implements AutoCloseable
      */
     long lastRevisionInCycle(final int cycle)
     {
+        expectedNext = 0;
         final long excerpts = tailer.excerptsInCycle(cycle);
         if (excerpts <= 0 || !peek(rollCycle.toIndex(cycle, excerpts - 1)))
         {
@@ -334,6 +365,7 @@ public final class LogReader implements AutoCloseable
      */
     long lastRevisionField()
     {
+        expectedNext = 0;
         tailer.direction(TailerDirection.BACKWARD).toEnd();
         try (DocumentContext dc = tailer.readingDocument())
         {

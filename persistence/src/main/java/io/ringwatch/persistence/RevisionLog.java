@@ -16,6 +16,7 @@ import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
+import net.openhft.chronicle.queue.impl.single.MissingStoreFileException;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
@@ -189,7 +190,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
      * @throws LogWriteException     if the disk has less free space than the reserve, or the
-     *                               metadata's OPEN mark cannot be written.
+     *                               metadata's OPEN mark or the lock file's holder line cannot be
+     *                               written (then nothing stays open or locked).
      */
     public static RevisionLog open(final LogConfig config)
     {
@@ -209,7 +211,8 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
      * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
      * @throws LogWriteException     if the disk has less free space than the reserve, or the
-     *                               metadata's OPEN mark cannot be written.
+     *                               metadata's OPEN mark or the lock file's holder line cannot be
+     *                               written (then nothing stays open or locked).
      */
     public static RevisionLog open(final LogConfig config, final String threadPrefix)
     {
@@ -242,7 +245,18 @@ public final class RevisionLog implements AutoCloseable
             }
             UnbornCycleFile.remove(directory.resolve(LogDirectory.QUEUE));
             final RevisionLog log = new RevisionLog(config, metadata, lock, threadPrefix);
-            lock.recordHolder();
+            try
+            {
+                lock.recordHolder();
+            }
+            catch (final RuntimeException ex)
+            {
+                // Closed as after a failed write (the OPEN mark stays): it stops the disk-space
+                // thread and unmaps the queue before the lock goes.
+                log.writeFailed = true;
+                log.close();
+                throw ex;
+            }
             return log;
         }
         catch (final RuntimeException ex)
@@ -275,6 +289,14 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final LogCorruptedException ex)
         {
+            if (ex.getCause() instanceof MissingStoreFileException)
+            {
+                // Chronicle's directory listing (in metadata.cq4t) still names a first cycle file
+                // that is gone: a kill between retention's deletion of the oldest files and its
+                // refresh of the listing. A read-only queue cannot refresh it; the writable open
+                // does, and then reads the log from the first file left.
+                return;
+            }
             if (!(ex.getCause() instanceof Error) || !endsInTornHeader(queueDirectory))
             {
                 throw ex;
@@ -778,7 +800,9 @@ public final class RevisionLog implements AutoCloseable
 
     /**
      * Starts a snapshot of the index taken at {@code snapshotRevision}. On commit it becomes the
-     * newest snapshot and older ones beyond the configured count are deleted. One snapshot at a time;
+     * newest snapshot and older ones beyond the configured count are deleted. The snapshot leaves
+     * twice {@link LogConfig#diskReserveBytes()} plus {@link LogConfig#claimAheadBytes()} of the
+     * disk free for the log's appends: past that it fails instead. One snapshot at a time;
      * the snapshot thread; allocates the writer and its buffer.
      *
      * @param snapshotRevision the revision the scan starts at; at most {@link #lastRevision()}.
@@ -794,7 +818,11 @@ public final class RevisionLog implements AutoCloseable
             throw new IllegalArgumentException("snapshot revision " + snapshotRevision + " must be positive, at most " +
                 lastRevision + " and newer than " + this.snapshotRevision);
         }
-        return new SnapshotWriter(directory.resolve(LogDirectory.SNAPSHOTS), snapshotRevision, this::snapshotCommitted);
+        // Twice the reserve plus the claim-ahead distance: what the journal's next claims need while
+        // the snapshot is written, which must not fail the log's appends for a snapshot it can do without.
+        final long keepFree = 2 * config.diskReserveBytes() + config.claimAheadBytes();
+        return new SnapshotWriter(directory.resolve(LogDirectory.SNAPSHOTS), snapshotRevision, this::snapshotCommitted,
+            config.diskSpace(), keepFree);
     }
 
     /**

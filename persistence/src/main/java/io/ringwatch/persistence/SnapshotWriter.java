@@ -19,12 +19,16 @@ import org.agrona.DirectBuffer;
  * Streams the entries of an index snapshot taken at {@code snapshotRevision} to a temp file, then
  * {@link #commit()} forces it, renames it into place atomically and records it in the log's
  * metadata; older snapshots beyond the configured count are deleted. A writer closed without a
- * commit deletes its temp file. The engine takes FUZZY snapshots: it starts the scan at revision
+ * commit deletes its temp file. Each write first checks that the disk keeps {@code keepFree} bytes
+ * free after it (the log's appends need them: a snapshot that filled the disk would fail the
+ * writes it exists to speed up the recovery of) and fails, deleting the temp file, where it would
+ * not. The engine takes FUZZY snapshots: it starts the scan at revision
  * S while the writer keeps going, and recovery replays the log from S + 1 (each logged change holds
  * the full post-state, so replaying a change the scan already saw is harmless).
  * <p>
  * Threading: one thread (a background snapshot thread, not the writer). Allocation: a 64 KiB
- * buffer at creation, then none per entry unless an entry is larger than any before.
+ * buffer at creation, then none per entry unless an entry is larger than any before; the free-space
+ * query before each write of the buffer allocates a little (once per 64 KiB written).
  */
 public final class SnapshotWriter implements SnapshotOutput
 {
@@ -35,14 +39,19 @@ public final class SnapshotWriter implements SnapshotOutput
     private final Path temp;
     private final FileChannel channel;
     private final LongConsumer onCommit;
+    private final DiskSpace space;
+    private final long keepFree;
     private final CRC32C crc = new CRC32C();
     private ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES).order(LITTLE_ENDIAN);
     private long entries;
     private boolean finished;
 
-    SnapshotWriter(final Path directory, final long snapshotRevision, final LongConsumer onCommit)
+    SnapshotWriter(final Path directory, final long snapshotRevision, final LongConsumer onCommit,
+        final DiskSpace space, final long keepFree)
     {
         this.directory = directory;
+        this.space = space;
+        this.keepFree = keepFree;
         this.snapshotRevision = snapshotRevision;
         this.onCommit = onCommit;
         this.temp = SnapshotFiles.temp(directory, snapshotRevision);
@@ -83,7 +92,8 @@ public final class SnapshotWriter implements SnapshotOutput
      * @param version        the key's version.
      * @throws IllegalArgumentException if a length or offset is out of range.
      * @throws IllegalStateException    if the writer was committed or closed.
-     * @throws LogWriteException        if the storage fails.
+     * @throws LogWriteException        if the storage fails, or writing would leave less free than
+     *                                  the log's appends need; the snapshot is abandoned.
      */
     @Override
     public void append(
@@ -116,7 +126,7 @@ public final class SnapshotWriter implements SnapshotOutput
      * pruning of older snapshots. The snapshot thread.
      *
      * @throws IllegalStateException if already committed or closed.
-     * @throws LogWriteException     if the storage fails; the temp file is deleted.
+     * @throws LogWriteException     if the storage fails or the disk is too full; the temp file is deleted.
      */
     @Override
     public void commit()
@@ -147,6 +157,11 @@ public final class SnapshotWriter implements SnapshotOutput
         {
             close();
             throw new LogWriteException("Cannot commit snapshot " + snapshotRevision + ": " + ex, ex);
+        }
+        catch (final LogWriteException ex)
+        {
+            close();
+            throw ex;
         }
         onCommit.accept(snapshotRevision);
     }
@@ -189,9 +204,36 @@ public final class SnapshotWriter implements SnapshotOutput
             close();
             throw new LogWriteException("Cannot write snapshot " + temp + ": " + ex, ex);
         }
+        catch (final LogWriteException ex)
+        {
+            close();
+            throw ex;
+        }
         if (buffer.capacity() < length)
         {
             buffer = ByteBuffer.allocateDirect(Math.max(length, buffer.capacity() * 2)).order(LITTLE_ENDIAN);
+        }
+    }
+
+    /**
+     * Refuses a write that would leave less than {@code keepFree} usable: the log's appends need it.
+     */
+    private void requireRoom(final long bytes)
+    {
+        final long usable;
+        try
+        {
+            usable = space.usableBytes(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new LogWriteException("Cannot query the free space of " + directory + ": " + ex, ex);
+        }
+        if (usable < bytes + keepFree)
+        {
+            throw new LogWriteException("Disk nearly full: snapshot " + snapshotRevision + " abandoned; " + directory +
+                " has " + usable + " bytes usable and writing " + bytes + " more would leave less than the " + keepFree +
+                " the log's appends need");
         }
     }
 
@@ -200,6 +242,7 @@ public final class SnapshotWriter implements SnapshotOutput
      */
     private void drain() throws IOException
     {
+        requireRoom(buffer.position());
         buffer.flip();
         crc.update(buffer);
         buffer.rewind();

@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class LogDirectoryTest
 {
@@ -85,6 +89,20 @@ class LogDirectoryTest
         final Path dir = existingLog();
         QueueFiles.flipByte(dir.resolve(MetadataFile.NAME), 10);
         assertRefusedUnchanged(LogCorruptedException.class, dir);
+    }
+
+    /** A metadata file cut short anywhere (0, inside the magic, the header, the CRC) is refused typed, read-only too. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 3, 8, 20, 28, 31})
+    void truncatedMetadataIsRefused(final int length) throws IOException
+    {
+        final Path dir = existingLog();
+        try (FileChannel channel = FileChannel.open(dir.resolve(MetadataFile.NAME), StandardOpenOption.WRITE))
+        {
+            channel.truncate(length);
+        }
+        assertRefusedUnchanged(LogCorruptedException.class, dir);
+        assertThrows(LogCorruptedException.class, () -> RevisionLog.openReadOnly(dir));
     }
 
     @Test

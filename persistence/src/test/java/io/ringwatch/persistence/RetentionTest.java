@@ -2,6 +2,7 @@ package io.ringwatch.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
 
+import io.ringwatch.engine.spi.HistoryReader;
+import io.ringwatch.ringbuffer.EventRecord;
 import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 
 import org.junit.jupiter.api.Test;
@@ -145,6 +148,146 @@ class RetentionTest
                     TestRevisions.check(record, r);
                 }
             }
+        }
+    }
+
+    /**
+     * A reader that finishes a deleted file and goes on finds the next files deleted too: Chronicle's
+     * tailer moves to the next file that exists, which holds later revisions. The reader must report
+     * that the revisions after its file are gone (typed), never hand out a later revision as the next
+     * one: a watcher or a read at a past revision would silently miss every revision in between.
+     */
+    @Test
+    void aReaderThatLeavesADeletedFileIsToldTheNextRevisionsAreGoneInsteadOfSkippingThem()
+    {
+        try (RevisionLog log = RevisionLog.open(config(RetentionPolicy.keepAll().keepRevisions(1))))
+        {
+            for (int i = 0; i < 5 * PER_CYCLE; i++)
+            {
+                writeNext(log);
+            }
+            try (LogReader reader = log.reader())
+            {
+                final RevisionRecord record = new RevisionRecord();
+                assertTrue(reader.next(record));
+                TestRevisions.check(record, 1);
+                log.compact(log.lastRevision());
+                try (SnapshotWriter snapshot = log.snapshotWriter(log.lastRevision()))
+                {
+                    snapshot.commit();
+                }
+                assertTrue(log.enforceRetention() > 1, "the reader's file and the one after it are deleted");
+                for (long r = 2; r < PER_CYCLE; r++)
+                {
+                    assertTrue(reader.next(record));
+                    TestRevisions.check(record, r);
+                }
+                final LogCompactedException gone = assertThrows(LogCompactedException.class, () -> reader.next(record),
+                    "revision " + PER_CYCLE + " is no longer in the log");
+                assertEquals(PER_CYCLE, gone.revision());
+            }
+        }
+    }
+    /**
+     * The engine's history over the log: a catching-up watcher or a read at a past revision whose
+     * reader leaves a deleted file fails as the engine's histories fail for revisions they no longer
+     * hold (a read at a past revision then reports COMPACTED), instead of going on at a later revision.
+     */
+    @Test
+    void theEnginesHistoryReaderFailsInsteadOfSkippingRevisionsRetentionDeletedUnderIt()
+    {
+        try (ChronicleJournal journal = ChronicleJournal.open(config(RetentionPolicy.keepAll().keepRevisions(1)), "retention"))
+        {
+            final RevisionLog log = journal.log();
+            for (int i = 0; i < 5 * PER_CYCLE; i++)
+            {
+                writeNext(log);
+            }
+            try (HistoryReader reader = journal.newReader())
+            {
+                assertTrue(reader.seek(1));
+                final EventRecord change = new EventRecord();
+                for (int i = 0; i < TestRevisions.changes(1); i++)
+                {
+                    assertTrue(reader.next(change));
+                    assertEquals(1, change.revision());
+                }
+                log.compact(log.lastRevision());
+                try (SnapshotWriter snapshot = log.snapshotWriter(log.lastRevision()))
+                {
+                    snapshot.commit();
+                }
+                assertTrue(log.enforceRetention() > 1);
+                long last = 1;
+                try
+                {
+                    while (reader.next(change))
+                    {
+                        assertTrue(change.revision() == last || change.revision() == last + 1,
+                            "revision " + change.revision() + " after " + last);
+                        last = change.revision();
+                    }
+                    throw new AssertionError("the reader ended at " + last + " instead of failing");
+                }
+                catch (final IllegalStateException expected)
+                {
+                    assertEquals(PER_CYCLE - 1, last, "every revision of the reader's own file was read");
+                    assertTrue(expected.getCause() instanceof LogCompactedException, expected.toString());
+                }
+            }
+        }
+    }
+    /**
+     * A kill during retention's deletions leaves the oldest files deleted and the rest in place,
+     * while Chronicle's directory listing in metadata.cq4t may still name the deleted cycles (here:
+     * the files are deleted under a closed log, the worst case). The reopened log starts at the
+     * first revision it still holds, reads every revision after it in order, and verifies sound.
+     */
+    @Test
+    void aLogWhoseOldestFilesWentUnderAKilledRetentionReopensFromTheFirstFileLeft() throws IOException
+    {
+        final LogConfig config = config(RetentionPolicy.keepAll().keepRevisions(1));
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            for (int i = 0; i < 5 * PER_CYCLE; i++)
+            {
+                writeNext(log);
+            }
+            log.compact(log.lastRevision());
+            try (SnapshotWriter snapshot = log.snapshotWriter(log.lastRevision()))
+            {
+                snapshot.commit();
+            }
+        }
+        try (Stream<Path> files = Files.list(dir.resolve(LogDirectory.QUEUE)))
+        {
+            files.filter(f -> f.toString().endsWith(".cq4")).sorted().limit(2).forEach(f ->
+            {
+                try
+                {
+                    Files.delete(f);
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
+            });
+        }
+        try (RevisionLog log = RevisionLog.open(config))
+        {
+            assertEquals(2 * PER_CYCLE, log.firstRevision());
+            assertEquals(5 * PER_CYCLE, log.lastRevision());
+            RevisionLogTest.readAll(log, log.firstRevision(), log.lastRevision());
+            assertTrue(log.verify().ok(), () -> log.verify().problem());
+            try (LogReader reader = log.reader())
+            {
+                assertFalse(reader.seek(PER_CYCLE));
+                assertTrue(reader.seek(3 * PER_CYCLE));
+                final RevisionRecord record = new RevisionRecord();
+                assertTrue(reader.next(record));
+                TestRevisions.check(record, 3 * PER_CYCLE);
+            }
+            writeNext(log);
         }
     }
 }

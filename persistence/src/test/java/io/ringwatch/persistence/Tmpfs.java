@@ -25,6 +25,12 @@ final class Tmpfs
         return run("mount", "-o", "remount,size=" + megabytes + "m", dir.toString());
     }
 
+    /** Bind-mounts the file {@code file} over the existing file {@code onto}; false if not possible here. */
+    static boolean bind(final Path file, final Path onto)
+    {
+        return run("mount", "--bind", file.toString(), onto.toString());
+    }
+
     static void unmount(final Path dir)
     {
         run("umount", "-l", dir.toString());

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
+import io.ringwatch.persistence.LogCompactedException;
 import io.ringwatch.persistence.LogCorruptedException;
 import io.ringwatch.persistence.LogDirectoryException;
 import io.ringwatch.persistence.LogFormatException;
@@ -230,7 +231,9 @@ final class SourceLog implements AutoCloseable
      * @param visitor      called once per revision.
      * @param progress     the bar of the whole walk.
      * @param progressBase revisions of the whole walk done before this span.
-     * @throws CorruptLogException if an excerpt fails its check or revisions are not contiguous.
+     * @throws CorruptLogException        if an excerpt fails its check or revisions are not contiguous.
+     * @throws RevisionOutOfRangeException if the writer of a live log deleted the next revisions
+     *                                     (retention) while this walk read an older file.
      */
     void read(final RevisionSpan span, final Consumer<RevisionRecord> visitor, final Progress progress, final long progressBase)
     {
@@ -275,6 +278,12 @@ final class SourceLog implements AutoCloseable
                 progress.advance(progressBase + expected - span.from() + 1);
                 expected++;
             }
+        }
+        catch (final LogCompactedException ex)
+        {
+            // A live log: its writer's retention deleted the files after the one being read.
+            throw new RevisionOutOfRangeException("the log's writer deleted revisions this command was reading: " +
+                ex.getMessage(), ex);
         }
         catch (final LogCorruptedException ex)
         {

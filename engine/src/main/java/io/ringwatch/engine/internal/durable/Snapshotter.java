@@ -125,7 +125,8 @@ public final class Snapshotter implements AutoCloseable
 
     /**
      * Stops the background thread, then takes a last snapshot unless snapshots are off, so the
-     * next start replays nothing. Call after the writer has stopped and before the log closes.
+     * next start replays nothing. Call after the writer has stopped and before the log closes. A
+     * last snapshot that fails (a full disk) is logged and kept as {@code lastFailure}, not thrown.
      */
     @Override
     public void close()
@@ -148,6 +149,13 @@ public final class Snapshotter implements AutoCloseable
         try
         {
             snapshotNow();
+        }
+        catch (final RuntimeException e)
+        {
+            // A full disk, typically after the journal failed for it: the snapshot only shortens
+            // the next recovery, and the engine's close must still close the journal and free the index.
+            lastFailure = e;
+            LOG.warn("{}: the closing index snapshot failed; the next open replays the log after the last one", name, e);
         }
         finally
         {
