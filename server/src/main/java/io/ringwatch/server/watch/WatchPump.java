@@ -53,7 +53,7 @@ final class WatchPump implements Agent
      * @param engine     the engine whose revisions and window the backlog is measured against.
      * @param admission  the write admission to drive, or null without one.
      * @param doorbell   the doorbell the pump's thread parks on.
-     * @param sweepNanos how often every watch is looked at, signalled or not.
+     * @param sweepNanos how often every watch is looked at, marked or not.
      */
     WatchPump(final String roleName, final RingWatch engine, final WriteAdmission admission, final Doorbell doorbell,
         final long sweepNanos)
