@@ -8,6 +8,7 @@ import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.ReadyQueue;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.engine.watch.WatchResponse;
 import io.ringwatch.engine.watch.Watcher;
@@ -18,9 +19,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -122,75 +125,48 @@ class WakeUpTest
     }
 
     @Test
-    void aPullWatchersSignalTellsThatWatcherHasWorkAndNoOther() throws InterruptedException
+    void aPullWatcherMarksItsReadyEntryAndNoOtherAndTheMarkRingsTheQueuesDoorbell()
     {
         final PullWatcher a = engine.watchPull(WatchRequest.of(KeyRange.prefix("sa")));
         final PullWatcher b = engine.watchPull(WatchRequest.of(KeyRange.prefix("sb")));
-        final AtomicInteger signalsOfA = new AtomicInteger();
-        final AtomicInteger signalsOfB = new AtomicInteger();
-        a.signalWith(signalsOfA::incrementAndGet);
-        b.signalWith(signalsOfB::incrementAndGet);
-        assertTrue(signalsOfA.get() >= 1, "signalWith signals once, for what was handed over before it");
+        final Doorbell doorbell = new Doorbell();
+        final ReadyQueue<PullWatcher> ready = ReadyQueue.wakingWith(doorbell);
+        final ReadyQueue.Entry<PullWatcher> entryOfA = ready.entry(a);
+        final ReadyQueue.Entry<PullWatcher> entryOfB = ready.entry(b);
+        final RecordingListener into = new RecordingListener();
+        a.readyIn(entryOfA);
+        b.readyIn(entryOfB);
+        assertTrue(entryOfA.isMarked() && entryOfB.isMarked(), "readyIn marks once, for what was handed over before it");
+        assertEquals(2, ready.drain(entry ->
+        {
+            entry.unmark();
+            entry.attachment().poll(into, 10);
+        }));
         settle();
-        final int aBefore = signalsOfA.get();
-        final int bBefore = signalsOfB.get();
 
         engine.put("sa1", "v");
-        final RecordingListener polled = new RecordingListener();
-        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        // The owner's loop: take what is marked, else arm, look once more and park until a mark rings.
         int events = 0;
-        while (events == 0 && System.nanoTime() < deadline)
+        while (events == 0)
         {
-            if (signalsOfA.get() > aBefore)
+            doorbell.arm();
+            final ReadyQueue.Entry<PullWatcher> marked = ready.poll();
+            if (marked == null)
             {
-                events = a.poll(polled, 10);
+                assertTrue(awaitRing(doorbell), "the mark rang the queue's doorbell");
+                continue;
             }
-            Thread.sleep(1);
+            doorbell.disarm();
+            marked.unmark();
+            final int polled = marked.attachment().poll(into, 10);
+            assertTrue(marked == entryOfA || polled == 0, "only the watcher handed the event has it");
+            events += polled;
         }
-        assertEquals(1, events, "the signalled watcher had the event to poll");
+        assertEquals(1, events, "the marked watcher had the event to poll");
         settle();
-        assertEquals(bBefore, signalsOfB.get(), "the other watcher was not signalled");
-        assertEquals(0, b.poll(polled, 10));
-    }
-
-    /**
-     * A signal is the owner's code on the dispatcher: one that throws is dropped, and neither its
-     * watcher nor another watcher of the same dispatcher loses an event.
-     */
-    @Test
-    void aThrowingSignalHarmsNeitherItsWatcherNorTheOthers() throws InterruptedException
-    {
-        final PullWatcher throwing = engine.watchPull(WatchRequest.of(KeyRange.prefix("ta")));
-        final PullWatcher other = engine.watchPull(WatchRequest.of(KeyRange.prefix("tb")));
-        final AtomicInteger thrown = new AtomicInteger();
-        final AtomicInteger signalsOfOther = new AtomicInteger();
-        throwing.signalWith(() ->
-        {
-            thrown.incrementAndGet();
-            throw new IllegalStateException("planted");
-        });
-        other.signalWith(signalsOfOther::incrementAndGet);
-        settle();
-        for (int i = 0; i < 3; i++)
-        {
-            engine.put("ta" + i, "v");
-            engine.put("tb" + i, "v");
-        }
-        final RecordingListener fromThrowing = new RecordingListener();
-        final RecordingListener fromOther = new RecordingListener();
-        final long deadline = System.nanoTime() + PATIENCE.toNanos();
-        int throwingEvents = 0;
-        int otherEvents = 0;
-        while ((throwingEvents < 3 || otherEvents < 3) && System.nanoTime() < deadline)
-        {
-            throwingEvents += throwing.poll(fromThrowing, 10);
-            otherEvents += other.poll(fromOther, 10);
-            Thread.sleep(1);
-        }
-        assertEquals(3, throwingEvents, "the watcher whose signal threw still gets its events");
-        assertEquals(3, otherEvents, "the other watcher of the dispatcher gets its events");
-        assertEquals(1, thrown.get(), "a signal that threw is not called again");
-        assertTrue(signalsOfOther.get() >= 1, "the other watcher's signal is still called");
+        assertNull(ready.poll(), "the other watcher was not marked");
+        assertFalse(entryOfB.isMarked());
+        assertEquals(0, b.poll(into, 10));
     }
 
     /**

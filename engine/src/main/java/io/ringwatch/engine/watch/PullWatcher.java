@@ -6,9 +6,10 @@ import java.time.Duration;
 
 /**
  * A watcher whose owner pulls events from its own sequence, like a Disruptor EventPoller: the
- * engine never calls into the owner, except through a {@link PullSignal} the owner gave it. One
- * thread at a time may poll; {@link #cancel()}, {@link #requestProgress()}, {@link #wakeWith} and
- * {@link #signalWith} may come from any thread.
+ * engine never calls into the owner: it only unparks a thread blocked in {@link #next}, rings a
+ * {@link Doorbell} and marks a {@link ReadyQueue.Entry} the owner gave it. One thread at a time may
+ * poll; {@link #cancel()}, {@link #requestProgress()}, {@link #wakeWith} and {@link #readyIn} may
+ * come from any thread.
  */
 public interface PullWatcher extends Watcher
 {
@@ -62,19 +63,20 @@ public interface PullWatcher extends Watcher
     void wakeWith(Doorbell doorbell);
 
     /**
-     * Has the engine call {@code signal} whenever it hands this watcher something to poll, as
+     * Has the engine mark {@code entry} whenever it hands this watcher something to poll, as
      * {@link #wakeWith} rings a doorbell (same moments, same fence before it, after the doorbell's
-     * ring): an owner of many watchers learns which of them has work and polls only those. Setting
-     * a signal calls it once, for what was handed over before (a spare call when nothing was).
-     * The owner that clears a "has work" mark of its own before it polls, and the signal that sets
-     * it after the fence, form a Dekker pair: the poll sees the work or the signal finds the mark
-     * cleared. Any thread; allocates nothing.
+     * ring): an owner of many watchers learns which of them has work and polls only those, on its
+     * own thread ({@link ReadyQueue}). The dispatcher runs no code of the owner's, so an owner that
+     * is slow or never drains its queue delays no other watcher. Setting an entry marks it once,
+     * for what was handed over before (a spare mark when nothing was). The owner unmarks the entry
+     * before it polls (the queue's protocol), so a hand-over the poll misses marks it again. Any
+     * thread; allocates nothing.
      *
-     * @param signal what to call, or null to stop calling one.
-     * @throws UnsupportedOperationException if this watcher cannot signal (the default).
+     * @param entry the entry to mark, or null to stop marking one.
+     * @throws UnsupportedOperationException if this watcher cannot mark an entry (the default).
      */
-    default void signalWith(final PullSignal signal)
+    default void readyIn(final ReadyQueue.Entry<?> entry)
     {
-        throw new UnsupportedOperationException("this pull watcher has no per-watcher signal");
+        throw new UnsupportedOperationException("this pull watcher marks no ready entry");
     }
 }

@@ -5,8 +5,8 @@ import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.EventBatch;
-import io.ringwatch.engine.watch.PullSignal;
 import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.ReadyQueue;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchListener;
@@ -24,12 +24,11 @@ import java.util.List;
  * response carrying compact_revision when history was lost. A watch created with {@code fragment}
  * splits a response of two or more events that would reach {@link #MAX_RESPONSE_BYTES} into
  * fragments below it, every one but the last marked {@code fragment}, as etcd does (its clients
- * join them). As the watcher's {@link PullSignal} it puts itself among its stream's ready watches
- * when the engine hands the watcher something, so that the pump polls only the watches that have
- * something. Used only under its stream's lock, but for {@link #signalled()}, which the engine's
- * dispatcher calls.
+ * join them). Its entry in its stream's ready watches ({@link #readyEntry()}) is what the engine
+ * marks when it hands the watcher something, so that the pump polls only the watches that have
+ * something. Used only under its stream's lock.
  */
-final class StreamWatch extends ReadySet.Member<StreamWatch> implements WatchListener, PullSignal
+final class StreamWatch implements WatchListener
 {
     /** etcd's default --max-request-bytes, the size its fragments stay below. */
     static final int MAX_RESPONSE_BYTES = 1_572_864;
@@ -37,6 +36,7 @@ final class StreamWatch extends ReadySet.Member<StreamWatch> implements WatchLis
     private final WatchStream stream;
     private final long watchId;
     private final PullWatcher watcher;
+    private final ReadyQueue.Entry<StreamWatch> readyEntry;
     private final boolean progressNotify;
     private final PeriodicProgress periodic;
     private final boolean fragment;
@@ -49,6 +49,7 @@ final class StreamWatch extends ReadySet.Member<StreamWatch> implements WatchLis
         final boolean progressNotify, final boolean fragment)
     {
         this.stream = stream;
+        this.readyEntry = stream.readyEntry(this);
         this.watchId = watchId;
         this.watcher = watcher;
         this.progressNotify = progressNotify;
@@ -86,13 +87,11 @@ final class StreamWatch extends ReadySet.Member<StreamWatch> implements WatchLis
     }
 
     /**
-     * The engine handed the watcher something: the watch joins its stream's ready watches.
-     * Dispatcher thread; takes no lock, allocates nothing.
+     * @return the watch's entry in its stream's ready watches, which its watcher marks.
      */
-    @Override
-    public void signalled()
+    ReadyQueue.Entry<StreamWatch> readyEntry()
     {
-        stream.watchSignalled(this);
+        return readyEntry;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.ringwatch.server.watch;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.stats.EngineStats;
+import io.ringwatch.engine.watch.ReadyQueue;
 import io.ringwatch.server.admission.WriteAdmission;
 import org.agrona.concurrent.Agent;
 
@@ -13,15 +14,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The agent that moves events from the engine's pull watchers to the clients: each duty cycle
- * pumps the {@link WatchStream}s that are marked ready (one of their watches was signalled, or gRPC
- * said the stream takes responses again), and of those only the watches that were signalled, so a
- * cycle costs what has something to send, not how many watches there are; between cycles that
- * find nothing it parks until a stream is marked ({@link #streamReady} rings it). One thread for
- * all streams, so a stream never costs a thread, and a stream that does not read costs one
- * {@code isReady} check per signal. Every {@code sweepNanos} a cycle marks every watch of every
- * stream, which bounds the delay of a hand-over nothing signalled. The set of streams is copied on
- * change (rare) and read without a lock by the sweep and the admission; a cycle allocates nothing
- * itself (the responses it sends do; the ready queue grows to the most streams ever ready).
+ * pumps the {@link WatchStream}s that are marked ready in the pump's {@link ReadyQueue} (the engine
+ * marked one of their watches, or gRPC said the stream takes responses again), and of those only
+ * the marked watches, so a cycle costs what has something to send, not how many watches there are;
+ * between cycles that find nothing it parks until a stream is marked (the queue rings the pump's
+ * doorbell). The engine's dispatchers only mark entries (each stream's watches are a queue inside
+ * the pump's, {@link ReadyQueue#inside}): they never run the server's code. One thread for all
+ * streams, so a stream never costs a thread, and a stream that does not read keeps its watches
+ * marked, so that further hand-overs cost the dispatcher a read and the pump nothing. Every
+ * {@code sweepNanos} a cycle marks every watch of every stream, which bounds the delay of a
+ * hand-over nothing marked. The set of streams is copied on change (rare) and read without a lock
+ * by the sweep and the admission; a cycle allocates nothing itself (the responses it sends do; the
+ * list of active streams grows to the most streams ever ready).
  * With write admission, the pump also measures the streams' backlog for it every
  * {@link #ADMISSION_INTERVAL_NANOS} (it visits every watch, so not on every busy cycle), and on
  * every cycle that found nothing to send while writes are held, so that it never parks on a
@@ -36,11 +40,10 @@ final class WatchPump implements Agent
     private final String roleName;
     private final EngineStats engine;
     private final WriteAdmission admission;
-    private final Doorbell doorbell;
     private final long sweepNanos;
-    private final ReadySet<WatchStream> readyStreams = new ReadySet<>();
+    private final ReadyQueue<WatchStream> readyStreams;
     /** The marked streams the pump took, oldest first; pump thread only. */
-    private final ArrayDeque<WatchStream> active = new ArrayDeque<>();
+    private final ArrayDeque<ReadyQueue.Entry<WatchStream>> active = new ArrayDeque<>();
     private volatile WatchStream[] streams = NONE;
     private long lastAdmission;
     private long lastSweep;
@@ -50,7 +53,7 @@ final class WatchPump implements Agent
      * @param engine     the engine whose revisions and window the backlog is measured against.
      * @param admission  the write admission to drive, or null without one.
      * @param doorbell   the doorbell the pump's thread parks on.
-     * @param sweepNanos how often every watch is looked at, signalled or not.
+     * @param sweepNanos how often every watch is looked at, marked or not.
      */
     WatchPump(final String roleName, final RingWatch engine, final WriteAdmission admission, final Doorbell doorbell,
         final long sweepNanos)
@@ -58,39 +61,34 @@ final class WatchPump implements Agent
         this.roleName = roleName;
         this.engine = engine.stats();
         this.admission = admission;
-        this.doorbell = doorbell;
+        this.readyStreams = ReadyQueue.wakingWith(doorbell);
         this.sweepNanos = sweepNanos;
         lastAdmission = System.nanoTime();
         lastSweep = lastAdmission;
     }
 
     /**
-     * Marks {@code stream} ready and wakes the pump if that added it. Any thread (the engine's
-     * dispatchers through {@link WatchStream#watchSignalled}, gRPC's on-ready); takes no lock,
-     * allocates nothing.
+     * Makes {@code stream}'s entry in the pump's ready queue: marking it (or an entry of the queue
+     * inside it) wakes the pump. Any thread; allocates the entry.
      *
-     * @param stream a stream with a signalled watch, or that gRPC says takes responses again.
+     * @param stream a new stream.
+     * @return its entry, unmarked.
      */
-    void streamReady(final WatchStream stream)
+    ReadyQueue.Entry<WatchStream> readyEntry(final WatchStream stream)
     {
-        // Called after the watch's mark, a compare-and-set, and volatile accesses are ordered among
-        // themselves; the stream's compare-and-set is then the fence the ring needs.
-        if (readyStreams.mark(stream))
-        {
-            doorbell.ringAfterFence();
-        }
+        return readyStreams.entry(stream);
     }
 
     /**
-     * gRPC says {@code stream} takes responses again: marks it ready, as {@link #streamReady}, after
-     * the fence that orders gRPC's readiness before the mark. gRPC's thread; no lock, no allocation.
+     * gRPC says {@code stream} takes responses again: marks it ready after the fence that orders
+     * gRPC's readiness before the mark. gRPC's thread; no lock, no allocation.
      *
      * @param stream the stream that became ready.
      */
     void transportReady(final WatchStream stream)
     {
         VarHandle.fullFence();
-        streamReady(stream);
+        stream.markReady();
     }
 
     synchronized void add(final WatchStream stream)
@@ -136,26 +134,25 @@ final class WatchPump implements Agent
             for (final WatchStream stream : current)
             {
                 stream.markAllReady();
-                readyStreams.mark(stream);
+                stream.markReady();
             }
         }
-        for (WatchStream stream = readyStreams.takeAll(); stream != null; )
+        for (ReadyQueue.Entry<WatchStream> entry = readyStreams.poll(); entry != null; entry = readyStreams.poll())
         {
-            final WatchStream after = readyStreams.next(stream);
-            active.addLast(stream);
-            stream = after;
+            active.addLast(entry);
         }
         int work = 0;
         for (int n = active.size(); n > 0; n--)
         {
-            final WatchStream stream = active.pollFirst();
+            final ReadyQueue.Entry<WatchStream> entry = active.pollFirst();
+            final WatchStream stream = entry.attachment();
             work += stream.pump(now);
-            // Unmarked before the stream is asked (a full fence): a watch signalled or an on-ready
+            // Unmarked before the stream is asked (a full fence): a watch marked or an on-ready
             // after the answer marks it again, and one before it is in the answer.
-            readyStreams.unmark(stream);
-            if (stream.wantsPump() && readyStreams.remark(stream))
+            entry.unmark();
+            if (stream.wantsPump() && entry.remark())
             {
-                active.addLast(stream);
+                active.addLast(entry);
             }
         }
         if (!active.isEmpty())

@@ -20,11 +20,12 @@ import java.util.concurrent.TimeUnit;
  * etcd's Watch service: bidirectional streams of watch requests and responses over an engine's
  * pull watchers (see {@link WatchStream} for the semantics and flow control). Starts one pump
  * thread, named {@code <name>-watch-pump}, which parks on a doorbell when no stream has anything
- * to send; the engine signals a watch when it hands its watcher something to poll
- * ({@code PullWatcher.signalWith}), and gRPC a stream that was not ready and becomes ready: either
- * marks the stream ready for the pump and rings it, and a wake-up visits only the marked streams'
- * marked watches. An idle server's pump therefore costs no CPU; it still sweeps every watch every
- * {@link #MAX_IDLE_PARK_MILLIS} ms, which only bounds the delay of a hand-over nothing signalled. With a {@link WriteAdmission}, the
+ * to send; the engine marks a watch's entry in the engine's {@code ReadyQueue} when it hands its
+ * watcher something to poll ({@code PullWatcher.readyIn}; the dispatcher runs none of the server's
+ * code), and gRPC a stream that was not ready and becomes ready: either marks the stream ready for
+ * the pump and rings it, and a wake-up visits only the marked streams' marked watches. An idle
+ * server's pump therefore costs no CPU; it still sweeps every watch every
+ * {@link #MAX_IDLE_PARK_MILLIS} ms, which only bounds the delay of a hand-over nothing marked. With a {@link WriteAdmission}, the
  * pump also measures the backlog of the streams that read and drives it. Thread-safe; close it to
  * end every stream and stop the thread.
  */

@@ -11,6 +11,7 @@ import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.ReadyQueue;
 import io.ringwatch.server.admission.WatchBacklog;
 import io.ringwatch.server.rpc.EtcdErrors;
 import io.ringwatch.server.rpc.KeyRanges;
@@ -26,9 +27,10 @@ import java.util.Map;
 
 /**
  * One etcd watch stream: the client's create, cancel and progress requests in, watch responses
- * out. Each watch is an engine pull watcher ({@link StreamWatch}) that joins the stream's ready
- * watches when it has something to poll, and the stream then joins the pump's ready streams
- * ({@link ReadySet}, twice); the {@link WatchPump} thread
+ * out. Each watch is an engine pull watcher ({@link StreamWatch}) whose entry in the stream's
+ * {@link ReadyQueue} of ready watches the engine marks when it has something to poll; that queue is
+ * inside the pump's queue of ready streams, so the stream's entry there is marked too. The
+ * {@link WatchPump} thread
  * drains the ready watches into the stream only while gRPC says the stream is ready (its flow-control window
  * has room), so a client that stops reading holds at most one transport buffer of responses: its
  * watchers stop being polled, fall behind and later catch up from the engine's window or log,
@@ -41,10 +43,11 @@ import java.util.Map;
  *
  * <p>Threads: gRPC calls {@link #onNext} on its executor, the pump calls {@link #pump} and the
  * {@link WatchBacklog} methods; all take this stream's lock, which also serialises every write to
- * the outbound observer (gRPC allows one writer at a time). The engine's dispatchers call
- * {@link #watchSignalled}, which takes no lock. Allocates the responses it sends.
+ * the outbound observer (gRPC allows one writer at a time). The engine's dispatchers only mark the
+ * ready entries; gRPC's on-ready calls {@link #markReady}, which takes no lock. Allocates the
+ * responses it sends.
  */
-final class WatchStream extends ReadySet.Member<WatchStream> implements StreamObserver<WatchRequest>, WatchBacklog
+final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 {
     /** The most events in one response: bounds a response's size and keeps streams taking turns. */
     static final int MAX_EVENTS_PER_RESPONSE = 128;
@@ -59,8 +62,10 @@ final class WatchStream extends ReadySet.Member<WatchStream> implements StreamOb
     private final Map<Long, StreamWatch> watches = new HashMap<>();
     private final List<StreamWatch> order = new ArrayList<>();
     private final List<StreamWatch> ended = new ArrayList<>();
-    /** The watches the engine signalled, until the pump takes them into {@link #pending}. */
-    private final ReadySet<StreamWatch> readyWatches = new ReadySet<>();
+    /** The stream's entry in the pump's ready streams. */
+    private final ReadyQueue.Entry<WatchStream> readyEntry;
+    /** The watches the engine marked, until the pump takes them into {@link #pending}. */
+    private final ReadyQueue<StreamWatch> readyWatches;
     /** Ready watches the pump took and has yet to poll (or that may have more), oldest first. */
     private final ArrayDeque<StreamWatch> pending = new ArrayDeque<>();
     private long nextWatchId;
@@ -82,6 +87,8 @@ final class WatchStream extends ReadySet.Member<WatchStream> implements StreamOb
         this.member = member;
         this.out = out;
         this.pump = pump;
+        readyEntry = pump.readyEntry(this);
+        readyWatches = ReadyQueue.inside(readyEntry);
         lastReadyNanos = System.nanoTime();
     }
 
@@ -139,15 +146,13 @@ final class WatchStream extends ReadySet.Member<WatchStream> implements StreamOb
         if (closed)
         {
             // Its watches stay marked, so that nothing adds them again.
-            readyWatches.takeAll();
+            readyWatches.drain(entry -> { });
             pending.clear();
             return 0;
         }
-        for (StreamWatch watch = readyWatches.takeAll(); watch != null; )
+        for (ReadyQueue.Entry<StreamWatch> entry = readyWatches.poll(); entry != null; entry = readyWatches.poll())
         {
-            final StreamWatch after = readyWatches.next(watch);
-            pending.addLast(watch);
-            watch = after;
+            pending.addLast(entry.attachment());
         }
         if (pending.isEmpty() && !waitingForReady)
         {
@@ -173,10 +178,10 @@ final class WatchStream extends ReadySet.Member<WatchStream> implements StreamOb
                     continue;
                 }
                 // Unmarked before the poll (a full fence): a hand-over the poll misses marks it again.
-                readyWatches.unmark(watch);
+                watch.readyEntry().unmark();
                 final int sentNow = watch.drain(MAX_EVENTS_PER_RESPONSE);
                 events += sentNow;
-                if (sentNow > 0 && !watch.ended() && readyWatches.remark(watch))
+                if (sentNow > 0 && !watch.ended() && watch.readyEntry().remark())
                 {
                     pending.addLast(watch);
                 }
@@ -211,31 +216,38 @@ final class WatchStream extends ReadySet.Member<WatchStream> implements StreamOb
     }
 
     /**
-     * Marks every watch of the stream ready, whether or not the engine signalled it: the pump's
-     * periodic sweep, which bounds the delay of a hand-over nothing signalled (a catch-up that
-     * read its limit without an event). Pump thread.
+     * Marks every watch of the stream ready, whether or not the engine marked it: the pump's
+     * periodic sweep, which bounds the delay of a hand-over nothing marked (a catch-up that read
+     * its limit without an event). Pump thread.
      */
     synchronized void markAllReady()
     {
         for (final StreamWatch watch : order)
         {
-            readyWatches.mark(watch);
+            watch.readyEntry().mark();
         }
     }
 
     /**
-     * The engine handed {@code watch} something: it joins the ready watches, and the stream the
-     * pump's ready streams. Dispatcher thread (or the thread that created the watch); takes no
-     * lock, allocates nothing.
+     * Makes {@code watch}'s entry among the stream's ready watches, for its watcher to mark. Any
+     * thread; allocates the entry.
      *
-     * @param watch one of this stream's watches.
+     * @param watch a new watch of this stream.
+     * @return its entry, unmarked.
      */
-    void watchSignalled(final StreamWatch watch)
+    ReadyQueue.Entry<StreamWatch> readyEntry(final StreamWatch watch)
     {
-        if (readyWatches.mark(watch))
-        {
-            pump.streamReady(this);
-        }
+        return readyWatches.entry(watch);
+    }
+
+    /**
+     * Marks the stream among the pump's ready streams (and wakes the pump if that added it): gRPC
+     * says it takes responses again, or the pump's sweep. Any thread, after a full fence that
+     * follows what the pump is to see; takes no lock, allocates nothing.
+     */
+    void markReady()
+    {
+        readyEntry.mark();
     }
 
     /**
@@ -396,8 +408,8 @@ final class WatchStream extends ReadySet.Member<WatchStream> implements StreamOb
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         watches.put(watchId, watch);
         order.add(watch);
-        // Set once the watch is in the stream, so the signal it makes finds it there.
-        watcher.signalWith(watch);
+        // Set once the watch is in the stream, so the mark it makes finds it there.
+        watcher.readyIn(watch.readyEntry());
     }
 
     private static io.ringwatch.engine.watch.WatchRequest engineRequest(final WatchCreateRequest request, final KeyRange range)

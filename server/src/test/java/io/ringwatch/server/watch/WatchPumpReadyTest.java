@@ -24,10 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The pump visits only the watches the engine signalled and the streams gRPC said are ready, so a
- * signal it misses is an event never sent: here the pump's periodic sweep is off, and every event
+ * The pump visits only the watches the engine marked and the streams gRPC said are ready, so a
+ * mark it misses is an event never sent: here the pump's periodic sweep is off, and every event
  * must still arrive. Many watches on many streams get one event each while the pump runs on its
- * own thread (so signals land while it parks and while it is mid-pass); a stream that is not ready
+ * own thread (so marks land while it parks and while it is mid-pass); a stream that is not ready
  * gets its events once its on-ready comes.
  */
 class WatchPumpReadyTest
@@ -47,7 +47,7 @@ class WatchPumpReadyTest
     {
         engine = RingWatch.open(RingWatchConfig.builder().name("watch-pump-ready").build());
         idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.SECONDS.toNanos(1));
-        // No sweep: only the signals bring a watch to the pump.
+        // No sweep: only the marks bring a watch to the pump.
         pump = new WatchPump("watch-pump-ready", engine, null, idle.doorbell(), Long.MAX_VALUE);
     }
 
@@ -75,7 +75,7 @@ class WatchPumpReadyTest
                 engine.put(key(s, w), "v");
                 if (w % 25 == 0)
                 {
-                    // Let the pump park now and then, so that some signals ring a parked pump.
+                    // Let the pump park now and then, so that some marks ring a parked pump.
                     Thread.sleep(1);
                 }
             }
@@ -94,7 +94,7 @@ class WatchPumpReadyTest
             Thread.sleep(5);
         }
         expected.removeAll(received());
-        assertTrue(expected.isEmpty(), () -> expected.size() + " watches never got their event (no sweep finds a missed signal), e.g. "
+        assertTrue(expected.isEmpty(), () -> expected.size() + " watches never got their event (no sweep finds a missed mark), e.g. "
             + expected.iterator().next());
     }
 
@@ -115,7 +115,7 @@ class WatchPumpReadyTest
         for (int s = 0; s < STREAMS; s++)
         {
             observers.get(s).ready = true;
-            pump.streamReady(streams.get(s));
+            pump.transportReady(streams.get(s));
         }
         pump.doWork();
         assertEquals(STREAMS, received().size(), () -> "every stream's event after its on-ready: " + received());

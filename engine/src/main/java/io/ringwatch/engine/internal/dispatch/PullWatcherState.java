@@ -6,8 +6,8 @@ import io.ringwatch.engine.secondary.IndexFunction;
 import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.ProgressMark;
-import io.ringwatch.engine.watch.PullSignal;
 import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.ReadyQueue;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.engine.watch.WatchRequest;
@@ -20,22 +20,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 /**
  * A pull watcher: its owner drains it with {@link #poll} or {@link #next}. The dispatcher wakes
  * an owner blocked in {@code next} by unparking it, and rings the doorbell an owner that polls
- * gave it ({@link #wakeWith}) and calls the signal it gave ({@link #signalWith}). Polling uses a batch held per polling
- * thread, so a million idle pull watchers hold no batch memory.
+ * gave it ({@link #wakeWith}) and marks the ready entry it gave ({@link #readyIn}): engine code
+ * only, never the owner's. Polling uses a batch held per polling thread, so a million idle pull
+ * watchers hold no batch memory.
  */
 final class PullWatcherState extends WatcherState implements PullWatcher
 {
-    private static final Logger LOG = LoggerFactory.getLogger(PullWatcherState.class);
-
     private volatile Thread waiter;
     private volatile Doorbell doorbell;
-    private volatile PullSignal pullSignal;
+    private volatile ReadyQueue.Entry<?> readyEntry;
 
     PullWatcherState(
         final long id,
@@ -63,41 +59,23 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         {
             bell.ringAfterFence();
         }
-        final PullSignal owner = pullSignal;
-        if (owner != null)
+        final ReadyQueue.Entry<?> entry = readyEntry;
+        if (entry != null)
         {
-            callSignal(owner);
+            entry.mark();
         }
         return true;
     }
 
-    /**
-     * The owner's code runs on the dispatcher here: one that throws must not take the dispatcher,
-     * and with it every other watcher of the shard, down. It is dropped instead; the watcher stays
-     * pollable and still wakes its doorbell and a blocked {@code next}.
-     */
-    private void callSignal(final PullSignal owner)
-    {
-        try
-        {
-            owner.signalled();
-        }
-        catch (final RuntimeException ex)
-        {
-            pullSignal = null;
-            LOG.warn("pull watcher {}: its signal threw and is no longer called", id(), ex);
-        }
-    }
-
     @Override
-    public void signalWith(final PullSignal signal)
+    public void readyIn(final ReadyQueue.Entry<?> entry)
     {
-        pullSignal = signal;
-        // As wakeWith: work handed over before the signal was set signalled nothing.
-        if (signal != null)
+        readyEntry = entry;
+        // As wakeWith: work handed over before the entry was set marked nothing.
+        if (entry != null)
         {
             VarHandle.fullFence();
-            callSignal(signal);
+            entry.mark();
         }
     }
 
