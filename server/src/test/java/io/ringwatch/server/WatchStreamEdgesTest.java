@@ -14,6 +14,7 @@ import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.server.rpc.EtcdErrors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -52,6 +53,16 @@ class WatchStreamEdgesTest
             Thread.sleep(10);
         }
         assertEquals(count, fixture.engine.stats().watcherCount());
+    }
+
+    /**
+     * The tests share one server, and a stream's watchers leave the engine only after its call
+     * ends; a test that counts watchers must not start while the previous test's are leaving.
+     */
+    @AfterEach
+    void noWatcherOutlivesItsTest() throws InterruptedException
+    {
+        awaitWatchers(0);
     }
 
     @Test
