@@ -261,6 +261,9 @@ public final class RingWatch implements AutoCloseable
      *
      * @param op a put or delete.
      * @return the result, later.
+     * @throws io.ringwatch.engine.errors.RingWatchException called where writes complete (inside
+     *         another write's completion) while the write ring is full: that thread frees the ring's
+     *         slots, so the write is refused at once rather than waiting for itself.
      */
     public CompletableFuture<WriteResult> writeAsync(final Op op)
     {
@@ -291,6 +294,8 @@ public final class RingWatch implements AutoCloseable
      * @return the result, later (completed on the writer thread, or the journal thread for a
      *         persistent engine); completed exceptionally, with nothing changed, as {@link #txn}
      *         throws.
+     * @throws io.ringwatch.engine.errors.RingWatchException called inside another write's
+     *         completion while the write ring is full, as {@link #writeAsync} is.
      */
     public CompletableFuture<TxnResult> txnAsync(final Txn txn)
     {

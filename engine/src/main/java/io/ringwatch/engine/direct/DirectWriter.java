@@ -74,6 +74,8 @@ public interface DirectWriter
      * @param valueOffset where the value starts.
      * @param valueLength the value's length.
      * @param callback    told the outcome; must be quick (see {@link WriteCallback}).
+     * @throws io.ringwatch.engine.errors.RingWatchException called from a callback (the thread that
+     *         completes writes) while the write ring is full: refused rather than waiting for itself.
      */
     void putAsync(
         DirectBuffer key, int keyOffset, int keyLength,
