@@ -772,7 +772,12 @@ public final class RingWatch implements AutoCloseable
      * what the window holds, ends every watch with ENGINE_CLOSED, stops the threads, and frees the
      * index's off-heap memory once no read is in flight. Waits at most the slow-listener timeout
      * for push listeners to return. A listener may call it: it returns without waiting for the
-     * calling thread, and that listener hears its own ENGINE_CLOSED after it returns. Idempotent.
+     * calling thread, and that listener hears its own ENGINE_CLOSED after it returns. A write's
+     * completion or callback (or an index function) may call it too: it refuses new calls and
+     * returns at once, and the engine finishes closing on a thread of its own
+     * ({@code <name>-closer}) once that completion returns, completing every write admitted before
+     * the close. Idempotent: a later call returns once the engine is closed (at once on the
+     * engine's own threads, which the close waits for).
      */
     @Override
     public void close()
