@@ -7,6 +7,7 @@ import io.ringwatch.engine.internal.history.InMemoryJournal;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.kv.WriteResult;
 import io.ringwatch.engine.secondary.IndexFunction;
 import org.junit.jupiter.api.Timeout;
@@ -121,8 +122,13 @@ class CompletionWritesTest
 
     static TreeMap<String, String> contents(final RingWatch engine)
     {
+        return map(engine.range(KeyRange.all(), 0));
+    }
+
+    static TreeMap<String, String> map(final RangeResult result)
+    {
         final TreeMap<String, String> state = new TreeMap<>();
-        for (final KeyValue kv : engine.range(KeyRange.all(), 0).kvs())
+        for (final KeyValue kv : result.kvs())
         {
             state.put(new String(kv.key(), StandardCharsets.UTF_8), new String(kv.value(), StandardCharsets.UTF_8));
         }
