@@ -366,8 +366,8 @@ public final class RingWatch implements AutoCloseable
      * @param into   receives the entry, from {@link #newDirectEntry()}; {@code into.found()} tells
      *               whether the key exists.
      * @return true when the key exists.
-     * @throws InvalidRequestException for an empty key, a null argument, or a holder that
-     *                                 {@link #newDirectEntry()} did not make.
+     * @throws InvalidRequestException for an empty key, a key outside its buffer, a null argument,
+     *                                 or a holder that {@link #newDirectEntry()} did not make.
      */
     public boolean get(final DirectBuffer key, final int offset, final int length, final DirectEntry into)
     {
@@ -379,6 +379,7 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("the holder must come from newDirectEntry(): " + into.getClass().getName());
         }
+        WritePipeline.requireSlice("key", key, offset, length);
         gate.enter();
         try
         {

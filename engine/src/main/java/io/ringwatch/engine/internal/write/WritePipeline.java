@@ -296,6 +296,8 @@ public final class WritePipeline implements AutoCloseable
     {
         requireKeyLength(keyLength);
         requireValueLength(valueLength);
+        requireSlice("key", key, keyOffset, keyLength);
+        requireSlice("value", value, valueOffset, valueLength);
         final WriteCommand command = claim(completion, callback);
         try
         {
@@ -315,6 +317,7 @@ public final class WritePipeline implements AutoCloseable
         final WriteCompletion completion, final WriteCallback callback)
     {
         requireKeyLength(keyLength);
+        requireSlice("key", key, keyOffset, keyLength);
         final WriteCommand command = claim(completion, callback);
         try
         {
@@ -696,6 +699,26 @@ public final class WritePipeline implements AutoCloseable
         if (expectedModRevision < 0)
         {
             throw new InvalidRequestException("expected mod revision must not be negative: " + expectedModRevision);
+        }
+    }
+
+    /**
+     * Refuses a slice that is not inside its buffer before any slot is claimed: the copy into the
+     * slot would otherwise fail with an untyped bounds error, or, with Agrona's bounds checks
+     * disabled, read memory outside the buffer.
+     *
+     * @throws InvalidRequestException for a null buffer or a slice outside it.
+     */
+    public static void requireSlice(final String what, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (buffer == null)
+        {
+            throw new InvalidRequestException(what + " buffer must not be null");
+        }
+        if (offset < 0 || length < 0 || (long)offset + length > buffer.capacity())
+        {
+            throw new InvalidRequestException(what + " [" + offset + ", +" + length + ") is outside its buffer of " +
+                buffer.capacity() + " bytes");
         }
     }
 
