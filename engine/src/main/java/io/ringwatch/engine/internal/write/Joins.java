@@ -4,8 +4,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Waiting for a stage's thread to end, as the write path's stages stop (and recovery's reader
- * thread, before an open returns): an interrupt does not cut the wait short (a half-stopped stage
- * would strand writes); it is kept and restored after.
+ * thread, before an open returns), or for a latch (a second {@code close()} waiting for the first):
+ * an interrupt does not cut the wait short (a half-stopped stage would strand writes); it is kept
+ * and restored after.
  */
 public final class Joins
 {
