@@ -12,6 +12,7 @@ import io.ringwatch.engine.internal.read.HistoricalReader;
 import io.ringwatch.engine.internal.read.RangeReader;
 import io.ringwatch.engine.internal.secondary.SecondaryIndexes;
 import io.ringwatch.engine.internal.undo.UndoLog;
+import io.ringwatch.engine.internal.write.Joins;
 import io.ringwatch.engine.internal.write.RevisionCursor;
 import io.ringwatch.engine.internal.write.WritePipeline;
 import io.ringwatch.engine.kv.Txn;
@@ -23,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * One engine's collaborators, built in dependency order (recovery into the index, the revision
@@ -53,6 +55,8 @@ final class EngineAssembly
     final WritePipeline writes;
     final Journal journal;
     final Snapshotter snapshotter;
+    /** Counted down when the close has finished (or failed). */
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     /**
      * Builds the parts, recovering the index from {@code journal} first when there is one.
@@ -119,35 +123,68 @@ final class EngineAssembly
     /**
      * Closes the engine once: refuses new calls, stops the writer, then delivery, snapshots and
      * the journal, waits for the reads inside to leave, and frees the secondary indexes and the
-     * index. Idempotent; any thread.
+     * index. Idempotent; any thread. Called on the thread that completes writes (inside a write's
+     * completion or callback, or an index function on the writer), which the close must wait for,
+     * it refuses new calls and returns at once, and the rest runs on a thread of its own
+     * ({@code <name>-closer}) once that thread is free. A later call waits until the close is
+     * done, except on a thread the close waits for (the writer, the journal stage, a dispatcher,
+     * a delivery thread), where it returns at once.
      */
     void close()
     {
         if (!gate.close())
         {
+            if (!onEngineThread())
+            {
+                Joins.awaitUninterruptibly(closed);
+            }
             return;
         }
-        writes.close();
-        watches.close();
+        if (writes.onCompletingThread())
+        {
+            final Thread closer = new Thread(this::closeParts, name + "-closer");
+            closer.setDaemon(true);
+            closer.start();
+            return;
+        }
+        closeParts();
+    }
+
+    private boolean onEngineThread()
+    {
+        return writes.onCompletingThread() || watches.onOwnThread();
+    }
+
+    private void closeParts()
+    {
         try
         {
-            if (snapshotter != null)
+            writes.close();
+            watches.close();
+            try
             {
-                snapshotter.close();
+                if (snapshotter != null)
+                {
+                    snapshotter.close();
+                }
             }
+            finally
+            {
+                if (journal != null)
+                {
+                    journal.close();
+                }
+            }
+            gate.awaitNoneInside();
+            secondary.close();
+            final long keys = index.size();
+            index.close();
+            LOG.info("{}: closed at revision {} with {} keys", name, cursor.applied(), keys);
         }
         finally
         {
-            if (journal != null)
-            {
-                journal.close();
-            }
+            closed.countDown();
         }
-        gate.awaitNoneInside();
-        secondary.close();
-        final long keys = index.size();
-        index.close();
-        LOG.info("{}: closed at revision {} with {} keys", name, cursor.applied(), keys);
     }
 
     /** Runs one empty command through the writer: it adopts published index changes first. */

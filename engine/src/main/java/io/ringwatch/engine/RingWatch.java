@@ -261,6 +261,9 @@ public final class RingWatch implements AutoCloseable
      *
      * @param op a put or delete.
      * @return the result, later.
+     * @throws io.ringwatch.engine.errors.RingWatchException called where writes complete (inside
+     *         another write's completion) while the write ring is full: that thread frees the ring's
+     *         slots, so the write is refused at once rather than waiting for itself.
      */
     public CompletableFuture<WriteResult> writeAsync(final Op op)
     {
@@ -291,6 +294,8 @@ public final class RingWatch implements AutoCloseable
      * @return the result, later (completed on the writer thread, or the journal thread for a
      *         persistent engine); completed exceptionally, with nothing changed, as {@link #txn}
      *         throws.
+     * @throws io.ringwatch.engine.errors.RingWatchException called inside another write's
+     *         completion while the write ring is full, as {@link #writeAsync} is.
      */
     public CompletableFuture<TxnResult> txnAsync(final Txn txn)
     {
@@ -361,8 +366,8 @@ public final class RingWatch implements AutoCloseable
      * @param into   receives the entry, from {@link #newDirectEntry()}; {@code into.found()} tells
      *               whether the key exists.
      * @return true when the key exists.
-     * @throws InvalidRequestException for an empty key, a null argument, or a holder that
-     *                                 {@link #newDirectEntry()} did not make.
+     * @throws InvalidRequestException for an empty key, a key outside its buffer, a null argument,
+     *                                 or a holder that {@link #newDirectEntry()} did not make.
      */
     public boolean get(final DirectBuffer key, final int offset, final int length, final DirectEntry into)
     {
@@ -374,6 +379,7 @@ public final class RingWatch implements AutoCloseable
         {
             throw new InvalidRequestException("the holder must come from newDirectEntry(): " + into.getClass().getName());
         }
+        WritePipeline.requireSlice("key", key, offset, length);
         gate.enter();
         try
         {
@@ -767,7 +773,12 @@ public final class RingWatch implements AutoCloseable
      * what the window holds, ends every watch with ENGINE_CLOSED, stops the threads, and frees the
      * index's off-heap memory once no read is in flight. Waits at most the slow-listener timeout
      * for push listeners to return. A listener may call it: it returns without waiting for the
-     * calling thread, and that listener hears its own ENGINE_CLOSED after it returns. Idempotent.
+     * calling thread, and that listener hears its own ENGINE_CLOSED after it returns. A write's
+     * completion or callback (or an index function) may call it too: it refuses new calls and
+     * returns at once, and the engine finishes closing on a thread of its own
+     * ({@code <name>-closer}) once that completion returns, completing every write admitted before
+     * the close. Idempotent: a later call returns once the engine is closed (at once on the
+     * engine's own threads, which the close waits for).
      */
     @Override
     public void close()

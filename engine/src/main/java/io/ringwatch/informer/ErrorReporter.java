@@ -2,7 +2,7 @@ package io.ringwatch.informer;
 
 /**
  * Hands failures to the user's {@link InformerErrorHandler}, so that a handler of errors that
- * throws can never take an informer thread down with it.
+ * throws, an {@link Error} included, can never take an informer thread down with it.
  */
 final class ErrorReporter
 {
@@ -19,7 +19,7 @@ final class ErrorReporter
         {
             handler.onError(error);
         }
-        catch (final RuntimeException ignore)
+        catch (final RuntimeException | Error ignore)
         {
             // The error handler is the end of the line: there is nobody left to tell.
         }

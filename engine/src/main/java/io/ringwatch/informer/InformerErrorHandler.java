@@ -5,7 +5,7 @@ package io.ringwatch.informer;
  * ({@link HandlerFailedException}), an object a handler mutated ({@link CacheMutationException}),
  * a list that failed and will be retried, the engine closing under the informer. Called from the
  * informer's threads, possibly concurrently: implementations must be thread-safe and quick. An
- * exception it throws is swallowed.
+ * exception it throws, an {@link Error} included, is swallowed.
  */
 @FunctionalInterface
 public interface InformerErrorHandler

@@ -136,4 +136,33 @@ class HandlerIsolationTest
             withBadErrorHandler.stop();
         }
     }
+
+    /**
+     * As above with an {@link Error} of the error handler's own (an assertion in a test's handler,
+     * a StackOverflowError): found failing on main 693a712, where the reporter guarded against
+     * {@link RuntimeException} only and the Error ended the handler's thread, so the handler heard
+     * nothing more.
+     */
+    @Test
+    void anErrorFromTheErrorHandlerDoesNotStopDelivery()
+    {
+        final SharedInformer withBadErrorHandler = SharedInformer.forRange(engine, KEYS,
+            InformerConfig.builder().errorHandler(e -> { throw new AssertionError("error handler broken"); }).build());
+        final RecordingHandler recorder = new RecordingHandler().throwing(1);
+        withBadErrorHandler.addEventHandler(recorder);
+        withBadErrorHandler.start();
+        try
+        {
+            for (int i = 0; i < 50; i++)
+            {
+                engine.put("/k/" + i, "v");
+            }
+            assertTrue(Await.until(() -> recorder.notifications() == 50));
+            assertTrue(withBadErrorHandler.isRunning());
+        }
+        finally
+        {
+            withBadErrorHandler.stop();
+        }
+    }
 }

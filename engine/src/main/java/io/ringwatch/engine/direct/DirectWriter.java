@@ -28,7 +28,7 @@ public interface DirectWriter
      * @param valueOffset where the value starts.
      * @param valueLength the value's length; 0 to the configured limit.
      * @return the revision of the put.
-     * @throws InvalidRequestException for a bad length.
+     * @throws InvalidRequestException for a bad length, or a slice outside its buffer.
      * @throws EngineClosedException   after close.
      */
     long put(
@@ -47,7 +47,8 @@ public interface DirectWriter
      * @param valueLength         the value's length.
      * @param expectedModRevision the mod revision the key must have; not negative.
      * @return the revision of the put, or {@link #NOT_APPLIED} when the revision did not match.
-     * @throws InvalidRequestException for a bad length or a negative expectation.
+     * @throws InvalidRequestException for a bad length, a slice outside its buffer or a negative
+     *                                 expectation.
      */
     long putIfModRevision(
         DirectBuffer key, int keyOffset, int keyLength,
@@ -61,6 +62,7 @@ public interface DirectWriter
      * @param keyOffset where the key starts.
      * @param keyLength the key's length.
      * @return 1 when the key existed and was deleted, 0 when it did not exist (nothing changed).
+     * @throws InvalidRequestException for an empty or too long key, or a slice outside its buffer.
      */
     long delete(DirectBuffer key, int keyOffset, int keyLength);
 
@@ -74,6 +76,9 @@ public interface DirectWriter
      * @param valueOffset where the value starts.
      * @param valueLength the value's length.
      * @param callback    told the outcome; must be quick (see {@link WriteCallback}).
+     * @throws InvalidRequestException for a bad length, a slice outside its buffer or a null callback.
+     * @throws io.ringwatch.engine.errors.RingWatchException called from a callback (the thread that
+     *         completes writes) while the write ring is full: refused rather than waiting for itself.
      */
     void putAsync(
         DirectBuffer key, int keyOffset, int keyLength,

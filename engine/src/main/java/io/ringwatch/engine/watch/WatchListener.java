@@ -7,8 +7,8 @@ package io.ringwatch.engine.watch;
  * watcher's {@code poll} calls it on the polling thread. Calls arrive in revision order with no
  * gap and no duplicate.
  *
- * <p>What a slow or blocked listener costs. One that throws is cancelled with
- * {@link CancelReason#LISTENER_FAILED}. One that blocks holds its delivery thread and nothing
+ * <p>What a slow or blocked listener costs. One that throws (an {@link Error} included) is
+ * cancelled with {@link CancelReason#LISTENER_FAILED}; what {@link #onCancelled} throws is ignored. One that blocks holds its delivery thread and nothing
  * else: a call that waits (sleeps, parks, waits for a lock or a latch) longer than
  * {@code listenerBlockedAfter} (2 ms by default), or keeps running 25 times that long (50 ms:
  * computing, native I/O), counts that thread as blocked, and within half the threshold more the

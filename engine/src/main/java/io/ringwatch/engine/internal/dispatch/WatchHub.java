@@ -294,6 +294,28 @@ public final class WatchHub implements AutoCloseable
     }
 
     /**
+     * @return true on a thread this hub runs: a dispatcher or a delivery thread, which its
+     * {@link #close()} waits for, or the housekeeper. User code runs on them (listeners, index
+     * functions, pull signals). Any thread; no allocation.
+     */
+    public boolean onOwnThread()
+    {
+        final Thread self = Thread.currentThread();
+        if (self == housekeeper)
+        {
+            return true;
+        }
+        for (final AgentRunner runner : runners)
+        {
+            if (runner.thread() == self)
+            {
+                return true;
+            }
+        }
+        return delivery.isPoolThread();
+    }
+
+    /**
      * Routes what the window still holds, ends every watcher with
      * {@link CancelReason#ENGINE_CLOSED}, lets push listeners hear it, and stops the threads.
      * Call after the writer has stopped. Waits at most the slow-listener timeout for listeners

@@ -202,9 +202,10 @@ final class WatcherConsumer
             {
                 listener.onCancelled(ending);
             }
-            catch (final RuntimeException ignore)
+            catch (final RuntimeException | Error ignore)
             {
-                // The watch has ended either way; nothing is left to protect.
+                // The watch has ended either way; nothing is left to protect but this delivery
+                // thread, which an Error of the listener's own must not end.
             }
         }
         return delivered;

@@ -2,6 +2,7 @@ package io.ringwatch.engine.internal.write;
 
 import io.ringwatch.engine.direct.WriteCallback;
 import com.lmax.disruptor.ExceptionHandler;
+import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.TimeoutException;
 import com.lmax.disruptor.dsl.Disruptor;
@@ -157,6 +158,7 @@ public final class WritePipeline implements AutoCloseable
      * @return the result, later.
      * @throws InvalidRequestException for a key or value over the limits.
      * @throws EngineClosedException   after close.
+     * @throws RingWatchException      on the thread that completes writes while the ring is full.
      */
     public CompletableFuture<WriteResult> writeAsync(final Op op)
     {
@@ -294,6 +296,8 @@ public final class WritePipeline implements AutoCloseable
     {
         requireKeyLength(keyLength);
         requireValueLength(valueLength);
+        requireSlice("key", key, keyOffset, keyLength);
+        requireSlice("value", value, valueOffset, valueLength);
         final WriteCommand command = claim(completion, callback);
         try
         {
@@ -313,6 +317,7 @@ public final class WritePipeline implements AutoCloseable
         final WriteCompletion completion, final WriteCallback callback)
     {
         requireKeyLength(keyLength);
+        requireSlice("key", key, keyOffset, keyLength);
         final WriteCommand command = claim(completion, callback);
         try
         {
@@ -420,16 +425,18 @@ public final class WritePipeline implements AutoCloseable
      * Admits a write and claims its ring slot, reset to a no-op so that a slot published after a
      * failed fill does nothing (a no-op completes no one). Every claim must be followed by
      * {@link #release}. A write that finds the pipeline closed after its claim publishes its slot
-     * as a no-op and is refused (see {@link #close()}).
+     * as a no-op and is refused (see {@link #close()}). On the thread that completes writes a
+     * full ring refuses the write instead of waiting ({@link #claimWithoutWaiting()}).
      *
      * @param completion told the result once the command's kind is set, or null.
      * @param callback   told the result once the command's kind is set, or null.
      * @throws EngineClosedException after close.
+     * @throws RingWatchException    on the thread that completes writes, when the ring is full.
      */
     private WriteCommand claim(final WriteCompletion completion, final WriteCallback callback)
     {
         requireOpen();
-        final long sequence = ring.next();
+        final long sequence = onCompletingThread() ? claimWithoutWaiting() : ring.next();
         final WriteCommand command = ring.get(sequence);
         command.reset(WriteCommand.NOOP, completion, callback);
         command.sequence = sequence;
@@ -444,6 +451,24 @@ public final class WritePipeline implements AutoCloseable
             command.timestampMillis = System.currentTimeMillis();
         }
         return command;
+    }
+
+    /**
+     * Claims a slot for a write made where writes complete (a completion or callback, an index
+     * function): that thread is the one that frees the ring's slots, so a claim that waited for
+     * room would wait for itself. Refused at once instead, nothing claimed.
+     */
+    private long claimWithoutWaiting()
+    {
+        try
+        {
+            return ring.tryNext();
+        }
+        catch (final InsufficientCapacityException e)
+        {
+            throw new RingWatchException("the write ring is full, and a write from the thread that completes writes " +
+                "would wait for itself to free a slot: chain it with the *Async variants of CompletableFuture");
+        }
     }
 
     private void release(final WriteCommand command)
@@ -674,6 +699,26 @@ public final class WritePipeline implements AutoCloseable
         if (expectedModRevision < 0)
         {
             throw new InvalidRequestException("expected mod revision must not be negative: " + expectedModRevision);
+        }
+    }
+
+    /**
+     * Refuses a slice that is not inside its buffer before any slot is claimed: the copy into the
+     * slot would otherwise fail with an untyped bounds error, or, with Agrona's bounds checks
+     * disabled, read memory outside the buffer.
+     *
+     * @throws InvalidRequestException for a null buffer or a slice outside it.
+     */
+    public static void requireSlice(final String what, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (buffer == null)
+        {
+            throw new InvalidRequestException(what + " buffer must not be null");
+        }
+        if (offset < 0 || length < 0 || (long)offset + length > buffer.capacity())
+        {
+            throw new InvalidRequestException(what + " [" + offset + ", +" + length + ") is outside its buffer of " +
+                buffer.capacity() + " bytes");
         }
     }
 
