@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * etcd's KV service (Range, Put, DeleteRange, Txn, Compact) over an engine's public API. A call
@@ -42,11 +41,6 @@ public final class KvService extends KVGrpc.KVImplBase
 {
     private final RingWatch engine;
     private final MemberIdentity member;
-    /**
-     * Whether Compact(0) was taken: etcd's compaction mark starts at -1, so it takes a compaction
-     * at 0 once, where the engine's compaction point starts at 0 and takes only positive ones.
-     */
-    private final AtomicBoolean compactedAtZero = new AtomicBoolean();
 
     /**
      * @param engine the engine to serve.
@@ -133,8 +127,9 @@ public final class KvService extends KVGrpc.KVImplBase
     /**
      * etcd's Compact: drops the history before the revision at once (physical or not). As etcd's
      * mvcc {@code updateCompactRev}, whose mark is -1 in a store never compacted: a revision at or
-     * below the mark is compacted, so Compact(0) is taken once there (compacting nothing) and
-     * refused after that.
+     * below the mark ({@link RingWatch#compactMark()}) is compacted, then one after the current
+     * revision is a future one; so Compact(0) is taken once there (compacting nothing, kept across a
+     * restart) and refused after that.
      *
      * @param request  the compaction.
      * @param response receives the header.
@@ -144,11 +139,7 @@ public final class KvService extends KVGrpc.KVImplBase
     {
         Unary.answer(response, () ->
         {
-            if (request.getRevision() == 0 && engine.compactRevision() == 0 && compactedAtZero.compareAndSet(false, true))
-            {
-                return CompactionResponse.newBuilder().setHeader(member.header(engine.currentRevision())).build();
-            }
-            if (request.getRevision() <= engine.compactRevision())
+            if (request.getRevision() <= engine.compactMark())
             {
                 throw EtcdErrors.compacted();
             }

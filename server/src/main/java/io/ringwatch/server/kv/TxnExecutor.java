@@ -121,11 +121,13 @@ final class TxnExecutor
      */
     private static io.ringwatch.engine.kv.Compare condition(final Compare compare)
     {
-        if (compare.getTarget() != Compare.CompareTarget.VALUE && numberOperand(compare) < 0)
+        if (compare.getTarget() != Compare.CompareTarget.VALUE && compare.getTarget() != Compare.CompareTarget.LEASE &&
+            numberOperand(compare) < 0)
         {
-            // etcd compares signed numbers; every version, revision and lease id here is at least
-            // 0 (a missing key's too), so one against a negative number is decided by its operator
-            // alone, for a single key, every key of a range and none.
+            // etcd compares signed numbers; every version and revision here is at least 0 (a
+            // missing key's too), so one against a negative number is decided by its operator
+            // alone, for a single key, every key of a range and none. A lease id may be negative
+            // (etcd grants one), so the engine compares it.
             final io.ringwatch.engine.kv.Compare.Result result = result(compare.getResult());
             return result == io.ringwatch.engine.kv.Compare.Result.NOT_EQUAL || result == io.ringwatch.engine.kv.Compare.Result.GREATER ?
                 null : neverHolds(compare);
@@ -160,8 +162,6 @@ final class TxnExecutor
                 return compare.getCreateRevision();
             case MOD:
                 return compare.getModRevision();
-            case LEASE:
-                return compare.getLease();
             default:
                 return 0;
         }
