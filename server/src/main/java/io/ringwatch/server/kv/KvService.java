@@ -41,15 +41,19 @@ public final class KvService extends KVGrpc.KVImplBase
 {
     private final RingWatch engine;
     private final MemberIdentity member;
+    private final RequestLimits limits;
 
     /**
      * @param engine the engine to serve.
      * @param member fills the response headers.
+     * @param limits etcd's request size and transaction limits; a write over them, refused before
+     *               the engine sees it, changes nothing.
      */
-    public KvService(final RingWatch engine, final MemberIdentity member)
+    public KvService(final RingWatch engine, final MemberIdentity member, final RequestLimits limits)
     {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.member = Objects.requireNonNull(member, "member");
+        this.limits = Objects.requireNonNull(limits, "limits");
     }
 
     /**
@@ -80,7 +84,7 @@ public final class KvService extends KVGrpc.KVImplBase
         Unary.answerLater(response, () ->
         {
             WriteRequests.checkPut(request);
-            WriteRequests.checkSize(request);
+            limits.checkWrite(request);
             if (request.getIgnoreValue())
             {
                 return putOverExisting(request).thenApply(result -> WriteRequests.putResponse(member, request, result));
@@ -101,7 +105,7 @@ public final class KvService extends KVGrpc.KVImplBase
         Unary.answerLater(response, () ->
         {
             WriteRequests.checkDelete(request);
-            WriteRequests.checkSize(request);
+            limits.checkWrite(request);
             final Op delete = WriteRequests.delete(request);
             if (delete == null)
             {
@@ -121,7 +125,7 @@ public final class KvService extends KVGrpc.KVImplBase
     @Override
     public void txn(final TxnRequest request, final StreamObserver<TxnResponse> response)
     {
-        Unary.answerLater(response, () -> TxnExecutor.execute(engine, member, request));
+        Unary.answerLater(response, () -> TxnExecutor.execute(engine, member, limits, request));
     }
 
     /**

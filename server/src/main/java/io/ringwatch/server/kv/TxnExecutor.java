@@ -39,9 +39,6 @@ import java.util.concurrent.CompletableFuture;
  */
 final class TxnExecutor
 {
-    /** etcd's default --max-txn-ops. */
-    static final int MAX_TXN_OPS = 128;
-
     private TxnExecutor()
     {
     }
@@ -51,6 +48,9 @@ final class TxnExecutor
      *
      * @param engine  the engine.
      * @param member  fills the headers.
+     * @param limits  etcd's --max-txn-ops and, for a transaction that writes (etcd serves a
+     *                read-only one without a raft request, so without the byte limit),
+     *                --max-request-bytes.
      * @param request the transaction.
      * @return etcd's response, once applied: built on the thread that applied it, or, when a branch
      *         reads a range, on the common pool (a range read has no place on the engine's writer
@@ -58,10 +58,14 @@ final class TxnExecutor
      *         once mapped), with nothing written, when the chosen path reads at a revision out of
      *         bounds.
      */
-    static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
+    static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final RequestLimits limits,
+        final TxnRequest request)
     {
-        check(request);
-        WriteRequests.checkSize(request);
+        check(request, limits.maxTxnOps());
+        if (!readOnly(request))
+        {
+            limits.checkWrite(request);
+        }
         final boolean reads = reads(request);
         final CompletableFuture<TxnResult> applied = KeptValues.any(request) ? applyKeepingValues(engine, request, reads) :
             engine.txnAsync(toEngine(request, reads, null));
@@ -237,9 +241,27 @@ final class TxnExecutor
         }
     }
 
-    private static void check(final TxnRequest request)
+    /**
+     * etcd's isTxnReadonly: every operation of both branches is a range (a nested transaction is
+     * not).
+     */
+    private static boolean readOnly(final TxnRequest request)
     {
-        check(request, MAX_TXN_OPS);
+        for (final RequestOp op : request.getSuccessList())
+        {
+            if (!op.hasRequestRange())
+            {
+                return false;
+            }
+        }
+        for (final RequestOp op : request.getFailureList())
+        {
+            if (!op.hasRequestRange())
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
