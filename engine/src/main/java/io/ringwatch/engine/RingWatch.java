@@ -85,10 +85,12 @@ public final class RingWatch implements AutoCloseable
     private final SecondaryIndexes secondary;
     private final Compaction compaction;
     private final RingWatchStats stats;
+    private final int maxKeyBytes;
 
     private RingWatch(final RingWatchConfig config, final Journal journal)
     {
         parts = new EngineAssembly(config, journal);
+        maxKeyBytes = config.maxKeyBytes();
         gate = parts.gate;
         index = parts.index;
         cursor = parts.cursor;
@@ -503,6 +505,15 @@ public final class RingWatch implements AutoCloseable
     public long compactRevision()
     {
         return compaction.revision();
+    }
+
+    /**
+     * @return the longest key a write takes ({@link RingWatchConfig#maxKeyBytes()}): no key the
+     *         engine holds is longer. Any thread; no allocation.
+     */
+    public int maxKeyBytes()
+    {
+        return maxKeyBytes;
     }
 
     /**

@@ -106,7 +106,7 @@ public final class KvService extends KVGrpc.KVImplBase
         {
             WriteRequests.checkDelete(request);
             limits.checkWrite(request);
-            final Op delete = WriteRequests.delete(request);
+            final Op delete = WriteRequests.delete(request, engine.maxKeyBytes());
             if (delete == null)
             {
                 return CompletableFuture.completedFuture(

@@ -68,12 +68,13 @@ final class TxnExecutor
         }
         final boolean reads = reads(request);
         final CompletableFuture<TxnResult> applied = KeptValues.any(request) ? applyKeepingValues(engine, request, reads) :
-            engine.txnAsync(toEngine(request, reads, null));
+            engine.txnAsync(toEngine(request, reads, null, engine.maxKeyBytes()));
         if (!reads)
         {
-            return applied.thenApply(result -> response(member, request, result, null));
+            return applied.thenApply(result -> response(member, request, result, null, engine.maxKeyBytes()));
         }
-        return applied.thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result)));
+        return applied.thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result),
+            engine.maxKeyBytes()));
     }
 
     /**
@@ -87,7 +88,7 @@ final class TxnExecutor
         final boolean reads)
     {
         final KeptValues kept = KeptValues.read(engine, request);
-        final Txn guarded = Txn.of(kept.guards(), List.of(Op.txn(toEngine(request, reads, kept))), List.of());
+        final Txn guarded = Txn.of(kept.guards(), List.of(Op.txn(toEngine(request, reads, kept, engine.maxKeyBytes()))), List.of());
         return engine.txnAsync(guarded).thenComposeAsync(result -> result.succeeded() ?
             CompletableFuture.completedFuture(result.nested().get(0)) : applyKeepingValues(engine, request, reads));
     }
@@ -97,18 +98,20 @@ final class TxnExecutor
      *              key-values (what {@link TxnReads} undoes a write from), and every range that
      *              names a revision goes to the engine as a read at it.
      * @param kept  the values ignore_value puts keep; null when the request has none.
+     * @param maxKeyBytes the engine's longest key: a key or bound longer than that holds no key.
      */
-    private static Txn toEngine(final TxnRequest request, final boolean reads, final KeptValues kept)
+    private static Txn toEngine(final TxnRequest request, final boolean reads, final KeptValues kept, final int maxKeyBytes)
     {
-        return Txn.of(compares(request), ops(request.getSuccessList(), reads, kept), ops(request.getFailureList(), reads, kept));
+        return Txn.of(compares(request, maxKeyBytes), ops(request.getSuccessList(), reads, kept, maxKeyBytes),
+            ops(request.getFailureList(), reads, kept, maxKeyBytes));
     }
 
-    private static List<io.ringwatch.engine.kv.Compare> compares(final TxnRequest request)
+    private static List<io.ringwatch.engine.kv.Compare> compares(final TxnRequest request, final int maxKeyBytes)
     {
         final List<io.ringwatch.engine.kv.Compare> compares = new ArrayList<>(request.getCompareCount());
         for (final Compare compare : request.getCompareList())
         {
-            final io.ringwatch.engine.kv.Compare condition = condition(compare);
+            final io.ringwatch.engine.kv.Compare condition = condition(compare, maxKeyBytes);
             if (condition != null)
             {
                 compares.add(condition);
@@ -119,11 +122,11 @@ final class TxnExecutor
 
     /**
      * @return the engine's condition for an etcd compare; null for one that holds whatever the
-     *         store holds. A compare over a range that holds no key (as one absent key) is decided
-     *         here; one that fails becomes a compare that never holds (no create revision is below
-     *         0), so the writer still picks the branch.
+     *         store holds. A compare over a range that holds no key, or on a key longer than any the
+     *         engine holds (as one absent key), is decided here; one that fails becomes a compare
+     *         that never holds (no create revision is below 0), so the writer still picks the branch.
      */
-    private static io.ringwatch.engine.kv.Compare condition(final Compare compare)
+    private static io.ringwatch.engine.kv.Compare condition(final Compare compare, final int maxKeyBytes)
     {
         if (compare.getTarget() != Compare.CompareTarget.VALUE && compare.getTarget() != Compare.CompareTarget.LEASE &&
             numberOperand(compare) < 0)
@@ -134,25 +137,24 @@ final class TxnExecutor
             // (etcd grants one), so the engine compares it.
             final io.ringwatch.engine.kv.Compare.Result result = result(compare.getResult());
             return result == io.ringwatch.engine.kv.Compare.Result.NOT_EQUAL || result == io.ringwatch.engine.kv.Compare.Result.GREATER ?
-                null : neverHolds(compare);
+                null : neverHolds();
         }
         final io.ringwatch.engine.kv.Compare single = toEngine(compare);
-        if (compare.getRangeEnd().isEmpty())
+        final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd(), maxKeyBytes);
+        if (range == null)
         {
-            return single;
+            return single.test(false, 0, 0, 0, 0, null) ? null : neverHolds();
         }
-        final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd());
-        if (range != null)
-        {
-            return single.over(range);
-        }
-        return single.test(false, 0, 0, 0, 0, null) ? null : neverHolds(compare);
+        return compare.getRangeEnd().isEmpty() ? single : single.over(range);
     }
 
-    /** A condition no key meets (no create revision is below 0), so the writer still picks the branch. */
-    private static io.ringwatch.engine.kv.Compare neverHolds(final Compare compare)
+    /**
+     * A condition no key meets (no create revision is below 0), so the writer still picks the
+     * branch; on the smallest key, which the engine always takes.
+     */
+    private static io.ringwatch.engine.kv.Compare neverHolds()
     {
-        return io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
+        return io.ringwatch.engine.kv.Compare.number(new byte[] {0},
             io.ringwatch.engine.kv.Compare.Target.CREATE, io.ringwatch.engine.kv.Compare.Result.LESS, 0);
     }
 
@@ -190,10 +192,11 @@ final class TxnExecutor
     }
 
     /**
-     * @param reads the path's range reads, null when it has none.
+     * @param reads       the path's range reads, null when it has none.
+     * @param maxKeyBytes the engine's longest key, which decides which deletes the engine was given.
      */
     private static TxnResponse response(
-        final MemberIdentity member, final TxnRequest request, final TxnResult result, final TxnReads reads)
+        final MemberIdentity member, final TxnRequest request, final TxnResult result, final TxnReads reads, final int maxKeyBytes)
     {
         final List<RequestOp> branch = result.succeeded() ? request.getSuccessList() : request.getFailureList();
         final TxnResponse.Builder response = TxnResponse.newBuilder()
@@ -216,10 +219,10 @@ final class TxnExecutor
                     break;
                 case REQUEST_TXN:
                     response.addResponses(ResponseOp.newBuilder()
-                        .setResponseTxn(response(member, op.getRequestTxn(), result.nested().get(nested++), reads)));
+                        .setResponseTxn(response(member, op.getRequestTxn(), result.nested().get(nested++), reads, maxKeyBytes)));
                     break;
                 default:
-                    final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange()) == null ? null :
+                    final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange(), maxKeyBytes) == null ? null :
                         result.results().get(write++);
                     if (deleted != null)
                     {
@@ -317,7 +320,7 @@ final class TxnExecutor
      *         for each range that names a revision (one at 0 reads the current revision, which is
      *         never refused).
      */
-    private static List<Op> ops(final List<RequestOp> ops, final boolean reads, final KeptValues kept)
+    private static List<Op> ops(final List<RequestOp> ops, final boolean reads, final KeptValues kept, final int maxKeyBytes)
     {
         final List<Op> engineOps = new ArrayList<>(ops.size());
         for (final RequestOp op : ops)
@@ -330,7 +333,7 @@ final class TxnExecutor
             }
             else if (op.hasRequestDeleteRange())
             {
-                final Op delete = WriteRequests.delete(op.getRequestDeleteRange());
+                final Op delete = WriteRequests.delete(op.getRequestDeleteRange(), maxKeyBytes);
                 if (delete != null)
                 {
                     engineOps.add(reads ? delete.withPrevKv() : delete);
@@ -338,7 +341,7 @@ final class TxnExecutor
             }
             else if (op.hasRequestTxn())
             {
-                engineOps.add(Op.txn(toEngine(op.getRequestTxn(), reads, kept)));
+                engineOps.add(Op.txn(toEngine(op.getRequestTxn(), reads, kept, maxKeyBytes)));
             }
             else if (op.hasRequestRange() && op.getRequestRange().getRevision() != 0)
             {

@@ -85,12 +85,13 @@ final class WriteRequests
     }
 
     /**
-     * @param request a checked delete.
-     * @return the engine's delete, or null when its range holds no key.
+     * @param request     a checked delete.
+     * @param maxKeyBytes the engine's longest key.
+     * @return the engine's delete, or null when its range holds no key the engine can hold.
      */
-    static Op delete(final DeleteRangeRequest request)
+    static Op delete(final DeleteRangeRequest request, final int maxKeyBytes)
     {
-        final KeyRange range = KeyRanges.of(request.getKey(), request.getRangeEnd());
+        final KeyRange range = KeyRanges.of(request.getKey(), request.getRangeEnd(), maxKeyBytes);
         if (range == null)
         {
             return null;
