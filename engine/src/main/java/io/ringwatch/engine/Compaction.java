@@ -21,6 +21,8 @@ final class Compaction
     private final RevisionCursor cursor;
     private final Journal journal;
     private volatile long revision;
+    /** Whether a compaction at 0 was taken while the point was 0 (etcd's mark is then 0, not -1). */
+    private volatile boolean compactedAtZero;
 
     /**
      * @param gate    the engine's gate: no compaction once it is closed.
@@ -33,6 +35,7 @@ final class Compaction
         this.cursor = cursor;
         this.journal = journal;
         this.revision = journal == null ? 0 : journal.compactRevision();
+        this.compactedAtZero = journal != null && journal.compactedAtZero();
     }
 
     /**
@@ -44,22 +47,42 @@ final class Compaction
     }
 
     /**
-     * Moves the compaction point to {@code revision}.
+     * @return etcd's compaction mark (its compactMainRev): -1 when never compacted, 0 after a
+     *         compaction at 0, else the compaction point.
+     */
+    long mark()
+    {
+        final long point = revision;
+        return point > 0 ? point : compactedAtZero ? 0 : -1;
+    }
+
+    /**
+     * Moves the compaction point to {@code revision}; 0, taken once on a store never compacted,
+     * moves only etcd's mark from -1 to 0 (through the journal first, so it survives a restart).
      *
      * @param revision the new compaction point.
      * @throws EngineClosedException   if the engine is closed.
-     * @throws InvalidRequestException if it is not positive.
+     * @throws InvalidRequestException if it is negative.
      * @throws FutureRevisionException if it is beyond the current revision.
-     * @throws CompactedException      if it is not beyond the current compaction point.
+     * @throws CompactedException      if it is not beyond the current mark.
      */
     void compact(final long revision)
     {
         synchronized (gate)
         {
             gate.requireOpen();
-            if (revision <= 0)
+            if (revision < 0)
             {
-                throw new InvalidRequestException("compact revision must be positive: " + revision);
+                throw new InvalidRequestException("compact revision must not be negative: " + revision);
+            }
+            if (revision == 0 && mark() < 0)
+            {
+                if (journal != null)
+                {
+                    journal.compact(0);
+                }
+                compactedAtZero = true;
+                return;
             }
             final long current = cursor.applied();
             if (revision > current)

@@ -101,7 +101,7 @@ final class EngineAssembly
         }
         secondary = new SecondaryIndexes(index, window, cursor, undo, this::passThroughWriter);
         watches = new WatchHub(config, window, cursor::applied, compaction::revision, journal, secondary::function);
-        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, compaction::revision, journal,
+        writes = new WritePipeline(config, index, window, cursor, secondary.maintainer(), undo, compaction::mark, journal,
             watches.dispatcherDoorbells());
         // The window first: it is published up to the present, which an ASYNC log may not have appended yet.
         historical = new HistoricalReader(reader, journal != null ? new TieredHistory(window, journal) : new WindowHistory(window),

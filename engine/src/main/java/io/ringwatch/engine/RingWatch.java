@@ -85,10 +85,12 @@ public final class RingWatch implements AutoCloseable
     private final SecondaryIndexes secondary;
     private final Compaction compaction;
     private final RingWatchStats stats;
+    private final int maxKeyBytes;
 
     private RingWatch(final RingWatchConfig config, final Journal journal)
     {
         parts = new EngineAssembly(config, journal);
+        maxKeyBytes = config.maxKeyBytes();
         gate = parts.gate;
         index = parts.index;
         cursor = parts.cursor;
@@ -512,13 +514,36 @@ public final class RingWatch implements AutoCloseable
     }
 
     /**
+     * @return the longest key a write takes ({@link RingWatchConfig#maxKeyBytes()}): no key the
+     *         engine holds is longer. Any thread; no allocation.
+     */
+    public int maxKeyBytes()
+    {
+        return maxKeyBytes;
+    }
+
+    /**
+     * etcd's compaction mark (its mvcc {@code compactMainRev}), which decides what etcd calls
+     * compacted: -1 in a store never compacted, 0 after {@code compact(0)} (kept across a restart of
+     * a persistent engine), else {@link #compactRevision()}. Any thread; no allocation.
+     *
+     * @return the mark.
+     */
+    public long compactMark()
+    {
+        return compaction.mark();
+    }
+
+    /**
      * Drops the history before {@code revision}: watches from an earlier revision are refused
-     * with {@link io.ringwatch.engine.watch.CancelReason#COMPACTED}.
+     * with {@link io.ringwatch.engine.watch.CancelReason#COMPACTED}. As etcd, 0 is taken once on a
+     * store never compacted: it drops nothing and moves only {@link #compactMark()} from -1 to 0
+     * (a transaction's read at revision -1 is compacted from then on).
      *
      * @param revision the new compaction point.
-     * @throws InvalidRequestException  if it is not positive.
+     * @throws InvalidRequestException  if it is negative.
      * @throws FutureRevisionException  if it is beyond the current revision.
-     * @throws CompactedException       if it is not beyond the current compaction point.
+     * @throws CompactedException       if it is not beyond {@link #compactMark()}.
      */
     public void compact(final long revision)
     {

@@ -47,9 +47,14 @@ class FacadePartsTest
     {
         final ReadGate gate = new ReadGate();
         final Compaction compaction = new Compaction(gate, new RevisionCursor(10), null);
-        assertThrows(InvalidRequestException.class, () -> compaction.compact(0));
+        assertThrows(InvalidRequestException.class, () -> compaction.compact(-1));
         assertThrows(FutureRevisionException.class, () -> compaction.compact(11));
         assertEquals(0, compaction.revision());
+        assertEquals(-1, compaction.mark(), "etcd's mark of a store never compacted");
+        compaction.compact(0);
+        assertEquals(0, compaction.revision());
+        assertEquals(0, compaction.mark());
+        assertThrows(CompactedException.class, () -> compaction.compact(0));
 
         compaction.compact(5);
         assertEquals(5, compaction.revision());

@@ -140,6 +140,22 @@ class TxnReadRevisionTest
     }
 
     @Test
+    void aCompactionAtZeroMovesEtcdsFirstRevisionFromMinusOneToZero()
+    {
+        engine.put("k", "1");
+        assertEquals(-1, engine.compactMark());
+        engine.compact(0);
+        assertEquals(0, engine.compactMark());
+        assertEquals(0, engine.compactRevision(), "nothing is dropped");
+        final long before = engine.currentRevision();
+        final CompactedException minusOne = assertThrows(CompactedException.class, () -> engine.txn(nestedRead(-1, "z")));
+        assertEquals(0, minusOne.compactRevision());
+        assertThrows(CompactedException.class, () -> engine.compact(0), "taken once, as etcd");
+        assertNothingWritten(before, "z");
+        assertTrue(engine.txn(nestedRead(1, "y")).succeeded(), "revision 1 is still there");
+    }
+
+    @Test
     void theFirstBadReadInThePathsOrderDecidesTheError()
     {
         final long old = engine.put("k", "1").revision();

@@ -211,6 +211,12 @@ public final class ChronicleJournal implements Journal
     }
 
     @Override
+    public boolean compactedAtZero()
+    {
+        return log.compactedAtZero();
+    }
+
+    @Override
     public boolean closedCleanly()
     {
         return log.closedCleanly();

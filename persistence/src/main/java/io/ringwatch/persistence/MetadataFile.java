@@ -19,13 +19,15 @@ import java.util.zip.CRC32C;
  *  4 int  format version
  *  8 long compact revision
  * 16 long newest snapshot revision (0: none)
- * 24 int  flags (format 2): bit 0, OPEN, set while a writer has the log open
+ * 24 int  flags (format 2): bit 0, OPEN, set while a writer has the log open; bit 1,
+ *          COMPACTED_AT_ZERO, set by etcd's compaction at 0 of a log never compacted (etcd's
+ *          compaction mark is then 0, not -1; the compact revision stays 0)
  * 28 int  CRC32C of bytes [0, 28)
  * </pre>
  * Format 1 (no flags, 28 bytes) is still read, as closed cleanly. The OPEN flag is how a writable
  * open learns that the last writer did not close cleanly (a kill -9, a crash, a failed append): it
  * is written and forced before the open returns and cleared only by a clean close, so it survives
- * a kill at any point. Written atomically: a temp file, forced, renamed over the old one, then the
+ * a kill at any point. A reader that knows only the OPEN bit ignores COMPACTED_AT_ZERO. Written atomically: a temp file, forced, renamed over the old one, then the
  * directory forced. Not on the hot path: callers serialise writes through the owning
  * {@link RevisionLog}.
  */
@@ -39,10 +41,12 @@ final class MetadataFile
     private static final int LENGTH_V1 = 28;
     private static final int LENGTH = 32;
     private static final int FLAG_OPEN = 1;
+    private static final int FLAG_COMPACTED_AT_ZERO = 2;
 
     private final long compactRevision;
     private final long snapshotRevision;
     private final boolean open;
+    private final boolean compactedAtZero;
 
     MetadataFile(final long compactRevision, final long snapshotRevision)
     {
@@ -51,9 +55,16 @@ final class MetadataFile
 
     MetadataFile(final long compactRevision, final long snapshotRevision, final boolean open)
     {
+        this(compactRevision, snapshotRevision, open, false);
+    }
+
+    private MetadataFile(final long compactRevision, final long snapshotRevision, final boolean open,
+        final boolean compactedAtZero)
+    {
         this.compactRevision = compactRevision;
         this.snapshotRevision = snapshotRevision;
         this.open = open;
+        this.compactedAtZero = compactedAtZero;
     }
 
     /**
@@ -66,7 +77,15 @@ final class MetadataFile
 
     MetadataFile withOpen(final boolean open)
     {
-        return new MetadataFile(compactRevision, snapshotRevision, open);
+        return new MetadataFile(compactRevision, snapshotRevision, open, compactedAtZero);
+    }
+
+    /**
+     * @return whether etcd's compaction at 0 was recorded while the compact revision was 0.
+     */
+    boolean compactedAtZero()
+    {
+        return compactedAtZero;
     }
 
     long compactRevision()
@@ -79,14 +98,18 @@ final class MetadataFile
         return snapshotRevision;
     }
 
+    /**
+     * @param revision the new compact revision; 0 (on a file whose compact revision is 0) records
+     *                 etcd's compaction at 0.
+     */
     MetadataFile withCompactRevision(final long revision)
     {
-        return new MetadataFile(revision, snapshotRevision, open);
+        return new MetadataFile(revision, snapshotRevision, open, compactedAtZero || revision == 0);
     }
 
     MetadataFile withSnapshotRevision(final long revision)
     {
-        return new MetadataFile(compactRevision, revision, open);
+        return new MetadataFile(compactRevision, revision, open, compactedAtZero);
     }
 
     /**
@@ -133,8 +156,9 @@ final class MetadataFile
         {
             throw new LogCorruptedException(file + " fails its CRC check");
         }
-        final boolean open = version > 1 && (buffer.getInt(24) & FLAG_OPEN) != 0;
-        return new MetadataFile(buffer.getLong(8), buffer.getLong(16), open);
+        final int flags = version > 1 ? buffer.getInt(24) : 0;
+        return new MetadataFile(buffer.getLong(8), buffer.getLong(16), (flags & FLAG_OPEN) != 0,
+            (flags & FLAG_COMPACTED_AT_ZERO) != 0);
     }
 
     /**
@@ -146,7 +170,7 @@ final class MetadataFile
     {
         final ByteBuffer buffer = ByteBuffer.allocate(LENGTH).order(LITTLE_ENDIAN);
         buffer.putInt(MAGIC).putInt(FORMAT_VERSION).putLong(compactRevision).putLong(snapshotRevision)
-            .putInt(open ? FLAG_OPEN : 0);
+            .putInt((open ? FLAG_OPEN : 0) | (compactedAtZero ? FLAG_COMPACTED_AT_ZERO : 0));
         final CRC32C crc = new CRC32C();
         crc.update(buffer.array(), 0, LENGTH - 4);
         buffer.putInt((int)crc.getValue()).flip();

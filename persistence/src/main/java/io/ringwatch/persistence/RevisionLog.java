@@ -98,6 +98,7 @@ public final class RevisionLog implements AutoCloseable
     private volatile long lastRevision;
     private volatile long firstRevision;
     private volatile long compactRevision;
+    private volatile boolean compactedAtZero;
     private volatile long snapshotRevision;
     private volatile long retainFrom = Long.MAX_VALUE;
 
@@ -109,6 +110,7 @@ public final class RevisionLog implements AutoCloseable
         this.directory = config.directory();
         this.metadata = metadata;
         this.compactRevision = metadata.compactRevision();
+        this.compactedAtZero = metadata.compactedAtZero();
         this.snapshotRevision = metadata.snapshotRevision();
         this.sync = writable && config.durability() == LogConfig.Durability.SYNC;
         this.clock = new AppendClock(config.clockMillis());
@@ -698,6 +700,17 @@ public final class RevisionLog implements AutoCloseable
     }
 
     /**
+     * Whether {@link #compact(long)} recorded etcd's compaction at 0 (the log's compact revision
+     * is then still 0, but etcd's compaction mark is 0 rather than -1). Any thread; no allocation.
+     *
+     * @return true once compacted at 0.
+     */
+    public boolean compactedAtZero()
+    {
+        return compactedAtZero;
+    }
+
+    /**
      * The revision of the newest committed snapshot. Any thread; no allocation.
      *
      * @return the snapshot revision, 0 if none.
@@ -719,7 +732,8 @@ public final class RevisionLog implements AutoCloseable
 
     /**
      * Records that history before {@code revision} is no longer needed by watchers (etcd's compact),
-     * durably in the metadata file. Files become deletable once retention also allows it. Writer
+     * durably in the metadata file; 0, on a log never compacted, records only etcd's compaction at 0
+     * ({@link #compactedAtZero()}). Files become deletable once retention also allows it. Writer
      * thread; allocates and writes the metadata file.
      *
      * @param revision the new compact revision.
@@ -741,6 +755,7 @@ public final class RevisionLog implements AutoCloseable
             updated.write(directory);
             metadata = updated;
             compactRevision = revision;
+            compactedAtZero = updated.compactedAtZero();
         }
     }
 

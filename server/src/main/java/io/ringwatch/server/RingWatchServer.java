@@ -14,7 +14,9 @@ import io.ringwatch.server.admission.WriteAdmission;
 import io.ringwatch.server.admission.WriteGate;
 import io.ringwatch.server.cluster.ClusterService;
 import io.ringwatch.server.cluster.MaintenanceService;
+import io.ringwatch.server.kv.EtcdLimits;
 import io.ringwatch.server.kv.KvService;
+import io.ringwatch.server.kv.RequestLimits;
 import io.ringwatch.server.lease.LeaseService;
 import io.ringwatch.server.rpc.MemberIdentity;
 import io.ringwatch.server.rpc.NonBlockingCalls;
@@ -90,7 +92,10 @@ public final class RingWatchServer implements AutoCloseable
         // Every call starts on the transport's thread; those that may block move to calls' pool.
         final NonBlockingCalls calls = new NonBlockingCalls(options.name());
         // etcd clients ping idle connections (etcdctl every 2 s by default); etcd permits it.
-        final Server server = builder.permitKeepAliveWithoutCalls(true)
+        // etcd's gRPC takes a message up to --max-request-bytes plus its overhead allowance; a larger
+        // one is RESOURCE_EXHAUSTED before any service sees it.
+        final Server server = builder.maxInboundMessageSize(options.maxRequestBytes() + EtcdLimits.GRPC_OVERHEAD_BYTES)
+            .permitKeepAliveWithoutCalls(true)
             .permitKeepAliveTime(1, TimeUnit.SECONDS)
             .directExecutor()
             .callExecutor(calls)
@@ -134,7 +139,8 @@ public final class RingWatchServer implements AutoCloseable
         final WriteAdmission admission = gate == null ? null :
             new WriteAdmission(AdmissionMarks.defaults(), WriteAdmission.DEFAULT_STALL_NANOS, gate);
         final WatchService watch = new WatchService(engine, member, options.name(), admission);
-        final KvService kv = new KvService(engine, member);
+        final KvService kv = new KvService(engine, member,
+            new RequestLimits(options.maxRequestBytes(), options.maxTxnOps(), member.memberId()));
         services.addService(gate == null ? kv.bindService() : ServerInterceptors.intercept(kv, gate));
         services.addService(watch);
         services.addService(new MaintenanceService(engine, member));

@@ -72,6 +72,12 @@ public final class ServerMain implements Callable<Integer>
         description = "How often a watch created with progress_notify that got no event meanwhile is sent a progress notification (etcd 3.5's flag, 3.6's name; a Go duration; below 100ms: 100ms, as etcd). Default: 10m, as etcd.")
     Duration watchProgressNotifyInterval = DEFAULT_WATCH_PROGRESS_NOTIFY_INTERVAL;
 
+    @Option(names = "--max-request-bytes", description = "etcd's flag: the largest write (its raft request) in bytes; gRPC takes messages up to it plus 512 KiB, and the engine values up to it (at most 64 MiB). Default: ${DEFAULT-VALUE}.")
+    int maxRequestBytes = EtcdLimits.MAX_REQUEST_BYTES;
+
+    @Option(names = "--max-txn-ops", description = "etcd's flag: the most operations in each list of a transaction. Default: ${DEFAULT-VALUE}.")
+    int maxTxnOps = EtcdLimits.MAX_TXN_OPS;
+
     @Option(names = "--write-admission", negatable = true,
         description = "Hold writes while a reading client's watches are more than half the watch window behind, so they lag instead of being cancelled as compacted (--no-write-admission: never hold). Default: on in memory, off with --data-dir (lagging watches catch up from the log).")
     Boolean writeAdmission;
@@ -112,7 +118,7 @@ public final class ServerMain implements Callable<Integer>
         {
             options.tls(certFile, keyFile);
         }
-        options.trustedCaFile(trustedCaFile).clientCertAuth(clientCertAuth);
+        options.trustedCaFile(trustedCaFile).clientCertAuth(clientCertAuth).maxRequestBytes(maxRequestBytes).maxTxnOps(maxTxnOps);
         if (writeAdmission != null)
         {
             options.writeAdmission(writeAdmission);
@@ -144,7 +150,7 @@ public final class ServerMain implements Callable<Integer>
      */
     RingWatchConfig engineConfig()
     {
-        final RingWatchConfig.Builder builder = EtcdLimits.applyTo(RingWatchConfig.builder().name(name));
+        final RingWatchConfig.Builder builder = EtcdLimits.applyTo(RingWatchConfig.builder().name(name), maxRequestBytes);
         if (watchProgressNotifyInterval.compareTo(MIN_WATCH_PROGRESS_NOTIFY_INTERVAL) < 0)
         {
             LOG.warn("adjusting watch progress notify interval to its minimum, {}", MIN_WATCH_PROGRESS_NOTIFY_INTERVAL);

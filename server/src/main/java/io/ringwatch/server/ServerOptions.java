@@ -1,6 +1,7 @@
 package io.ringwatch.server;
 
 import io.ringwatch.engine.RingWatch;
+import io.ringwatch.server.kv.EtcdLimits;
 
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -13,7 +14,8 @@ import java.util.Locale;
  * How a {@link RingWatchServer} presents itself: the member name, the URLs it listens on and
  * advertises, and TLS, as etcd's {@code --name}, {@code --listen-client-urls},
  * {@code --advertise-client-urls}, {@code --cert-file}, {@code --key-file},
- * {@code --trusted-ca-file} and {@code --client-cert-auth}, and whether writes wait for reading
+ * {@code --trusted-ca-file}, {@code --client-cert-auth}, {@code --max-request-bytes} and
+ * {@code --max-txn-ops}, and whether writes wait for reading
  * watchers that fall far behind (write admission, on by default). Listen URLs are all http://
  * (plaintext) or all https:// (TLS, which needs a certificate and its key). Immutable and
  * thread-safe; build it with {@link #builder()}.
@@ -34,6 +36,8 @@ public final class ServerOptions
     private final boolean clientCertAuth;
     /** Null: decided by the engine served (held only in memory). */
     private final Boolean writeAdmission;
+    private final int maxRequestBytes;
+    private final int maxTxnOps;
 
     private ServerOptions(final Builder builder)
     {
@@ -45,6 +49,8 @@ public final class ServerOptions
         trustedCaFile = builder.trustedCaFile;
         clientCertAuth = builder.clientCertAuth;
         writeAdmission = builder.writeAdmission;
+        maxRequestBytes = builder.maxRequestBytes;
+        maxTxnOps = builder.maxTxnOps;
         final long https = listenClientUrls.stream().filter(ServerOptions::isHttps).count();
         if (https != 0 && https != listenClientUrls.size())
         {
@@ -151,6 +157,22 @@ public final class ServerOptions
         return writeAdmission != null ? writeAdmission : engine.stats().journalAppends() == null;
     }
 
+    /**
+     * @return etcd's --max-request-bytes.
+     */
+    public int maxRequestBytes()
+    {
+        return maxRequestBytes;
+    }
+
+    /**
+     * @return etcd's --max-txn-ops.
+     */
+    public int maxTxnOps()
+    {
+        return maxTxnOps;
+    }
+
     private static boolean isHttps(final URI url)
     {
         return "https".equalsIgnoreCase(url.getScheme());
@@ -188,6 +210,8 @@ public final class ServerOptions
         private Path trustedCaFile;
         private boolean clientCertAuth;
         private Boolean writeAdmission;
+        private int maxRequestBytes = EtcdLimits.MAX_REQUEST_BYTES;
+        private int maxTxnOps = EtcdLimits.MAX_TXN_OPS;
 
         private Builder()
         {
@@ -284,6 +308,40 @@ public final class ServerOptions
         public Builder writeAdmission(final boolean enabled)
         {
             writeAdmission = enabled;
+            return this;
+        }
+
+        /**
+         * @param bytes etcd's --max-request-bytes (default 1.5 MiB): a write whose raft request
+         *              would be larger is "request is too large", and gRPC takes messages up to it
+         *              plus {@link EtcdLimits#GRPC_OVERHEAD_BYTES}. An embedder's engine takes values
+         *              of that size only with {@link EtcdLimits#applyTo(io.ringwatch.engine.config.RingWatchConfig.Builder, int)}.
+         * @return this builder.
+         * @throws IllegalArgumentException if it is not positive or leaves gRPC's limit over 2 GiB.
+         */
+        public Builder maxRequestBytes(final int bytes)
+        {
+            if (bytes <= 0 || bytes > Integer.MAX_VALUE - EtcdLimits.GRPC_OVERHEAD_BYTES)
+            {
+                throw new IllegalArgumentException("max request bytes must be positive and below 2 GiB: " + bytes);
+            }
+            maxRequestBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @param ops etcd's --max-txn-ops (default 128): the most operations in each list of a
+         *            transaction (compares, then ops, else ops).
+         * @return this builder.
+         * @throws IllegalArgumentException if it is not positive.
+         */
+        public Builder maxTxnOps(final int ops)
+        {
+            if (ops <= 0)
+            {
+                throw new IllegalArgumentException("max txn ops must be positive: " + ops);
+            }
+            maxTxnOps = ops;
             return this;
         }
 

@@ -62,11 +62,17 @@ final class ServerFixture implements BeforeAllCallback, AfterAllCallback, AutoCl
 
     ServerFixture start()
     {
+        return start(ServerOptions.builder().name("test-member").listenClientUrl(URI.create("http://127.0.0.1:0")));
+    }
+
+    /**
+     * @param options the server's options, listening on a loopback port.
+     * @return this fixture, started.
+     */
+    ServerFixture start(final ServerOptions.Builder options)
+    {
         engine = RingWatch.open(config);
-        server = RingWatchServer.start(engine, ServerOptions.builder()
-            .name("test-member")
-            .listenClientUrl(URI.create("http://127.0.0.1:0"))
-            .build());
+        server = RingWatchServer.start(engine, options.build());
         client = Client.builder().endpoints("http://127.0.0.1:" + server.port()).build();
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
         return this;

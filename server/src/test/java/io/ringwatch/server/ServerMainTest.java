@@ -31,6 +31,20 @@ class ServerMainTest
     }
 
     @Test
+    void etcdsRequestLimitFlagsAreTaken()
+    {
+        final ServerMain main = new ServerMain();
+        new CommandLine(main).parseArgs("--max-request-bytes", "10485760", "--max-txn-ops=4");
+        assertEquals(10 << 20, main.engineConfig().maxValueBytes(), "the engine takes the values such requests carry");
+        assertEquals(10 << 20, main.maxRequestBytes);
+        assertEquals(4, main.maxTxnOps);
+        final ServerMain defaults = new ServerMain();
+        new CommandLine(defaults).parseArgs();
+        assertEquals(1_572_864, defaults.maxRequestBytes);
+        assertEquals(128, defaults.maxTxnOps);
+    }
+
+    @Test
     void goDurations()
     {
         final GoDuration go = new GoDuration();

@@ -125,10 +125,6 @@ class WatchStreamTest
             final WatchResponse empty = stream.next();
             assertTrue(empty.getCreated() && empty.getCanceled());
             assertEquals(EtcdErrors.EMPTY_WATCHER_RANGE, empty.getCancelReason());
-            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("r/a")).setStartRevision(-1));
-            final WatchResponse negative = stream.next();
-            assertTrue(negative.getCanceled());
-            assertEquals(EtcdErrors.COMPACTED_MESSAGE, negative.getCancelReason());
         }
     }
 

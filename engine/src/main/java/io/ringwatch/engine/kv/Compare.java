@@ -84,9 +84,11 @@ public final class Compare
      * @param key    the key.
      * @param target version, create or mod revision (not VALUE).
      * @param result the relation.
-     * @param operand the number to compare with; not negative.
+     * @param operand the number to compare with; not negative, but for a lease id (etcd grants
+     *                negative ones).
      * @return the condition.
-     * @throws InvalidRequestException for a bad key, a VALUE target or a negative operand.
+     * @throws InvalidRequestException for a bad key, a VALUE target or a negative operand of a
+     *                                 version or revision.
      */
     public static Compare number(final byte[] key, final Target target, final Result result, final long operand)
     {
@@ -94,7 +96,7 @@ public final class Compare
         {
             throw new InvalidRequestException("a value comparison takes bytes, not a number");
         }
-        if (operand < 0)
+        if (operand < 0 && target != Target.LEASE)
         {
             throw new InvalidRequestException("comparison operand must not be negative: " + operand);
         }

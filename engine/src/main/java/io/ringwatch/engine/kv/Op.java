@@ -170,18 +170,15 @@ public final class Op
      * ({@link io.ringwatch.engine.errors.LeaseNotFoundException}). A put without a lease detaches
      * its key from any lease, as in etcd.
      *
-     * @param leaseId the lease, positive; 0 for none (the default).
+     * @param leaseId the lease, any id but 0 (a negative one too: etcd grants a client's negative
+     *                id); 0 for none (the default).
      * @return a copy of this put with the lease.
-     * @throws InvalidRequestException for anything but a put, a negative id, or a put
-     *                                 that keeps its key's lease ({@link #withIgnoreLease()}).
+     * @throws InvalidRequestException for anything but a put, or a put that keeps its key's lease
+     *                                 ({@link #withIgnoreLease()}).
      */
     public Op withLease(final long leaseId)
     {
         requirePut("a lease");
-        if (leaseId < 0)
-        {
-            throw new InvalidRequestException("lease id must not be negative: " + leaseId);
-        }
         if (ignoreLease && leaseId != 0)
         {
             throw new InvalidRequestException("etcdserver: lease is provided");

@@ -1,7 +1,6 @@
 package io.ringwatch.engine.lease;
 
 import io.ringwatch.engine.errors.EngineClosedException;
-import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.LeaseExistsException;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.errors.LeaseTtlException;
@@ -54,12 +53,12 @@ public interface Leases
     /**
      * Grants a lease with the caller's id (etcd's LeaseGrant with {@code ID != 0}).
      *
-     * @param id         the lease id, positive; 0 lets the engine choose, as {@link #grant(long)}.
+     * @param id         the lease id, any but 0 (a negative one too, as etcd grants it); 0 lets the
+     *                   engine choose, as {@link #grant(long)}.
      * @param ttlSeconds the time to live in seconds; raised to the minimum when below it.
      * @return the lease and the TTL granted.
      * @throws LeaseExistsException    when a live lease has {@code id}; nothing changes.
      * @throws LeaseTtlException       for a TTL above {@link #MAX_TTL_SECONDS}.
-     * @throws InvalidRequestException for a negative id.
      * @throws EngineClosedException   after close.
      */
     LeaseGrant grant(long id, long ttlSeconds);
@@ -70,12 +69,11 @@ public interface Leases
      * the thread that completes writes (the writer, or the journal thread of a persistent engine):
      * chain slow work with the {@code *Async} methods. Allocates the future and its completion.
      *
-     * @param id         the lease id, positive; 0 lets the engine choose.
+     * @param id         the lease id, any but 0 (a negative one too); 0 lets the engine choose.
      * @param ttlSeconds the time to live in seconds; raised to the minimum when below it.
      * @return the lease and the TTL granted, later; or, as the future's cause,
-     *         {@link LeaseExistsException}, {@link LeaseTtlException} or
-     *         {@link InvalidRequestException} (those two already failed when returned), each
-     *         changing nothing.
+     *         {@link LeaseExistsException} or {@link LeaseTtlException} (already failed when
+     *         returned), each changing nothing.
      * @throws EngineClosedException after close.
      */
     CompletableFuture<LeaseGrant> grantAsync(long id, long ttlSeconds);

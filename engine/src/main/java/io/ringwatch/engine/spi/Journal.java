@@ -177,7 +177,8 @@ public interface Journal extends History, AutoCloseable
      * Records the compaction point: watches and reads before it are refused from now on, and the
      * journal may drop what lies before it. Any thread.
      *
-     * @param revision the new compaction point.
+     * @param revision the new compaction point; 0, only while none is recorded, records etcd's
+     *                 compaction at 0 ({@link #compactedAtZero()}), which drops nothing.
      */
     void compact(long revision);
 
@@ -185,6 +186,17 @@ public interface Journal extends History, AutoCloseable
      * @return the compaction point recorded, 0 if none. Any thread.
      */
     long compactRevision();
+
+    /**
+     * Whether a compaction at 0 was recorded while the compaction point was 0: etcd's compaction
+     * mark, -1 in a store never compacted, is then 0. Any thread.
+     *
+     * @return true once compacted at 0; false for a journal that does not record it.
+     */
+    default boolean compactedAtZero()
+    {
+        return false;
+    }
 
     /**
      * Whether the journal's last writer closed it cleanly: everything it recorded is there and it

@@ -10,6 +10,7 @@ import io.ringwatch.engine.errors.LeaseTtlException;
 import io.ringwatch.engine.kv.Compare;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
+import io.ringwatch.engine.kv.Keys;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.engine.watch.Event;
@@ -76,13 +77,33 @@ class LeasesTest
         assertEquals("etcdserver: lease already exists", exists.getMessage());
         assertEquals("etcdserver: too large lease TTL",
             assertThrows(LeaseTtlException.class, () -> leases.grant(Leases.MAX_TTL_SECONDS + 1)).getMessage());
-        assertThrows(InvalidRequestException.class, () -> leases.grant(-1, 10));
         assertEquals(10, leases.timeToLive(5, false).grantedTtlSeconds());
         assertArrayEquals(new long[] {5}, leases.leases());
         assertEquals("etcdserver: requested lease not found",
             assertThrows(LeaseNotFoundException.class, () -> leases.keepAlive(6)).getMessage());
         assertThrows(LeaseNotFoundException.class, () -> leases.revoke(6));
         assertThrows(LeaseNotFoundException.class, () -> leases.timeToLive(6, true));
+    }
+
+    /**
+     * etcd's lessor grants any id but 0 (its server picks one only for 0), so a client's negative
+     * id is a lease like any other: keys attach to it, compares see it, its revoke deletes them.
+     */
+    @Test
+    void aNegativeIdIsGrantedAttachedComparedAndRevokedAsEtcdDoes()
+    {
+        assertEquals(-7, leases.grant(-7, 10).id());
+        assertThrows(LeaseExistsException.class, () -> leases.grant(-7, 10));
+        engine.write(Op.put("n", "1").withLease(-7));
+        assertEquals(-7, engine.get("n").orElseThrow().lease());
+        assertTrue(engine.txn(Txn.of(List.of(Compare.number(Keys.utf8("n"), Compare.Target.LEASE, Compare.Result.EQUAL, -7)),
+            List.of(), List.of())).succeeded());
+        assertFalse(engine.txn(Txn.of(List.of(Compare.number(Keys.utf8("n"), Compare.Target.LEASE, Compare.Result.GREATER, -1)),
+            List.of(), List.of())).succeeded(), "signed, as etcd compares");
+        assertThrows(LeaseNotFoundException.class, () -> engine.write(Op.put("m", "1").withLease(-8)));
+        assertArrayEquals(new long[] {-7}, leases.leases());
+        leases.revoke(-7);
+        assertTrue(engine.get("n").isEmpty());
     }
 
     @Test
@@ -246,7 +267,6 @@ class LeasesTest
 
         assertCause(LeaseExistsException.class, leases.grantAsync(5, 30));
         assertCause(LeaseTtlException.class, leases.grantAsync(0, Leases.MAX_TTL_SECONDS + 1));
-        assertCause(InvalidRequestException.class, leases.grantAsync(-1, 10));
         assertCause(LeaseNotFoundException.class, leases.revokeAsync(6));
         assertCause(LeaseNotFoundException.class, leases.timeToLiveAsync(6, true));
 

@@ -15,6 +15,13 @@ public final class EtcdLimits
      * too large" before it reaches the store (etcd checks the raft request it would propose).
      */
     public static final int MAX_REQUEST_BYTES = 1_572_864;
+    /**
+     * What etcd's gRPC server takes beyond --max-request-bytes in one message (v3rpc grpc.go
+     * {@code grpcOverheadBytes}): a larger message is refused by gRPC (RESOURCE_EXHAUSTED).
+     */
+    public static final int GRPC_OVERHEAD_BYTES = 512 * 1024;
+    /** etcd's default --max-txn-ops: the most operations in each list of a transaction. */
+    public static final int MAX_TXN_OPS = 128;
     /** The engine's largest key, the nearest it allows to etcd's none (a key is also bounded by the request). */
     public static final int MAX_KEY_BYTES = 65_536;
 
@@ -31,6 +38,20 @@ public final class EtcdLimits
      */
     public static RingWatchConfig.Builder applyTo(final RingWatchConfig.Builder engine)
     {
-        return engine.maxKeyBytes(MAX_KEY_BYTES).maxValueBytes(MAX_REQUEST_BYTES);
+        return applyTo(engine, MAX_REQUEST_BYTES);
+    }
+
+    /**
+     * Lets an engine take every key and value a write request within {@code maxRequestBytes}
+     * (etcd's --max-request-bytes) can carry, keys up to {@link #MAX_KEY_BYTES} and values up to
+     * the engine's largest, 64 MiB. Caller's thread; no allocation.
+     *
+     * @param engine          the engine's settings, changed in place.
+     * @param maxRequestBytes the server's --max-request-bytes.
+     * @return {@code engine}, for chaining.
+     */
+    public static RingWatchConfig.Builder applyTo(final RingWatchConfig.Builder engine, final int maxRequestBytes)
+    {
+        return engine.maxKeyBytes(MAX_KEY_BYTES).maxValueBytes(Math.min(maxRequestBytes, 64 << 20));
     }
 }

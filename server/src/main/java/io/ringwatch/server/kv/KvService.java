@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * etcd's KV service (Range, Put, DeleteRange, Txn, Compact) over an engine's public API. A call
@@ -42,20 +41,19 @@ public final class KvService extends KVGrpc.KVImplBase
 {
     private final RingWatch engine;
     private final MemberIdentity member;
-    /**
-     * Whether Compact(0) was taken: etcd's compaction mark starts at -1, so it takes a compaction
-     * at 0 once, where the engine's compaction point starts at 0 and takes only positive ones.
-     */
-    private final AtomicBoolean compactedAtZero = new AtomicBoolean();
+    private final RequestLimits limits;
 
     /**
      * @param engine the engine to serve.
      * @param member fills the response headers.
+     * @param limits etcd's request size and transaction limits; a write over them, refused before
+     *               the engine sees it, changes nothing.
      */
-    public KvService(final RingWatch engine, final MemberIdentity member)
+    public KvService(final RingWatch engine, final MemberIdentity member, final RequestLimits limits)
     {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.member = Objects.requireNonNull(member, "member");
+        this.limits = Objects.requireNonNull(limits, "limits");
     }
 
     /**
@@ -86,7 +84,7 @@ public final class KvService extends KVGrpc.KVImplBase
         Unary.answerLater(response, () ->
         {
             WriteRequests.checkPut(request);
-            WriteRequests.checkSize(request);
+            limits.checkWrite(request);
             if (request.getIgnoreValue())
             {
                 return putOverExisting(request).thenApply(result -> WriteRequests.putResponse(member, request, result));
@@ -107,8 +105,8 @@ public final class KvService extends KVGrpc.KVImplBase
         Unary.answerLater(response, () ->
         {
             WriteRequests.checkDelete(request);
-            WriteRequests.checkSize(request);
-            final Op delete = WriteRequests.delete(request);
+            limits.checkWrite(request);
+            final Op delete = WriteRequests.delete(request, engine.maxKeyBytes());
             if (delete == null)
             {
                 return CompletableFuture.completedFuture(
@@ -127,14 +125,15 @@ public final class KvService extends KVGrpc.KVImplBase
     @Override
     public void txn(final TxnRequest request, final StreamObserver<TxnResponse> response)
     {
-        Unary.answerLater(response, () -> TxnExecutor.execute(engine, member, request));
+        Unary.answerLater(response, () -> TxnExecutor.execute(engine, member, limits, request));
     }
 
     /**
      * etcd's Compact: drops the history before the revision at once (physical or not). As etcd's
      * mvcc {@code updateCompactRev}, whose mark is -1 in a store never compacted: a revision at or
-     * below the mark is compacted, so Compact(0) is taken once there (compacting nothing) and
-     * refused after that.
+     * below the mark ({@link RingWatch#compactMark()}) is compacted, then one after the current
+     * revision is a future one; so Compact(0) is taken once there (compacting nothing, kept across a
+     * restart) and refused after that.
      *
      * @param request  the compaction.
      * @param response receives the header.
@@ -144,11 +143,7 @@ public final class KvService extends KVGrpc.KVImplBase
     {
         Unary.answer(response, () ->
         {
-            if (request.getRevision() == 0 && engine.compactRevision() == 0 && compactedAtZero.compareAndSet(false, true))
-            {
-                return CompactionResponse.newBuilder().setHeader(member.header(engine.currentRevision())).build();
-            }
-            if (request.getRevision() <= engine.compactRevision())
+            if (request.getRevision() <= engine.compactMark())
             {
                 throw EtcdErrors.compacted();
             }

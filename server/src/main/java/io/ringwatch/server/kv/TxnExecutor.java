@@ -39,9 +39,6 @@ import java.util.concurrent.CompletableFuture;
  */
 final class TxnExecutor
 {
-    /** etcd's default --max-txn-ops. */
-    static final int MAX_TXN_OPS = 128;
-
     private TxnExecutor()
     {
     }
@@ -51,6 +48,9 @@ final class TxnExecutor
      *
      * @param engine  the engine.
      * @param member  fills the headers.
+     * @param limits  etcd's --max-txn-ops and, for a transaction that writes (etcd serves a
+     *                read-only one without a raft request, so without the byte limit),
+     *                --max-request-bytes.
      * @param request the transaction.
      * @return etcd's response, once applied: built on the thread that applied it, or, when a branch
      *         reads a range, on the common pool (a range read has no place on the engine's writer
@@ -58,18 +58,23 @@ final class TxnExecutor
      *         once mapped), with nothing written, when the chosen path reads at a revision out of
      *         bounds.
      */
-    static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final TxnRequest request)
+    static CompletableFuture<TxnResponse> execute(final RingWatch engine, final MemberIdentity member, final RequestLimits limits,
+        final TxnRequest request)
     {
-        check(request);
-        WriteRequests.checkSize(request);
+        check(request, limits.maxTxnOps());
+        if (!readOnly(request))
+        {
+            limits.checkWrite(request);
+        }
         final boolean reads = reads(request);
         final CompletableFuture<TxnResult> applied = KeptValues.any(request) ? applyKeepingValues(engine, request, reads) :
-            engine.txnAsync(toEngine(request, reads, null));
+            engine.txnAsync(toEngine(request, reads, null, engine.maxKeyBytes()));
         if (!reads)
         {
-            return applied.thenApply(result -> response(member, request, result, null));
+            return applied.thenApply(result -> response(member, request, result, null, engine.maxKeyBytes()));
         }
-        return applied.thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result)));
+        return applied.thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result),
+            engine.maxKeyBytes()));
     }
 
     /**
@@ -83,7 +88,7 @@ final class TxnExecutor
         final boolean reads)
     {
         final KeptValues kept = KeptValues.read(engine, request);
-        final Txn guarded = Txn.of(kept.guards(), List.of(Op.txn(toEngine(request, reads, kept))), List.of());
+        final Txn guarded = Txn.of(kept.guards(), List.of(Op.txn(toEngine(request, reads, kept, engine.maxKeyBytes()))), List.of());
         return engine.txnAsync(guarded).thenComposeAsync(result -> result.succeeded() ?
             CompletableFuture.completedFuture(result.nested().get(0)) : applyKeepingValues(engine, request, reads));
     }
@@ -93,18 +98,20 @@ final class TxnExecutor
      *              key-values (what {@link TxnReads} undoes a write from), and every range that
      *              names a revision goes to the engine as a read at it.
      * @param kept  the values ignore_value puts keep; null when the request has none.
+     * @param maxKeyBytes the engine's longest key: a key or bound longer than that holds no key.
      */
-    private static Txn toEngine(final TxnRequest request, final boolean reads, final KeptValues kept)
+    private static Txn toEngine(final TxnRequest request, final boolean reads, final KeptValues kept, final int maxKeyBytes)
     {
-        return Txn.of(compares(request), ops(request.getSuccessList(), reads, kept), ops(request.getFailureList(), reads, kept));
+        return Txn.of(compares(request, maxKeyBytes), ops(request.getSuccessList(), reads, kept, maxKeyBytes),
+            ops(request.getFailureList(), reads, kept, maxKeyBytes));
     }
 
-    private static List<io.ringwatch.engine.kv.Compare> compares(final TxnRequest request)
+    private static List<io.ringwatch.engine.kv.Compare> compares(final TxnRequest request, final int maxKeyBytes)
     {
         final List<io.ringwatch.engine.kv.Compare> compares = new ArrayList<>(request.getCompareCount());
         for (final Compare compare : request.getCompareList())
         {
-            final io.ringwatch.engine.kv.Compare condition = condition(compare);
+            final io.ringwatch.engine.kv.Compare condition = condition(compare, maxKeyBytes);
             if (condition != null)
             {
                 compares.add(condition);
@@ -115,38 +122,39 @@ final class TxnExecutor
 
     /**
      * @return the engine's condition for an etcd compare; null for one that holds whatever the
-     *         store holds. A compare over a range that holds no key (as one absent key) is decided
-     *         here; one that fails becomes a compare that never holds (no create revision is below
-     *         0), so the writer still picks the branch.
+     *         store holds. A compare over a range that holds no key, or on a key longer than any the
+     *         engine holds (as one absent key), is decided here; one that fails becomes a compare
+     *         that never holds (no create revision is below 0), so the writer still picks the branch.
      */
-    private static io.ringwatch.engine.kv.Compare condition(final Compare compare)
+    private static io.ringwatch.engine.kv.Compare condition(final Compare compare, final int maxKeyBytes)
     {
-        if (compare.getTarget() != Compare.CompareTarget.VALUE && numberOperand(compare) < 0)
+        if (compare.getTarget() != Compare.CompareTarget.VALUE && compare.getTarget() != Compare.CompareTarget.LEASE &&
+            numberOperand(compare) < 0)
         {
-            // etcd compares signed numbers; every version, revision and lease id here is at least
-            // 0 (a missing key's too), so one against a negative number is decided by its operator
-            // alone, for a single key, every key of a range and none.
+            // etcd compares signed numbers; every version and revision here is at least 0 (a
+            // missing key's too), so one against a negative number is decided by its operator
+            // alone, for a single key, every key of a range and none. A lease id may be negative
+            // (etcd grants one), so the engine compares it.
             final io.ringwatch.engine.kv.Compare.Result result = result(compare.getResult());
             return result == io.ringwatch.engine.kv.Compare.Result.NOT_EQUAL || result == io.ringwatch.engine.kv.Compare.Result.GREATER ?
-                null : neverHolds(compare);
+                null : neverHolds();
         }
         final io.ringwatch.engine.kv.Compare single = toEngine(compare);
-        if (compare.getRangeEnd().isEmpty())
+        final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd(), maxKeyBytes);
+        if (range == null)
         {
-            return single;
+            return single.test(false, 0, 0, 0, 0, null) ? null : neverHolds();
         }
-        final KeyRange range = KeyRanges.of(compare.getKey(), compare.getRangeEnd());
-        if (range != null)
-        {
-            return single.over(range);
-        }
-        return single.test(false, 0, 0, 0, 0, null) ? null : neverHolds(compare);
+        return compare.getRangeEnd().isEmpty() ? single : single.over(range);
     }
 
-    /** A condition no key meets (no create revision is below 0), so the writer still picks the branch. */
-    private static io.ringwatch.engine.kv.Compare neverHolds(final Compare compare)
+    /**
+     * A condition no key meets (no create revision is below 0), so the writer still picks the
+     * branch; on the smallest key, which the engine always takes.
+     */
+    private static io.ringwatch.engine.kv.Compare neverHolds()
     {
-        return io.ringwatch.engine.kv.Compare.number(compare.getKey().toByteArray(),
+        return io.ringwatch.engine.kv.Compare.number(new byte[] {0},
             io.ringwatch.engine.kv.Compare.Target.CREATE, io.ringwatch.engine.kv.Compare.Result.LESS, 0);
     }
 
@@ -160,8 +168,6 @@ final class TxnExecutor
                 return compare.getCreateRevision();
             case MOD:
                 return compare.getModRevision();
-            case LEASE:
-                return compare.getLease();
             default:
                 return 0;
         }
@@ -186,10 +192,11 @@ final class TxnExecutor
     }
 
     /**
-     * @param reads the path's range reads, null when it has none.
+     * @param reads       the path's range reads, null when it has none.
+     * @param maxKeyBytes the engine's longest key, which decides which deletes the engine was given.
      */
     private static TxnResponse response(
-        final MemberIdentity member, final TxnRequest request, final TxnResult result, final TxnReads reads)
+        final MemberIdentity member, final TxnRequest request, final TxnResult result, final TxnReads reads, final int maxKeyBytes)
     {
         final List<RequestOp> branch = result.succeeded() ? request.getSuccessList() : request.getFailureList();
         final TxnResponse.Builder response = TxnResponse.newBuilder()
@@ -212,10 +219,10 @@ final class TxnExecutor
                     break;
                 case REQUEST_TXN:
                     response.addResponses(ResponseOp.newBuilder()
-                        .setResponseTxn(response(member, op.getRequestTxn(), result.nested().get(nested++), reads)));
+                        .setResponseTxn(response(member, op.getRequestTxn(), result.nested().get(nested++), reads, maxKeyBytes)));
                     break;
                 default:
-                    final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange()) == null ? null :
+                    final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange(), maxKeyBytes) == null ? null :
                         result.results().get(write++);
                     if (deleted != null)
                     {
@@ -237,9 +244,27 @@ final class TxnExecutor
         }
     }
 
-    private static void check(final TxnRequest request)
+    /**
+     * etcd's isTxnReadonly: every operation of both branches is a range (a nested transaction is
+     * not).
+     */
+    private static boolean readOnly(final TxnRequest request)
     {
-        check(request, MAX_TXN_OPS);
+        for (final RequestOp op : request.getSuccessList())
+        {
+            if (!op.hasRequestRange())
+            {
+                return false;
+            }
+        }
+        for (final RequestOp op : request.getFailureList())
+        {
+            if (!op.hasRequestRange())
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -295,7 +320,7 @@ final class TxnExecutor
      *         for each range that names a revision (one at 0 reads the current revision, which is
      *         never refused).
      */
-    private static List<Op> ops(final List<RequestOp> ops, final boolean reads, final KeptValues kept)
+    private static List<Op> ops(final List<RequestOp> ops, final boolean reads, final KeptValues kept, final int maxKeyBytes)
     {
         final List<Op> engineOps = new ArrayList<>(ops.size());
         for (final RequestOp op : ops)
@@ -308,7 +333,7 @@ final class TxnExecutor
             }
             else if (op.hasRequestDeleteRange())
             {
-                final Op delete = WriteRequests.delete(op.getRequestDeleteRange());
+                final Op delete = WriteRequests.delete(op.getRequestDeleteRange(), maxKeyBytes);
                 if (delete != null)
                 {
                     engineOps.add(reads ? delete.withPrevKv() : delete);
@@ -316,7 +341,7 @@ final class TxnExecutor
             }
             else if (op.hasRequestTxn())
             {
-                engineOps.add(Op.txn(toEngine(op.getRequestTxn(), reads, kept)));
+                engineOps.add(Op.txn(toEngine(op.getRequestTxn(), reads, kept, maxKeyBytes)));
             }
             else if (op.hasRequestRange() && op.getRequestRange().getRevision() != 0)
             {

@@ -67,7 +67,7 @@ final class TxnReads
                     writes.add(result.results().get(write++));
                     break;
                 case REQUEST_DELETE_RANGE:
-                    if (KeyRanges.of(op.getRequestDeleteRange().getKey(), op.getRequestDeleteRange().getRangeEnd()) != null)
+                    if (WriteRequests.delete(op.getRequestDeleteRange(), engine.maxKeyBytes()) != null)
                     {
                         putKeys.add(null);
                         writes.add(result.results().get(write++));

@@ -1,6 +1,5 @@
 package io.ringwatch.server.kv;
 
-import com.google.protobuf.MessageLite;
 import io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest;
 import io.ringwatch.server.api.etcdserverpb.DeleteRangeResponse;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
@@ -21,22 +20,6 @@ final class WriteRequests
 {
     private WriteRequests()
     {
-    }
-
-    /**
-     * Refuses a write request larger than etcd's default --max-request-bytes, as etcd does after its
-     * request checks, instead of the engine's own key and value limits with messages no etcd client
-     * knows.
-     *
-     * @param request a put, delete or transaction, already checked.
-     * @throws io.grpc.StatusRuntimeException etcd's "request is too large".
-     */
-    static void checkSize(final MessageLite request)
-    {
-        if (request.getSerializedSize() > EtcdLimits.MAX_REQUEST_BYTES)
-        {
-            throw EtcdErrors.requestTooLarge();
-        }
     }
 
     /**
@@ -102,12 +85,13 @@ final class WriteRequests
     }
 
     /**
-     * @param request a checked delete.
-     * @return the engine's delete, or null when its range holds no key.
+     * @param request     a checked delete.
+     * @param maxKeyBytes the engine's longest key.
+     * @return the engine's delete, or null when its range holds no key the engine can hold.
      */
-    static Op delete(final DeleteRangeRequest request)
+    static Op delete(final DeleteRangeRequest request, final int maxKeyBytes)
     {
-        final KeyRange range = KeyRanges.of(request.getKey(), request.getRangeEnd());
+        final KeyRange range = KeyRanges.of(request.getKey(), request.getRangeEnd(), maxKeyBytes);
         if (range == null)
         {
             return null;

@@ -22,8 +22,10 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One etcd watch stream: the client's create, cancel and progress requests in, watch responses
@@ -60,6 +62,12 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private final ServerCallStreamObserver<WatchResponse> out;
     private final WatchPump pump;
     private final Map<Long, StreamWatch> watches = new HashMap<>();
+    /**
+     * Ids of watches created with a negative start revision below etcd's compaction mark: etcd
+     * creates them and cancels them as compacted at once, with no engine watcher; each keeps its id
+     * until the client cancels it, as an ended watch does.
+     */
+    private final Set<Long> compactedAtCreate = new HashSet<>();
     private final List<StreamWatch> order = new ArrayList<>();
     private final List<StreamWatch> ended = new ArrayList<>();
     /** The stream's entry in the pump's ready streams. */
@@ -291,6 +299,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             watch.watcher().cancel();
         }
         watches.clear();
+        compactedAtCreate.clear();
         order.clear();
         pump.remove(this);
     }
@@ -364,14 +373,16 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         }
     }
 
+    /**
+     * etcd's order (v3rpc recvLoop, mvcc watchStream.Watch): an empty range, then a duplicate id,
+     * refuse the create; then the watch is created, and one whose start revision is below etcd's
+     * compaction mark ({@link RingWatch#compactMark()}, -1 in a store never compacted) is cancelled
+     * as compacted at once (mvcc chooseAll). A start of -1 in a store never compacted is no
+     * compaction: etcd syncs such a watch from its current revision, as a start of 0.
+     */
     private void create(final WatchCreateRequest request)
     {
         final ByteString key = request.getKey().isEmpty() ? SMALLEST_KEY : request.getKey();
-        if (request.getStartRevision() < 0)
-        {
-            refuseCreate(EtcdErrors.COMPACTED_MESSAGE);
-            return;
-        }
         final KeyRange range = KeyRanges.of(key, request.getRangeEnd());
         if (range == null)
         {
@@ -381,15 +392,21 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         long watchId = request.getWatchId();
         if (watchId == 0)
         {
-            while (watches.containsKey(nextWatchId))
+            while (idInUse(nextWatchId))
             {
                 nextWatchId++;
             }
             watchId = nextWatchId++;
         }
-        else if (watches.containsKey(watchId))
+        else if (idInUse(watchId))
         {
             refuseCreate(EtcdErrors.DUPLICATE_WATCH_ID);
+            return;
+        }
+        final long mark = engine.compactMark();
+        if (request.getStartRevision() < 0 && request.getStartRevision() < mark)
+        {
+            createCompacted(watchId, mark);
             return;
         }
         final PullWatcher watcher;
@@ -412,10 +429,27 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         watcher.readyIn(watch.readyEntry());
     }
 
+    private boolean idInUse(final long watchId)
+    {
+        return watches.containsKey(watchId) || compactedAtCreate.contains(watchId);
+    }
+
+    /**
+     * etcd's created response, then its compacted one: compact_revision the mark, header revision 0
+     * (mvcc's WatchResponse carries none), canceled only when the mark is not 0 (v3rpc's sendLoop
+     * cancels on a compact revision other than 0, so after a Compact(0) the watch just goes silent).
+     */
+    private void createCompacted(final long watchId, final long mark)
+    {
+        send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
+        compactedAtCreate.add(watchId);
+        sendExactly(WatchResponse.newBuilder().setWatchId(watchId).setCompactRevision(mark).setCanceled(mark != 0), 0);
+    }
+
     private static io.ringwatch.engine.watch.WatchRequest engineRequest(final WatchCreateRequest request, final KeyRange range)
     {
         io.ringwatch.engine.watch.WatchRequest watch = io.ringwatch.engine.watch.WatchRequest.of(range)
-            .startRevision(request.getStartRevision());
+            .startRevision(Math.max(request.getStartRevision(), 0));
         if (request.getPrevKv())
         {
             watch = watch.withPrevKv();
@@ -445,6 +479,11 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 
     private void cancel(final WatchCancelRequest request)
     {
+        if (compactedAtCreate.remove(request.getWatchId()))
+        {
+            send(WatchResponse.newBuilder().setWatchId(request.getWatchId()).setCanceled(true), 0);
+            return;
+        }
         final StreamWatch watch = watches.remove(request.getWatchId());
         if (watch == null)
         {

@@ -96,8 +96,8 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final RevisionCursor cursor;
     private final IndexMaintainer secondary;
     private final UndoLog undo;
-    /** The engine's compaction point, set by other threads: what a transaction's reads may not precede. */
-    private final LongSupplier compactRevision;
+    /** etcd's compaction mark (-1: never compacted), set by other threads: what a transaction's reads may not precede. */
+    private final LongSupplier compactMark;
     private final LeaseTable leases;
     private final IndexEntry prev = new IndexEntry();
     private final IndexEntry probe = new IndexEntry();
@@ -147,7 +147,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
         final UndoLog undo,
-        final LongSupplier compactRevision,
+        final LongSupplier compactMark,
         final LeaseTable leases,
         final Journal journalSizes,
         final Journaller journal,
@@ -164,7 +164,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         this.cursor = cursor;
         this.secondary = secondary;
         this.undo = undo;
-        this.compactRevision = compactRevision;
+        this.compactMark = compactMark;
         this.leases = leases;
         this.revision = cursor.applied();
         this.rungRevision = revision;
@@ -408,7 +408,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final List<Op> ops = plan.writes();
         final long[] opLeases = leasesOfPuts(ops, command);
         // After the puts' leases, as etcd checks its paths' puts before their ranges.
-        plan.checkReads(revision, compactRevision.getAsLong());
+        plan.checkReads(revision, compactMark.getAsLong());
         secondary.checkTxn(ops);
         if (sizer.isBounded())
         {

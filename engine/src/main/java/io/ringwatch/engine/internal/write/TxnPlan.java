@@ -72,11 +72,11 @@ final class TxnPlan
      * in its branch), as etcd does before it writes anything.
      *
      * @param current   the store revision before the transaction.
-     * @param compacted the compaction point (0: never compacted).
+     * @param mark      etcd's compaction mark (-1: never compacted; see {@link ReadRevisions}).
      * @throws io.ringwatch.engine.errors.FutureRevisionException for the first read after {@code current}.
      * @throws io.ringwatch.engine.errors.CompactedException      for the first read before the first revision.
      */
-    void checkReads(final long current, final long compacted)
+    void checkReads(final long current, final long mark)
     {
         if (!reads)
         {
@@ -87,11 +87,11 @@ final class TxnPlan
         {
             if (op.kind() == Op.Kind.TXN)
             {
-                nested.get(next++).checkReads(current, compacted);
+                nested.get(next++).checkReads(current, mark);
             }
             else if (op.kind() == Op.Kind.READ)
             {
-                ReadRevisions.check(op.readRevision(), current, compacted);
+                ReadRevisions.check(op.readRevision(), current, mark);
             }
         }
     }

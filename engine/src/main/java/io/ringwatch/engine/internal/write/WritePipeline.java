@@ -74,7 +74,8 @@ public final class WritePipeline implements AutoCloseable
      * @param cursor the writer's published progress.
      * @param secondary keeps the secondary indexes current on the writer thread.
      * @param undo      keeps what pinned consistent reads need, on the writer thread.
-     * @param compactRevision the engine's compaction point (0: never compacted), read by the writer
+     * @param compactMark etcd's compaction mark (-1: never compacted, 0 after a compaction at 0, else
+     *                the compaction point), read by the writer
      *                to check the reads a transaction's path names ({@link Op#readAt}).
      * @param journal the revision log, or null for an in-memory engine; with one, a journal stage
      *                (thread {@code ringwatch-journal}) appends each revision after the writer and
@@ -89,7 +90,7 @@ public final class WritePipeline implements AutoCloseable
         final RevisionCursor cursor,
         final IndexMaintainer secondary,
         final UndoLog undo,
-        final LongSupplier compactRevision,
+        final LongSupplier compactMark,
         final Journal journal,
         final Doorbell[] windowReaders)
     {
@@ -106,7 +107,7 @@ public final class WritePipeline implements AutoCloseable
             windowReaders, new IndexRollback(index, secondary));
         stampTime = journal != null;
         leaseClock = config.leaseClock();
-        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, compactRevision,
+        final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, compactMark,
             LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis()), journal, journaller,
             windowReaders, disruptor.getRingBuffer(), config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);

@@ -1,6 +1,5 @@
 package io.ringwatch.engine.internal.write;
 
-import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.LeaseTtlException;
 import io.ringwatch.engine.lease.LeaseGrant;
 import io.ringwatch.engine.lease.LeaseTimeToLive;
@@ -115,10 +114,6 @@ final class WriterLeases implements Leases
     /** @return the error for a grant the caller's thread can refuse, or null. */
     private static RuntimeException checkGrant(final long id, final long ttlSeconds)
     {
-        if (id < 0)
-        {
-            return new InvalidRequestException("lease id must not be negative: " + id);
-        }
         if (ttlSeconds > MAX_TTL_SECONDS)
         {
             return new LeaseTtlException();
