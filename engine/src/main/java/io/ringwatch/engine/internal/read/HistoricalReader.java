@@ -21,7 +21,9 @@ import java.util.function.BooleanSupplier;
  * that ends before R (an ASYNC revision log behind the writer) is waited for: every change up to R
  * must be undone, or the read would return states newer than A. Costs
  * O(R - A) history reads and allocates the result, packed like a present read's (the present's
- * arena and addresses taken over, not copied, and the pre-images appended to them). Any thread.
+ * arena and addresses taken over, not copied, and the pre-images appended to them): one pre-image
+ * per key changed in the range since A, however often it changed ({@link FirstChanges}), and a
+ * copy of each such key. Any thread.
  */
 public final class HistoricalReader
 {
@@ -70,6 +72,7 @@ public final class HistoricalReader
         // A RangeReader's result is always packed, and this one is ours alone: take it back without a copy.
         final ReadResultBuilder result = ((PackedKeyValues)now.kvs()).handOverToPastRevision();
         final EventRecord change = new EventRecord();
+        final FirstChanges firstChanges = new FirstChanges();
         try (HistoryReader reader = history.newReader())
         {
             if (!reader.seek(atRevision + 1))
@@ -99,9 +102,9 @@ public final class HistoricalReader
                 {
                     break;
                 }
-                if (range.contains(change.key(), change.keyLength()))
+                // A key's first change after A carries its state at A; later ones would lose the merge.
+                if (range.contains(change.key(), change.keyLength()) && firstChanges.isFirst(change.key(), change.keyLength()))
                 {
-                    // A key's first change after A carries its state at A; later ones lose the merge.
                     result.addPreImage(change.key(), 0, change.keyLength(), change.prevValue(), 0,
                         change.hasPrev() ? change.prevValueLength() : -1,
                         change.prevCreateRevision(), change.prevModRevision(), change.prevVersion(), change.prevLease());
