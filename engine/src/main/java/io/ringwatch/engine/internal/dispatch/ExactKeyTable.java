@@ -1,5 +1,7 @@
 package io.ringwatch.engine.internal.dispatch;
 
+import io.ringwatch.engine.internal.index.ByteKey;
+
 import java.util.Arrays;
 
 /**

@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.dispatch;
 
+import io.ringwatch.engine.internal.index.ByteKey;
 import org.agrona.collections.Object2ObjectHashMap;
 
 import java.util.Arrays;

@@ -1,8 +1,8 @@
 package io.ringwatch.engine.internal.read;
 
+import io.ringwatch.engine.internal.index.ByteKey;
 import org.agrona.DirectBuffer;
 
-import java.util.Arrays;
 import java.util.HashSet;
 
 /**
@@ -17,8 +17,8 @@ import java.util.HashSet;
  */
 final class FirstChanges
 {
-    private final HashSet<Key> met = new HashSet<>();
-    private final Key probe = new Key(new byte[64], 0);
+    private final HashSet<ByteKey> met = new HashSet<>();
+    private final ByteKey probe = ByteKey.probe(64);
 
     /**
      * @param key    holds the key from index 0.
@@ -27,60 +27,6 @@ final class FirstChanges
      */
     boolean isFirst(final DirectBuffer key, final int length)
     {
-        probe.wrap(key, length);
-        if (met.contains(probe))
-        {
-            return false;
-        }
-        met.add(new Key(Arrays.copyOf(probe.bytes, length), length));
-        return true;
-    }
-
-    /** Key bytes compared by content; the probe reuses its array, a kept key owns an exact copy. */
-    private static final class Key
-    {
-        private byte[] bytes;
-        private int length;
-        private int hash;
-
-        private Key(final byte[] bytes, final int length)
-        {
-            this.bytes = bytes;
-            this.length = length;
-            this.hash = hashOf(bytes, length);
-        }
-
-        private void wrap(final DirectBuffer key, final int keyLength)
-        {
-            if (bytes.length < keyLength)
-            {
-                bytes = new byte[Math.max(keyLength, 2 * bytes.length)];
-            }
-            key.getBytes(0, bytes, 0, keyLength);
-            length = keyLength;
-            hash = hashOf(bytes, keyLength);
-        }
-
-        private static int hashOf(final byte[] bytes, final int length)
-        {
-            int h = 1;
-            for (int i = 0; i < length; i++)
-            {
-                h = 31 * h + bytes[i];
-            }
-            return h;
-        }
-
-        @Override
-        public boolean equals(final Object other)
-        {
-            return other instanceof Key && Arrays.equals(bytes, 0, length, ((Key)other).bytes, 0, ((Key)other).length);
-        }
-
-        @Override
-        public int hashCode()
-        {
-            return hash;
-        }
+        return !met.contains(probe.wrap(key, length)) && met.add(probe.copy());
     }
 }

@@ -1,19 +1,23 @@
-package io.ringwatch.engine.internal.dispatch;
+package io.ringwatch.engine.internal.index;
+
+import org.agrona.DirectBuffer;
 
 import java.util.Arrays;
 
 /**
- * Key bytes with equality and hash over their content, for the route tables' hash maps. Stored keys own an
- * exact copy; a probe instance is rewrapped for each lookup so that lookups allocate nothing. The hash is
- * the polynomial {@code h = 31 * h + b} from 1, so the hashes of all prefixes of a key come out of one pass
- * over it ({@link #extendHash}), which is how {@link PrefixRoutes} probes every prefix length.
+ * Key bytes with equality and hash over their content, for heap hash maps keyed by key (the
+ * dispatchers' route tables, the keys a read at a past revision has met). Stored keys own an exact
+ * copy; a probe instance is rewrapped for each lookup so that lookups allocate nothing. The hash is
+ * the polynomial {@code h = 31 * h + b} from 1, so the hashes of all prefixes of a key come out of one
+ * pass over it ({@link #extendHash}), which is how the dispatchers' prefix routes probe every prefix
+ * length.
  * <p>
- * Not thread-safe: owned by one dispatcher thread with its routes.
+ * Not thread-safe: each instance is owned by one thread.
  */
-final class ByteKey
+public final class ByteKey
 {
     /** The hash of the empty key, from which {@link #extendHash} starts. */
-    static final int EMPTY_HASH = 1;
+    public static final int EMPTY_HASH = 1;
 
     private byte[] bytes;
     private int length;
@@ -30,12 +34,16 @@ final class ByteKey
      * @param capacity the key length it holds before it must grow.
      * @return an empty probe to rewrap for lookups.
      */
-    static ByteKey probe(final int capacity)
+    public static ByteKey probe(final int capacity)
     {
         return new ByteKey(new byte[capacity], 0);
     }
 
-    static ByteKey copyOf(final byte[] key)
+    /**
+     * @param key a key.
+     * @return a stored key holding an exact copy of it.
+     */
+    public static ByteKey copyOf(final byte[] key)
     {
         return new ByteKey(key.clone(), key.length);
     }
@@ -44,7 +52,7 @@ final class ByteKey
      * @param key a key nobody changes from now on: kept, not copied.
      * @return the key.
      */
-    static ByteKey sharing(final byte[] key)
+    public static ByteKey sharing(final byte[] key)
     {
         return new ByteKey(key, key.length);
     }
@@ -54,7 +62,7 @@ final class ByteKey
      * @param next the byte that follows it.
      * @return the hash of the key extended by {@code next}.
      */
-    static int extendHash(final int hash, final byte next)
+    public static int extendHash(final int hash, final byte next)
     {
         return 31 * hash + next;
     }
@@ -65,7 +73,7 @@ final class ByteKey
      *
      * @return this probe.
      */
-    ByteKey alias(final byte[] key, final int length, final int hash)
+    public ByteKey alias(final byte[] key, final int length, final int hash)
     {
         this.bytes = key;
         this.length = length;
@@ -73,11 +81,36 @@ final class ByteKey
         return this;
     }
 
-    ByteKey wrap(final byte[] key)
+    /**
+     * Makes this probe {@code key}, copied.
+     *
+     * @return this probe.
+     */
+    public ByteKey wrap(final byte[] key)
     {
         ensureCapacity(key.length);
         System.arraycopy(key, 0, bytes, 0, key.length);
         return rehash(key.length);
+    }
+
+    /**
+     * Makes this probe the first {@code length} bytes of {@code key}, copied.
+     *
+     * @return this probe.
+     */
+    public ByteKey wrap(final DirectBuffer key, final int length)
+    {
+        ensureCapacity(length);
+        key.getBytes(0, bytes, 0, length);
+        return rehash(length);
+    }
+
+    /**
+     * @return a stored key holding an exact copy of this one's bytes (of a probe's, for keeping).
+     */
+    public ByteKey copy()
+    {
+        return new ByteKey(Arrays.copyOf(bytes, length), length);
     }
 
     private void ensureCapacity(final int required)
@@ -98,7 +131,7 @@ final class ByteKey
     /**
      * @return the hash of the first {@code length} bytes of {@code bytes}, as a stored key of them has.
      */
-    static int hashOf(final byte[] bytes, final int length)
+    public static int hashOf(final byte[] bytes, final int length)
     {
         int h = EMPTY_HASH;
         for (int i = 0; i < length; i++)
