@@ -122,37 +122,9 @@ class RetentionTest
         }
     }
 
-    @Test
-    void aReaderInsideADeletedFileFinishesIt()
-    {
-        try (RevisionLog log = RevisionLog.open(config(RetentionPolicy.keepAll().keepRevisions(1))))
-        {
-            for (int i = 0; i < 5 * PER_CYCLE; i++)
-            {
-                writeNext(log);
-            }
-            try (LogReader reader = log.reader())
-            {
-                final RevisionRecord record = new RevisionRecord();
-                assertTrue(reader.next(record));
-                TestRevisions.check(record, 1);
-                log.compact(log.lastRevision());
-                try (SnapshotWriter snapshot = log.snapshotWriter(log.lastRevision()))
-                {
-                    snapshot.commit();
-                }
-                assertTrue(log.enforceRetention() > 0);
-                for (long r = 2; r < PER_CYCLE; r++)
-                {
-                    assertTrue(reader.next(record));
-                    TestRevisions.check(record, r);
-                }
-            }
-        }
-    }
-
     /**
-     * A reader that finishes a deleted file and goes on finds the next files deleted too: Chronicle's
+     * A reader inside a file that retention deletes finishes it (its mapping stays), and when it goes
+     * on finds the next files deleted too: Chronicle's
      * tailer moves to the next file that exists, which holds later revisions. The reader must report
      * that the revisions after its file are gone (typed), never hand out a later revision as the next
      * one: a watcher or a read at a past revision would silently miss every revision in between.
