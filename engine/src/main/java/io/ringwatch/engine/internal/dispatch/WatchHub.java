@@ -295,8 +295,8 @@ public final class WatchHub implements AutoCloseable
 
     /**
      * @return true on a thread this hub runs: a dispatcher or a delivery thread, which its
-     * {@link #close()} waits for, or the housekeeper. User code runs on them (listeners, index
-     * functions, pull signals). Any thread; no allocation.
+     * {@link #close()} waits for, or the housekeeper. User code runs on the delivery threads
+     * (listeners), so a close may be called there. Any thread; no allocation.
      */
     public boolean onOwnThread()
     {
