@@ -1,14 +1,13 @@
 package io.ringwatch.persistence;
 
+import static io.ringwatch.engine.DirectoryTrees.copyTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 
@@ -223,25 +222,6 @@ class UncleanCloseTest
             }
             assertTrue(reader.next(record), "seek " + revision + " then read");
             assertEquals(expected, record.revision(), "seek " + revision + " then read");
-        }
-    }
-
-    private static void copyTree(final Path from, final Path to) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(from))
-        {
-            for (final Path path : (Iterable<Path>)paths::iterator)
-            {
-                final Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(path, target);
-                }
-            }
         }
     }
 }

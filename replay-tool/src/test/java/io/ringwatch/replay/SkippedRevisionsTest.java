@@ -1,13 +1,12 @@
 package io.ringwatch.replay;
 
+import static io.ringwatch.engine.DirectoryTrees.copyTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
@@ -93,24 +92,5 @@ class SkippedRevisionsTest
         final HistoryFixture.Run after = HistoryFixture.run("state", log.toString(), "--at", Long.toString(5 + BUMP));
         assertEquals(ExitCodes.OK, after.exitCode(), after.err());
         assertTrue(after.out().contains("/d"), after.out());
-    }
-
-    private static void copyTree(final Path from, final Path to) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(from))
-        {
-            for (final Path path : (Iterable<Path>)paths::iterator)
-            {
-                final Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(path, target);
-                }
-            }
-        }
     }
 }

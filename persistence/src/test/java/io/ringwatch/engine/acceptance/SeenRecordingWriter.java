@@ -11,6 +11,7 @@ import java.nio.file.StandardOpenOption;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.watch.EventBatch;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.persistence.LogConfig;
@@ -38,29 +39,7 @@ public final class SeenRecordingWriter
             .snapshotEveryRevisions(0).build());
         final FileChannel seen = FileChannel.open(Path.of(args[1]), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING);
-        engine.watch(WatchRequest.of(KeyRange.all()), batch ->
-        {
-            final StringBuilder records = new StringBuilder();
-            for (int i = 0; i < batch.size(); i++)
-            {
-                final WatchEvent event = batch.get(i);
-                records.append(event.revision()).append(' ').append(event.toEvent().kv().keyAsString()).append(' ')
-                    .append(event.toEvent().kv().valueAsString()).append(";\n");
-            }
-            try
-            {
-                final ByteBuffer bytes = ByteBuffer.wrap(records.toString().getBytes(StandardCharsets.UTF_8));
-                while (bytes.hasRemaining())
-                {
-                    seen.write(bytes);
-                }
-                seen.force(false);
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException(ex);
-            }
-        });
+        engine.watch(WatchRequest.of(KeyRange.all()), batch -> recordForced(seen, batch));
         for (int t = 0; t < 4; t++)
         {
             final int thread = t;
@@ -77,5 +56,38 @@ public final class SeenRecordingWriter
                 }
             }, "writer-" + t).start();
         }
+    }
+
+    /**
+     * Appends {@code REV KEY VALUE;} for each event of {@code batch} to {@code seen} and forces it,
+     * so that the file holds what a watcher saw before it returned, whatever kills the process after.
+     *
+     * @return the newest revision in the batch.
+     */
+    static long recordForced(final FileChannel seen, final EventBatch batch)
+    {
+        final StringBuilder records = new StringBuilder();
+        long newest = 0;
+        for (int i = 0; i < batch.size(); i++)
+        {
+            final WatchEvent event = batch.get(i);
+            newest = event.revision();
+            records.append(newest).append(' ').append(event.toEvent().kv().keyAsString()).append(' ')
+                .append(event.toEvent().kv().valueAsString()).append(";\n");
+        }
+        try
+        {
+            final ByteBuffer bytes = ByteBuffer.wrap(records.toString().getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining())
+            {
+                seen.write(bytes);
+            }
+            seen.force(false);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return newest;
     }
 }

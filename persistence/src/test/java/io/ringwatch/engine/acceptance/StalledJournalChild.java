@@ -1,13 +1,10 @@
 package io.ringwatch.engine.acceptance;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.LockSupport;
@@ -17,7 +14,6 @@ import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.spi.Journal;
-import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.engine.watch.WatchRequest;
 import io.ringwatch.persistence.ChronicleJournal;
 import io.ringwatch.persistence.LogConfig;
@@ -55,28 +51,7 @@ public final class StalledJournalChild
             StandardOpenOption.TRUNCATE_EXISTING);
         engine.watch(WatchRequest.of(KeyRange.all()).startRevision(engine.currentRevision() + 1), batch ->
         {
-            final StringBuilder records = new StringBuilder();
-            long newest = 0;
-            for (int i = 0; i < batch.size(); i++)
-            {
-                final WatchEvent event = batch.get(i);
-                newest = event.revision();
-                records.append(newest).append(' ').append(event.toEvent().kv().keyAsString()).append(' ')
-                    .append(event.toEvent().kv().valueAsString()).append(";\n");
-            }
-            try
-            {
-                final ByteBuffer bytes = ByteBuffer.wrap(records.toString().getBytes(StandardCharsets.UTF_8));
-                while (bytes.hasRemaining())
-                {
-                    seen.write(bytes);
-                }
-                seen.force(false);
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException(ex);
-            }
+            final long newest = SeenRecordingWriter.recordForced(seen, batch);
             synchronized (System.out)
             {
                 System.out.println("seen " + newest);

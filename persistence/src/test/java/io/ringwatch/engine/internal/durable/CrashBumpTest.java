@@ -1,15 +1,14 @@
 package io.ringwatch.engine.internal.durable;
 
+import static io.ringwatch.engine.DirectoryTrees.copyTree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
@@ -67,12 +66,7 @@ class CrashBumpTest
     @Test
     void aSyncJournalBumpsNothingAfterAKill() throws IOException
     {
-        final Path killed = dir.resolve("killed");
-        try (RingWatch engine = open(dir.resolve("data"), LogConfig.Durability.SYNC))
-        {
-            write(engine, 10);
-            copyTree(dir.resolve("data"), killed);
-        }
+        final Path killed = killedAfterTenWrites(LogConfig.Durability.SYNC);
         try (RingWatch engine = open(killed, LogConfig.Durability.SYNC))
         {
             assertEquals(10, engine.currentRevision(), "SYNC shows nothing before it is durable: nothing to skip");
@@ -83,12 +77,7 @@ class CrashBumpTest
     @Test
     void anAsyncEngineReopenedAfterAKillStartsPastTheBumpCompactedThere() throws Exception
     {
-        final Path killed = dir.resolve("killed");
-        try (RingWatch engine = open(dir.resolve("data"), LogConfig.Durability.ASYNC))
-        {
-            write(engine, 10);
-            copyTree(dir.resolve("data"), killed);
-        }
+        final Path killed = killedAfterTenWrites(LogConfig.Durability.ASYNC);
         try (RingWatch engine = open(killed, LogConfig.Durability.ASYNC))
         {
             assertEquals(10 + BUMP, engine.currentRevision());
@@ -181,6 +170,21 @@ class CrashBumpTest
         }
     }
 
+    /**
+     * @return a copy of a data directory taken while its engine was open after ten writes, as a
+     *         kill -9 would leave it (the metadata still says open).
+     */
+    private Path killedAfterTenWrites(final LogConfig.Durability durability) throws IOException
+    {
+        final Path killed = dir.resolve("killed");
+        try (RingWatch engine = open(dir.resolve("data"), durability))
+        {
+            write(engine, 10);
+            copyTree(dir.resolve("data"), killed);
+        }
+        return killed;
+    }
+
     private static void write(final RingWatch engine, final int count)
     {
         for (int i = 0; i < count; i++)
@@ -207,24 +211,5 @@ class CrashBumpTest
             }
         });
         return outcome.get(30, TimeUnit.SECONDS);
-    }
-
-    private static void copyTree(final Path from, final Path to) throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(from))
-        {
-            for (final Path path : (Iterable<Path>)paths::iterator)
-            {
-                final Path target = to.resolve(from.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(path, target);
-                }
-            }
-        }
     }
 }
