@@ -123,24 +123,25 @@ final class EngineAssembly
     /**
      * Closes the engine once: refuses new calls, stops the writer, then delivery, snapshots and
      * the journal, waits for the reads inside to leave, and frees the secondary indexes and the
-     * index. Idempotent; any thread. Called on the thread that completes writes (inside a write's
-     * completion or callback, or an index function on the writer), which the close must wait for,
-     * it refuses new calls and returns at once, and the rest runs on a thread of its own
-     * ({@code <name>-closer}) once that thread is free. A later call waits until the close is
-     * done, except on a thread the close waits for (the writer, the journal stage, a dispatcher,
+     * index. Idempotent; any thread. Called on a thread the close must wait for and that runs user
+     * code (the thread that completes writes, inside a write's completion or callback or an index
+     * function on the writer; a caller inside {@code addIndex} or {@code byIndex}, in an index
+     * function those run on its thread), it refuses new calls and returns at once, and the rest
+     * runs on a thread of its own ({@code <name>-closer}) once that thread is free. A later call
+     * waits until the close is done, except on a thread the close waits for (those, a dispatcher,
      * a delivery thread), where it returns at once.
      */
     void close()
     {
         if (!gate.close())
         {
-            if (!onEngineThread())
+            if (!onEngineThread() && !gate.runningUserCodeHere())
             {
                 Joins.awaitUninterruptibly(closed);
             }
             return;
         }
-        if (writes.onCompletingThread())
+        if (writes.onCompletingThread() || gate.runningUserCodeHere())
         {
             final Thread closer = new Thread(this::closeParts, name + "-closer");
             closer.setDaemon(true);

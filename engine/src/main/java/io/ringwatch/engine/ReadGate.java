@@ -10,12 +10,20 @@ import java.util.concurrent.atomic.LongAdder;
  * before the closed flag is checked: a call either sees the engine closed and stays out, or is
  * counted before close starts waiting.
  *
- * <p>Any thread; allocation: none (a {@link LongAdder} spreads the count over cells under
- * contention, allocated by the adder the first times threads collide).
+ * <p>A call that runs the user's index functions on its own thread ({@code addIndex}'s build,
+ * {@code byIndex}'s pre-images) enters with {@link #enterRunningUserCode()} instead, so that a
+ * {@code close()} from inside such a function can tell it must not wait for the calls inside: it
+ * is one of them.
+ *
+ * <p>Any thread; allocation: none per call (a {@link LongAdder} spreads the count over cells under
+ * contention, allocated by the adder the first times threads collide; a thread's first call that
+ * runs user code allocates its one-slot depth counter).
  */
 final class ReadGate
 {
     private final LongAdder active = new LongAdder();
+    /** Per thread: how many calls that run user code it is inside (a function may call byIndex). */
+    private final ThreadLocal<int[]> userCodeDepth = ThreadLocal.withInitial(() -> new int[1]);
     private volatile boolean closed;
 
     /**
@@ -39,6 +47,35 @@ final class ReadGate
     void leave()
     {
         active.decrement();
+    }
+
+    /**
+     * {@link #enter()} for a call that runs the user's index functions on the calling thread.
+     *
+     * @throws EngineClosedException if the engine is closed; the call is not counted.
+     */
+    void enterRunningUserCode()
+    {
+        enter();
+        userCodeDepth.get()[0]++;
+    }
+
+    /**
+     * Counts out a call that {@link #enterRunningUserCode()} counted in.
+     */
+    void leaveRunningUserCode()
+    {
+        userCodeDepth.get()[0]--;
+        leave();
+    }
+
+    /**
+     * @return true on a thread inside a call that runs user code: a close from there must not
+     * wait for the calls inside to leave.
+     */
+    boolean runningUserCodeHere()
+    {
+        return userCodeDepth.get()[0] > 0;
     }
 
     /**

@@ -643,14 +643,14 @@ public final class RingWatch implements AutoCloseable
      */
     public void addIndex(final String name, final IndexFunction function)
     {
-        gate.enter();
+        gate.enterRunningUserCode();
         try
         {
             secondary.addIndex(name, function);
         }
         finally
         {
-            gate.leave();
+            gate.leaveRunningUserCode();
         }
     }
 
@@ -678,14 +678,14 @@ public final class RingWatch implements AutoCloseable
      */
     public RangeResult byIndex(final String name, final byte[] indexValue)
     {
-        gate.enter();
+        gate.enterRunningUserCode();
         try
         {
             return secondary.byIndex(name, indexValue);
         }
         finally
         {
-            gate.leave();
+            gate.leaveRunningUserCode();
         }
     }
 
