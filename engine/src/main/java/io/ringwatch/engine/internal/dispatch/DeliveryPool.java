@@ -285,8 +285,12 @@ final class DeliveryPool
      * returns. Any thread; idempotent.
      *
      * @param timeoutNanos the longest to wait.
+     * @return what the close gave up on once the time was up, for the caller to log: each thread
+     * still in a turn and its task ({@link DeliveryTask#describe}), and how many tasks were left in
+     * the ready queue with no thread to run them; null when there is none (or the wait was
+     * interrupted). Allocates the description only then.
      */
-    void close(final long timeoutNanos)
+    String close(final long timeoutNanos)
     {
         closing = true;
         VarHandle.fullFence();
@@ -313,10 +317,46 @@ final class DeliveryPool
                 catch (final InterruptedException e)
                 {
                     Thread.currentThread().interrupt();
-                    return;
+                    return null;
                 }
             }
         }
+        return abandoned(self);
+    }
+
+    /** After close's wait: the threads still in a turn, and the ready tasks left with no thread. */
+    private String abandoned(final Thread self)
+    {
+        final StringBuilder inTurns = new StringBuilder();
+        int stuck = 0;
+        boolean selfInPool = false;
+        for (int i = 0, used = slotsUsed; i < used; i++)
+        {
+            final DeliveryWorker worker = workers.get(i);
+            if (worker == null)
+            {
+                continue;
+            }
+            if (worker.thread() == self)
+            {
+                selfInPool = true;
+                continue;
+            }
+            final DeliveryTask task = worker.inTurn();
+            if (task != null && worker.thread().isAlive())
+            {
+                inTurns.append(stuck++ == 0 ? "" : ", ").append(worker.thread().getName()).append(" in ");
+                task.describe(inTurns);
+            }
+        }
+        // A pool thread that closes runs the queue itself once its listener returns.
+        final int left = selfInPool ? 0 : ready.size();
+        if (stuck == 0 && left == 0)
+        {
+            return null;
+        }
+        return stuck + " delivery thread(s) still in a listener" + (stuck == 0 ? "" : ": " + inTurns) +
+            "; " + left + " ready watcher(s) left with no thread to run them";
     }
 
     /**

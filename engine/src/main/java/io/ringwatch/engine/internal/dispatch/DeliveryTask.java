@@ -46,4 +46,15 @@ interface DeliveryTask
      * @param timeoutNanos the timeout it overstayed.
      */
     void overstayed(long timeoutNanos);
+
+    /**
+     * Names the task, and what it still holds undelivered, for the warning a close that gave up
+     * on its thread logs. Any thread, racy; allocates what it appends.
+     *
+     * @param into receives the description.
+     */
+    default void describe(final StringBuilder into)
+    {
+        into.append(this);
+    }
 }

@@ -79,6 +79,17 @@ final class PushWatcherState extends WatcherState implements DeliveryTask
     }
 
     /**
+     * "watch ID (N queued undelivered)": N counts the events and progress notifications its queue
+     * still holds (none while it reads by cursor).
+     */
+    @Override
+    public void describe(final StringBuilder into)
+    {
+        final PendingQueue queue = pending();
+        into.append("watch ").append(id()).append(" (").append(queue == null ? 0 : queue.size()).append(" queued undelivered)");
+    }
+
+    /**
      * Cancels the watcher with {@link CancelReason#SLOW_LISTENER}; its thread, still inside the
      * listener, delivers the cancellation when the listener returns. Frees no thread: the pool
      * has already compensated for this one.

@@ -319,7 +319,8 @@ public final class WatchHub implements AutoCloseable
      * Routes what the window still holds, ends every watcher with
      * {@link CancelReason#ENGINE_CLOSED}, lets push listeners hear it, and stops the threads.
      * Call after the writer has stopped. Waits at most the slow-listener timeout for listeners
-     * to return. Called from a listener, it does not wait for the calling thread: it returns
+     * to return, then logs one warning naming each watcher whose listener it gave up on and how
+     * much it held undelivered. Called from a listener, it does not wait for the calling thread: it returns
      * at once, and that thread delivers what is left (its own watcher's ENGINE_CLOSED among it)
      * when the listener returns. Idempotent.
      */
@@ -337,7 +338,12 @@ public final class WatchHub implements AutoCloseable
             runners[i].close();
         }
         housekeeper.interrupt();
-        delivery.close(slowListenerNanos);
+        final String abandoned = delivery.close(slowListenerNanos);
+        if (abandoned != null)
+        {
+            LOG.warn("{}: close stopped waiting for listeners after {} ms (the slow-listener timeout): {}",
+                delivery.name(), slowListenerNanos / 1_000_000, abandoned);
+        }
     }
 
     private <W extends WatcherState> W admit(final W watcher)

@@ -21,6 +21,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -261,6 +262,47 @@ class DeliveryPoolTest
         await(() -> closer.consumed == 1, "the closing thread finished its turn");
     }
 
+    /**
+     * A close that gives up on a thread blocked in a listener says what it abandoned: the thread,
+     * its task, and the tasks left queued with no thread. Found on main 817b6a0: close returned
+     * nothing and the engine logged nothing, so an operator could not tell which watcher lost what.
+     */
+    @Test
+    void closeThatGivesUpOnABlockedThreadNamesItsTaskAndTheTasksLeftQueued() throws InterruptedException
+    {
+        final DeliveryPool pool = pool(1, 1, 1024);
+        final CountDownLatch release = new CountDownLatch(1);
+        final BlockingTask blocked = new BlockingTask(release)
+        {
+            @Override
+            public void describe(final StringBuilder into)
+            {
+                into.append("the blocked task");
+            }
+        };
+        schedule(pool, blocked);
+        assertTrue(blocked.entered.await(30, TimeUnit.SECONDS));
+        // The pool's only thread is blocked and no housekeeper replaces it: these stay queued.
+        schedule(pool, new CountingTask(1));
+        schedule(pool, new CountingTask(1));
+
+        final String abandoned = pool.close(TimeUnit.MILLISECONDS.toNanos(10));
+        release.countDown();
+        assertEquals("1 delivery thread(s) still in a listener: ringwatch-delivery-0 in the blocked task; " +
+            "2 ready watcher(s) left with no thread to run them", abandoned);
+    }
+
+    @Test
+    void closeThatFindsEveryThreadEndedReportsNothing() throws InterruptedException
+    {
+        final DeliveryPool pool = pool(2, 2, 1024);
+        final CountingTask task = new CountingTask(1);
+        task.produced.incrementAndGet();
+        schedule(pool, task);
+        await(() -> task.consumed == 1, "the task ran");
+        assertNull(pool.close(TimeUnit.MINUTES.toNanos(1)));
+    }
+
     @Test
     void threadsAreNamedAfterTheEnginesDeliveryThreads() throws InterruptedException
     {
@@ -472,7 +514,7 @@ class DeliveryPoolTest
     }
 
     /** A task whose first turn blocks until released. */
-    static final class BlockingTask extends CountingTask
+    static class BlockingTask extends CountingTask
     {
         final CountDownLatch entered = new CountDownLatch(1);
         private final CountDownLatch release;
