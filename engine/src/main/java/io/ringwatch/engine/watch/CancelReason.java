@@ -9,7 +9,7 @@ public enum CancelReason
 {
     /** The watcher's owner called {@link Watcher#cancel()}. */
     CANCELLED_BY_CLIENT,
-    /** The start revision is before the compaction point (etcd's compact_revision response). */
+    /** The start revision, or where a watcher reading the history by cursor has got to, is before the compaction point (etcd's compact_revision response). */
     COMPACTED,
     /** The start revision is older than the oldest event still held in memory. */
     REVISION_UNAVAILABLE,

@@ -351,6 +351,12 @@ final class WatcherConsumer
         catch (final RuntimeException e)
         {
             delivered += flush(listener, batch);
+            // Retention deletes only below the compaction point: files deleted under this reader
+            // since the turn's check leave it behind a compaction, which clients relist after.
+            if (compactedUnder(at))
+            {
+                return delivered;
+            }
             watcher.terminate(CancelReason.REVISION_UNAVAILABLE, watcher.shard.history.resumeRevision(), e,
                 "the history no longer holds the events this watcher needs: " + e);
             return delivered;
