@@ -184,7 +184,8 @@ public final class CoalescingWatcher implements DeltaWatcher
             {
                 cancellation = new WatchCancellation(CancelReason.CANCELLED_BY_CLIENT, 0, null, "cancelled by the client");
             }
-            current = subscription.watcher;
+            // Null after an earlier cancel: a second one does nothing.
+            current = subscription == null ? null : subscription.watcher;
             subscription = null;
             changed.signalAll();
         }

@@ -223,6 +223,23 @@ class CoalescingWatcherTest
         assertTrue(watcher.next(Duration.ZERO).deltas().isEmpty(), "nothing after the cancel");
     }
 
+    /**
+     * {@link io.ringwatch.engine.watch.Watcher#cancel()} is idempotent. Found on main 817b6a0: the
+     * coalescing watcher's second cancel (a client's cancel, then its close) threw
+     * NullPointerException.
+     */
+    @Test
+    void aSecondCancelOrACloseAfterCancelDoesNothing() throws InterruptedException
+    {
+        engine = RingWatch.open();
+        final DeltaWatcher watcher = engine.watchDeltas(WatchRequest.of(KeyRange.prefix("/k/")));
+        watcher.cancel();
+        watcher.cancel();
+        watcher.close();
+        assertEquals(CancelReason.CANCELLED_BY_CLIENT, watcher.cancellation().reason());
+        assertEquals(CancelReason.CANCELLED_BY_CLIENT, watcher.next(Duration.ZERO).cancellation().reason());
+    }
+
     private static Map<String, String> rangeOf(final RingWatch engine, final String prefix)
     {
         final Map<String, String> state = new TreeMap<>();
