@@ -33,7 +33,8 @@ import java.util.function.BiFunction;
  * last call.
  *
  * <p>Should the push watch still end because the engine no longer holds its next event (it was
- * lapped, or the revision it must resume from is gone), the next {@link #next} call lists the
+ * lapped, the revision it must resume from is gone, or it fell behind and was compacted past; a
+ * start revision already compacted when the watch is created ends it instead), the next {@link #next} call lists the
  * range again on the caller's thread, and hands the listing over as a reset batch, merged with
  * whatever changed since the listing: client-go's relist, without the client's help.
  *
@@ -53,7 +54,16 @@ public final class CoalescingWatcher implements DeltaWatcher
     /** The first watch's resolved start revision; a relist later does not change it. */
     private final long startRevision;
 
+    /** The first push watch's listener: a compaction that ends it at its start is the client's to see. */
+    private final Subscription first;
+
     // Guarded by lock.
+    /** Set once the first watch is stored: until then its COMPACTED ending may be its start's. */
+    private boolean started;
+    /** The first watch was refused at its start revision, which is compacted: that ends this watcher. */
+    private boolean startCompacted;
+    /** Why the watch ended for want of history, while a relist is owed. */
+    private WatchCancellation lostWith;
     private LinkedHashMap<PendingKey, Delta> pending = new LinkedHashMap<>();
     private long completeRevision;
     private long lastEventRevision;
@@ -70,7 +80,7 @@ public final class CoalescingWatcher implements DeltaWatcher
         this.request = request;
         this.watch = watch;
         this.listAndWatch = listAndWatch;
-        final Subscription first = new Subscription();
+        first = new Subscription();
         lock.lock();
         try
         {
@@ -82,9 +92,28 @@ public final class CoalescingWatcher implements DeltaWatcher
         {
             lock.unlock();
         }
-        first.watcher = watch.apply(request, first);
-        this.id = first.watcher.id();
-        this.startRevision = first.watcher.startRevision();
+        final Watcher created = watch.apply(request, first);
+        first.watcher = created;
+        this.id = created.id();
+        this.startRevision = created.startRevision();
+        // A watch whose start is compacted is cancelled before watch() returns; one compacted
+        // after it fell behind (as etcd cancels unsynced watchers) has lost its events: relisted.
+        final WatchCancellation atStart = created.cancellation();
+        lock.lock();
+        try
+        {
+            started = true;
+            startCompacted = atStart != null && atStart.reason() == CancelReason.COMPACTED;
+            if (startCompacted && relistNeeded && subscription == first)
+            {
+                relistNeeded = false;
+                endLocked(lostWith);
+            }
+        }
+        finally
+        {
+            lock.unlock();
+        }
     }
 
     /**
@@ -258,6 +287,7 @@ public final class CoalescingWatcher implements DeltaWatcher
                 return;
             }
             relistNeeded = false;
+            lostWith = null;
             fresh = new Subscription();
             subscription = fresh;
             pending = new LinkedHashMap<>();
@@ -312,15 +342,24 @@ public final class CoalescingWatcher implements DeltaWatcher
         lock.lock();
         try
         {
-            if (subscription == from && cancellation == null)
+            if (subscription == from)
             {
-                cancellation = ending;
-                changed.signalAll();
+                endLocked(ending);
             }
         }
         finally
         {
             lock.unlock();
+        }
+    }
+
+    /** Under the lock: ends this watcher, unless it has ended already. */
+    private void endLocked(final WatchCancellation ending)
+    {
+        if (cancellation == null)
+        {
+            cancellation = ending;
+            changed.signalAll();
         }
     }
 
@@ -374,14 +413,25 @@ public final class CoalescingWatcher implements DeltaWatcher
         {
             final CancelReason reason = ending.reason();
             if (reason == CancelReason.LAPPED || reason == CancelReason.REVISION_UNAVAILABLE ||
-                reason == CancelReason.OVERFLOWED || reason == CancelReason.SLOW_LISTENER)
+                reason == CancelReason.OVERFLOWED || reason == CancelReason.SLOW_LISTENER ||
+                reason == CancelReason.COMPACTED)
             {
                 lock.lock();
                 try
                 {
-                    if (subscription == this && cancellation == null)
+                    if (subscription != this)
                     {
+                        return;
+                    }
+                    if (reason == CancelReason.COMPACTED && this == first && started && startCompacted)
+                    {
+                        endLocked(ending);
+                    }
+                    else if (cancellation == null)
+                    {
+                        // Before the first watch is stored, the constructor decides whether its start was compacted.
                         relistNeeded = true;
+                        lostWith = ending;
                         changed.signalAll();
                     }
                 }

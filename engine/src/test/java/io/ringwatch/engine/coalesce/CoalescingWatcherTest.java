@@ -224,6 +224,62 @@ class CoalescingWatcherTest
     }
 
     /**
+     * A push watch that falls behind and is then compacted past (etcd cancels such unsynced
+     * watchers COMPACTED) has lost its events like a lapped one: the delta watcher, which never
+     * ends for want of history, lists the range again and hands over a reset. The watch falls
+     * behind deterministically: the one delivery thread is held in another watch's listener while
+     * its queue of 4 overflows, then the engine compacts. Found on main 817b6a0: the delta watcher
+     * ended with COMPACTED, which only a start revision before the compaction should do.
+     */
+    @Test
+    void aWatchCompactedAfterItFellBehindIsListedAgainAndHandedOverAsAReset() throws InterruptedException
+    {
+        engine = RingWatch.open(RingWatchConfig.builder().deliveryThreads(1).maxDeliveryThreads(1).watcherQueueDepth(4)
+            .slowListenerTimeout(Duration.ofMinutes(5)).build());
+        final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final Watcher blocker = engine.watch(WatchRequest.of(KeyRange.key("/block")), events ->
+        {
+            held.countDown();
+            try
+            {
+                release.await();
+            }
+            catch (final InterruptedException e)
+            {
+                Thread.currentThread().interrupt();
+            }
+        });
+        engine.put("/block", "x");
+        assertTrue(held.await(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS));
+        final DeltaWatcher watcher = engine.watchDeltas(WatchRequest.of(KeyRange.prefix("/k/")));
+        for (int i = 0; i < 10; i++)
+        {
+            engine.put("/k/" + (i % 3), "v" + i);
+        }
+        engine.compact(engine.currentRevision());
+        release.countDown();
+
+        final ClientState client = new ClientState();
+        DeltaBatch batch;
+        do
+        {
+            batch = watcher.next(PATIENCE);
+            assertNull(batch.cancellation(), batch.toString());
+            client.apply(batch);
+        }
+        while (!batch.isReset());
+        assertEquals(rangeOf(engine, "/k/"), client.state);
+        engine.put("/k/after", "1");
+        while (!client.state.containsKey("/k/after"))
+        {
+            client.apply(watcher.next(PATIENCE));
+        }
+        assertEquals(rangeOf(engine, "/k/"), client.state);
+        blocker.cancel();
+    }
+
+    /**
      * {@link io.ringwatch.engine.watch.Watcher#cancel()} is idempotent. Found on main 817b6a0: the
      * coalescing watcher's second cancel (a client's cancel, then its close) threw
      * NullPointerException.
