@@ -66,6 +66,8 @@ public final class CoalescingWatcher implements DeltaWatcher
     private WatchCancellation lostWith;
     private LinkedHashMap<PendingKey, Delta> pending = new LinkedHashMap<>();
     private long completeRevision;
+    /** The complete revision of the last batch {@link #next} returned: a later one is news. */
+    private long handedComplete;
     private long lastEventRevision;
     private boolean relistNeeded;
     private boolean resetPending;
@@ -86,6 +88,7 @@ public final class CoalescingWatcher implements DeltaWatcher
         {
             subscription = first;
             completeRevision = Math.max(0, request.startRevision() - 1);
+            handedComplete = completeRevision;
             lastEventRevision = completeRevision;
         }
         finally
@@ -164,19 +167,7 @@ public final class CoalescingWatcher implements DeltaWatcher
             throw new InvalidRequestException("timeout must be zero or positive: " + timeout);
         }
         relistIfNeeded();
-        final long completeAtCall;
-        final Watcher current;
-        lock.lock();
-        try
-        {
-            // Read before asking for progress: the answer may arrive before this call waits.
-            completeAtCall = completeRevision;
-            current = subscription == null ? null : subscription.watcher;
-        }
-        finally
-        {
-            lock.unlock();
-        }
+        final Watcher current = currentWatcher();
         if (current != null)
         {
             current.requestProgress();
@@ -185,8 +176,10 @@ public final class CoalescingWatcher implements DeltaWatcher
         lock.lockInterruptibly();
         try
         {
+            // Against what the last call handed over, not what stood at this call's start: the
+            // progress an earlier call asked for may have come in between the two calls.
             while (pending.isEmpty() && !resetPending && cancellation == null && !relistNeeded &&
-                completeRevision == completeAtCall && remaining > 0)
+                completeRevision == handedComplete && remaining > 0)
             {
                 remaining = changed.awaitNanos(remaining);
             }
@@ -194,6 +187,7 @@ public final class CoalescingWatcher implements DeltaWatcher
             pending = new LinkedHashMap<>();
             final boolean reset = resetPending;
             resetPending = false;
+            handedComplete = completeRevision;
             return new DeltaBatch(deltas, completeRevision, reset, cancellation);
         }
         finally

@@ -16,7 +16,7 @@ import java.time.Duration;
 public interface DeltaWatcher extends Watcher
 {
     /**
-     * Blocks until a delta is pending, the complete revision advanced, the watch ended, or the
+     * Blocks until a delta is pending, the complete revision advanced past the previous batch's, the watch ended, or the
      * timeout passes, then hands over everything pending. Also asks the engine for progress, so that even an empty batch carries
      * a fresh {@link DeltaBatch#completeRevision()} once the engine answers.
      *

@@ -22,6 +22,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -221,6 +222,33 @@ class CoalescingWatcherTest
         assertTrue(watcher.isCancelled());
         engine.put("/k/a", "after");
         assertTrue(watcher.next(Duration.ZERO).deltas().isEmpty(), "nothing after the cancel");
+    }
+
+    /**
+     * {@code next} returns once the complete revision has advanced past what the client was last
+     * handed, even when it advanced between two calls (the progress the previous call asked for,
+     * answered after that call returned with its deltas). Found on main 817b6a0: the call compared
+     * with the complete revision at its own start, so it waited out its whole timeout, about half
+     * the runs of everyChangeOfAKeyCollapsesIntoItsLatestState (20 s each). The 60 s timeout turns
+     * the 10-minute wait into a failure.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aCompleteRevisionThatAdvancedBetweenCallsIsHandedOverAtOnce() throws InterruptedException
+    {
+        final FakeEngine fake = new FakeEngine();
+        final DeltaWatcher watcher = CoalescingWatcher.open(WatchRequest.of(KeyRange.prefix("/k/")), fake::watch, fake::listAndWatch);
+        fake.listener.onEvents(new Batch(event(EventType.PUT, "/k/a", "1", 5)));
+        final DeltaBatch first = watcher.next(Duration.ofMinutes(10));
+        assertEquals(1, first.deltas().size());
+        assertEquals(4, first.completeRevision());
+        fake.listener.onProgress(7);
+
+        final DeltaBatch second = watcher.next(Duration.ofMinutes(10));
+
+        assertTrue(second.deltas().isEmpty());
+        assertEquals(7, second.completeRevision());
+        assertNull(second.cancellation());
     }
 
     /**
