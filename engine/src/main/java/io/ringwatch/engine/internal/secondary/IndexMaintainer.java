@@ -112,7 +112,8 @@ public final class IndexMaintainer
     /**
      * Files an applied change under its new index values and out of its old ones. Writer thread
      * only, once per changed key; never throws: an index whose function now rejects a value it
-     * accepted before is disabled (reads of it fail with that error) rather than left wrong.
+     * accepted before, or derives index values from it that were not filed, is disabled (reads of
+     * it fail with that error) rather than left wrong.
      *
      * @param revision    the change's revision.
      * @param key         holds the key.
@@ -159,7 +160,8 @@ public final class IndexMaintainer
             catch (final IndexFunctionException e)
             {
                 index.fail(new IndexFunctionException("index '" + index.name + "' was disabled at revision " + revision +
-                    ": its function rejected a value it had accepted before (it must be deterministic); remove and add it again",
+                    ": its function rejected a value it had accepted before, or derived other index values from it " +
+                    "(it must be deterministic); remove and add it again",
                     e));
                 someFailed = true;
             }

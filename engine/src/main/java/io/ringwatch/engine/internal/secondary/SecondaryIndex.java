@@ -1,5 +1,6 @@
 package io.ringwatch.engine.internal.secondary;
 
+import io.ringwatch.engine.errors.IndexFunctionException;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.IndexVisitor;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
@@ -85,6 +86,11 @@ final class SecondaryIndex
      * the entries are known to hold exactly the old values, so only the difference is written;
      * without it (repairing a fuzzy build) every new value is written again, which makes replay
      * idempotent however far the scan had got.
+     *
+     * @throws IndexFunctionException with {@code exact}, when an old value is not filed: the
+     * function derived other values from the old value than when it was written (it is not
+     * deterministic), so the key stays filed under values it no longer has; the caller disables
+     * the index.
      */
     void update(
         final DirectBuffer key, final int keyOffset, final int keyLength,
@@ -95,7 +101,11 @@ final class SecondaryIndex
             if (!news.containsValueOf(olds, i))
             {
                 final int length = CompositeKeys.encode(composite, olds, i, key, keyOffset, keyLength);
-                entries.remove(composite, 0, length, removed);
+                if (!entries.remove(composite, 0, length, removed) && exact)
+                {
+                    throw new IndexFunctionException("index '" + name + "': the function derived an index value from a " +
+                        "key's previous value that it had not derived when that value was written");
+                }
             }
         }
         for (int i = 0, size = news.size(); i < size; i++)

@@ -196,6 +196,43 @@ class SecondaryIndexTest
         assertEquals(Set.of(), engine.indexNames());
     }
 
+    /**
+     * A function that derives other index values from a value it has seen before (no throw) left
+     * the key filed under the first ones: the writer removed the key from the values the function
+     * gave now, which were never filed. Found on main 817b6a0: byIndex("fickle", "v1") returned
+     * p=v2 (the key under an index value its value never had since). The writer now sees the
+     * missing entry and disables the index, as for a function that rejects an old value.
+     */
+    @Test
+    void anIndexWhoseFunctionDerivesOtherValuesFromAnOldValueIsDisabledNotCorrupted()
+    {
+        final java.util.Map<String, Integer> calls = new java.util.concurrent.ConcurrentHashMap<>();
+        engine.addIndex("fickle", (value, offset, length, sink) ->
+        {
+            final String seen = PodValues.string(value, offset, length);
+            // Only the writer calls it here: the value itself the first time, "x" after.
+            if (calls.merge(seen, 1, Integer::sum) == 1)
+            {
+                sink.accept(value, offset, length);
+            }
+            else
+            {
+                sink.accept(new org.agrona.concurrent.UnsafeBuffer("x".getBytes(StandardCharsets.UTF_8)), 0, 1);
+            }
+        });
+        engine.put("p", "v1");
+        assertEquals(List.of("p"), keys(engine.byIndex("fickle", "v1").kvs()));
+
+        engine.put("p", "v2");
+
+        assertEquals("v2", engine.get("p").orElseThrow().valueAsString());
+        final IndexFunctionException e = assertThrows(IndexFunctionException.class, () -> engine.byIndex("fickle", "v1"));
+        assertTrue(e.getMessage().contains("disabled"), e.getMessage());
+        assertEquals(3, engine.put("p", "v3").revision(), "the writer goes on");
+        engine.removeIndex("fickle");
+        assertEquals(Set.of(), engine.indexNames());
+    }
+
     @Test
     void aWatcherWhoseFunctionThrowsWhileRoutingIsCancelledWithTheCause()
     {
