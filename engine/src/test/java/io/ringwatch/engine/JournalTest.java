@@ -315,6 +315,30 @@ class JournalTest
         assertEquals(1, journal.lastRevision());
     }
 
+    /**
+     * The roll-back after a journal failure restores each key's previous value in the secondary
+     * indexes too: the key is filed under the index values of the value it is back to. Found on
+     * main 817b6a0: the roll-back reused the derivation the failed write's own put had staged on
+     * the writer (its NEW value's index values), so "a" stayed filed under "2" with its value back
+     * at "1": byIndex("self", "2") returned a=1 and byIndex("self", "1") nothing.
+     */
+    @Test
+    void aJournalFailureRollsTheSecondaryIndexesBackWithTheKeys()
+    {
+        final InMemoryJournal journal = new InMemoryJournal(1 << 16, true);
+        engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
+        engine.addIndex("self", (value, offset, length, sink) -> sink.accept(value, offset, length));
+        engine.put("a", "1");
+        journal.failAppends();
+
+        assertThrows(JournalFailedException.class, () -> engine.put("a", "2"));
+
+        assertEquals("1", engine.get("a").orElseThrow().valueAsString());
+        assertEquals(List.of("a=1"), engine.byIndex("self", "1").kvs().stream()
+            .map(kv -> kv.keyAsString() + "=" + kv.valueAsString()).toList());
+        assertEquals(List.of(), engine.byIndex("self", "2").kvs());
+    }
+
     private static void awaitQuietly(final CountDownLatch latch)
     {
         try

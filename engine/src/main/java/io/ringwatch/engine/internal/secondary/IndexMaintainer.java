@@ -69,6 +69,16 @@ public final class IndexMaintainer
     }
 
     /**
+     * Starts undoing changes (a journal failure's roll-back, on the journal thread once the writer
+     * changes nothing more): the values staged for the writer's last command are not the values
+     * being restored, so every {@link #onChange} derives its own. No allocation.
+     */
+    public void beginUndo()
+    {
+        stagedPuts = 0;
+    }
+
+    /**
      * Derives every active index's values from a value about to be put, before anything is
      * mutated. Writer thread only; allocates nothing in steady state.
      *

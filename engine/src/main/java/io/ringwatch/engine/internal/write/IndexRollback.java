@@ -32,6 +32,7 @@ final class IndexRollback
      */
     void undo(final ChangeRecord changes)
     {
+        secondary.beginUndo();
         changes.rewind();
         while (changes.next())
         {
