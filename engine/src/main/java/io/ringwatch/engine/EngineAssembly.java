@@ -126,7 +126,8 @@ final class EngineAssembly
      * index. Idempotent; any thread. Called on a thread the close must wait for and that runs user
      * code (the thread that completes writes, inside a write's completion or callback or an index
      * function on the writer; a caller inside {@code addIndex} or {@code byIndex}, in an index
-     * function those run on its thread), it refuses new calls and returns at once, and the rest
+     * function those run on its thread; a dispatcher, in an index function routing a watch by
+     * index), it refuses new calls and returns at once, and the rest
      * runs on a thread of its own ({@code <name>-closer}) once that thread is free. A later call
      * waits until the close is done, except on a thread the close waits for (those, a dispatcher,
      * a delivery thread), where it returns at once.
@@ -141,7 +142,7 @@ final class EngineAssembly
             }
             return;
         }
-        if (writes.onCompletingThread() || gate.runningUserCodeHere())
+        if (writes.onCompletingThread() || gate.runningUserCodeHere() || watches.onDispatcherThread())
         {
             final Thread closer = new Thread(this::closeParts, name + "-closer");
             closer.setDaemon(true);

@@ -24,8 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code close()} called inside an index function that runs on the caller's thread: the build scan
- * of {@code addIndex} and the pre-images a {@code byIndex} read undoes. That call is counted inside
+ * {@code close()} called inside an index function that runs on the caller's thread (the build scan
+ * of {@code addIndex} and the pre-images a {@code byIndex} read undoes) or on a dispatcher routing
+ * a watch by index. That call is counted inside
  * the engine, and the close waits for every call inside to leave before it frees the index, so it
  * waited for itself for ever (found on main 817b6a0: both tests hung). As inside a write's
  * completion, the close must refuse new calls and return at once, the call it interrupted must end
@@ -134,6 +135,54 @@ class IndexFunctionCloseTest
             }
             assertEquals(expected, CompletionWritesTest.map(result), "byIndex at revision " + result.revision());
         }
+        assertClosed(engine);
+    }
+
+    /**
+     * The dispatcher runs index functions too, routing a watch by index: a close there stopped the
+     * dispatcher's runner and joined it, that is itself, for ever (found on main 817b6a0). It must
+     * return at once, and the watch still hear the event being routed, then ENGINE_CLOSED.
+     */
+    @Test
+    void closeInsideAnIndexFunctionRoutingAWatchReturnsAndTheWatchEndsClosed() throws Exception
+    {
+        final RingWatch engine = RingWatch.open(RingWatchConfig.builder().build());
+        final CloseOnce close = new CloseOnce(engine);
+        engine.addIndex("self", (value, offset, length, sink) ->
+        {
+            if (Thread.currentThread().getName().startsWith("ringwatch-dispatcher-"))
+            {
+                close.caller = Thread.currentThread();
+                close.fromCaller();
+            }
+            sink.accept(value, offset, length);
+        });
+        final java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final CompletableFuture<io.ringwatch.engine.watch.WatchCancellation> ended = new CompletableFuture<>();
+        engine.watch(io.ringwatch.engine.watch.WatchRequest.byIndex("self", "v"), new io.ringwatch.engine.watch.WatchListener()
+        {
+            @Override
+            public void onEvents(final io.ringwatch.engine.watch.EventBatch events)
+            {
+                for (int i = 0; i < events.size(); i++)
+                {
+                    seen.add(events.get(i).keyBuffer().getStringWithoutLengthUtf8(0, events.get(i).keyLength()) + "@" +
+                        events.get(i).revision());
+                }
+            }
+
+            @Override
+            public void onCancelled(final io.ringwatch.engine.watch.WatchCancellation cancellation)
+            {
+                ended.complete(cancellation);
+            }
+        });
+
+        assertEquals(1, engine.put("k", "v").revision());
+
+        close.assertReturned();
+        assertEquals(io.ringwatch.engine.watch.CancelReason.ENGINE_CLOSED, ended.get(60, TimeUnit.SECONDS).reason());
+        assertEquals(java.util.List.of("k@1"), seen);
         assertClosed(engine);
     }
 

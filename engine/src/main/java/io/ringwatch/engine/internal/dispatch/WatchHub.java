@@ -294,17 +294,13 @@ public final class WatchHub implements AutoCloseable
     }
 
     /**
-     * @return true on a thread this hub runs: a dispatcher or a delivery thread, which its
-     * {@link #close()} waits for, or the housekeeper. User code runs on the delivery threads
-     * (listeners), so a close may be called there. Any thread; no allocation.
+     * @return true on one of the dispatcher threads, which run index functions (routing watches
+     * by index) and which {@link #close()} joins: a close from there must finish elsewhere. Any
+     * thread; no allocation.
      */
-    public boolean onOwnThread()
+    public boolean onDispatcherThread()
     {
         final Thread self = Thread.currentThread();
-        if (self == housekeeper)
-        {
-            return true;
-        }
         for (final AgentRunner runner : runners)
         {
             if (runner.thread() == self)
@@ -312,7 +308,18 @@ public final class WatchHub implements AutoCloseable
                 return true;
             }
         }
-        return delivery.isPoolThread();
+        return false;
+    }
+
+    /**
+     * @return true on a thread this hub runs: a dispatcher or a delivery thread, which its
+     * {@link #close()} waits for, or the housekeeper. User code runs on the delivery threads
+     * (listeners), so a close may be called there. Any thread; no allocation.
+     */
+    public boolean onOwnThread()
+    {
+        final Thread self = Thread.currentThread();
+        return self == housekeeper || onDispatcherThread() || delivery.isPoolThread();
     }
 
     /**
