@@ -1,5 +1,6 @@
 package io.ringwatch.engine.coalesce;
 
+import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.watch.CancelReason;
@@ -294,6 +295,11 @@ public final class CoalescingWatcher implements DeltaWatcher
         try
         {
             listed = listAndWatch.apply(request.startRevision(0), fresh);
+        }
+        catch (final EngineClosedException e)
+        {
+            end(fresh, new WatchCancellation(CancelReason.ENGINE_CLOSED, 0, e, "the engine closed before the range was listed again"));
+            return;
         }
         catch (final RuntimeException e)
         {

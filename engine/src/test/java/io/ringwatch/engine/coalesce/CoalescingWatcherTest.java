@@ -185,6 +185,31 @@ class CoalescingWatcherTest
         assertNull(batch.cancellation());
     }
 
+    /**
+     * A relist that finds the engine closed ends the delta watcher with ENGINE_CLOSED, as the
+     * push watch would have: a client must not read REVISION_UNAVAILABLE (retry from a newer
+     * revision) from an engine that is gone. Found on main 817b6a0: REVISION_UNAVAILABLE.
+     */
+    @Test
+    void aRelistThatFindsTheEngineClosedEndsTheWatcherEngineClosed() throws InterruptedException
+    {
+        final FakeEngine fake = new FakeEngine()
+        {
+            @Override
+            ListWatch<Watcher> listAndWatch(final WatchRequest request, final WatchListener listener)
+            {
+                throw new io.ringwatch.engine.errors.EngineClosedException("the engine is closed");
+            }
+        };
+        final DeltaWatcher watcher = CoalescingWatcher.open(WatchRequest.of(KeyRange.prefix("/k/")), fake::watch, fake::listAndWatch);
+        fake.listener.onCancelled(new WatchCancellation(CancelReason.LAPPED, 5, null, "lapped"));
+
+        final DeltaBatch batch = watcher.next(PATIENCE);
+
+        assertEquals(CancelReason.ENGINE_CLOSED, batch.cancellation().reason(), batch.toString());
+        assertFalse(batch.isReset());
+    }
+
     @Test
     void aCompactedStartEndsTheWatcherInsteadOfListingAgain() throws InterruptedException
     {
@@ -398,7 +423,7 @@ class CoalescingWatcherTest
     }
 
     /** Sources that let a test play the engine's part. */
-    private static final class FakeEngine
+    private static class FakeEngine
     {
         WatchListener listener;
         RangeResult snapshot;
