@@ -39,6 +39,7 @@ class WakeUpTest
     private static final Duration PATIENCE = RecordingListener.PATIENCE;
 
     private final RingWatch engine = RingWatch.open(RingWatchConfig.builder()
+        .dispatcherThreads(1)
         .writerWaitStrategy(() -> new WakeableWaitStrategy(0, 0, PARK_NANOS))
         .dispatcherIdleStrategy(() -> new WakeableIdleStrategy(0, 0, PARK_NANOS))
         .deliveryIdleStrategy(() -> new WakeableIdleStrategy(0, 0, PARK_NANOS))
@@ -134,6 +135,8 @@ class WakeUpTest
         final ReadyQueue.Entry<PullWatcher> entryOfA = ready.entry(a);
         final ReadyQueue.Entry<PullWatcher> entryOfB = ready.entry(b);
         final RecordingListener into = new RecordingListener();
+        // Admitting a watch marks it too: let the shard admit both before the first drain.
+        ShardBarrier.pass(engine);
         a.readyIn(entryOfA);
         b.readyIn(entryOfB);
         assertTrue(entryOfA.isMarked() && entryOfB.isMarked(), "readyIn marks once, for what was handed over before it");
@@ -142,7 +145,6 @@ class WakeUpTest
             entry.unmark();
             entry.attachment().poll(into, 10);
         }));
-        settle();
 
         engine.put("sa1", "v");
         // The owner's loop: take what is marked, else arm, look once more and park until a mark rings.
@@ -163,7 +165,7 @@ class WakeUpTest
             events += polled;
         }
         assertEquals(1, events, "the marked watcher had the event to poll");
-        settle();
+        ShardBarrier.pass(engine);
         assertNull(ready.poll(), "the other watcher was not marked");
         assertFalse(entryOfB.isMarked());
         assertEquals(0, b.poll(into, 10));
