@@ -17,7 +17,6 @@ import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
-import net.openhft.chronicle.queue.impl.single.MissingStoreFileException;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
@@ -135,7 +134,7 @@ public final class RevisionLog implements AutoCloseable
             final int maxBytes = (int)Math.min(config.maxRevisionBytes(), opened.overlapSize());
             droppedAtOpen = writable ? TornTailRepair.repair(opened, maxBytes) : 0;
             queue = opened;
-            maintenance = new LogReader(opened);
+            maintenance = new LogReader(opened, !writable);
             encoder = new RevisionEncoder(maxBytes);
             maxRevisionBytes = maxBytes;
             lastRevision = scanLastRevision();
@@ -292,14 +291,6 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final LogCorruptedException ex)
         {
-            if (ex.getCause() instanceof MissingStoreFileException)
-            {
-                // Chronicle's directory listing (in metadata.cq4t) still names a first cycle file
-                // that is gone: a kill between retention's deletion of the oldest files and its
-                // refresh of the listing. A read-only queue cannot refresh it; the writable open
-                // does, and then reads the log from the first file left.
-                return;
-            }
             if (!(ex.getCause() instanceof Error) || !endsInTornHeader(queueDirectory))
             {
                 throw ex;
@@ -829,7 +820,14 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalStateException("the log is closed");
         }
-        return new LogReader(queue);
+        final LogReader reader = new LogReader(queue, lock == null);
+        if (lock == null)
+        {
+            // A fresh tailer over a read-only queue whose listing names a deleted first file reads
+            // nothing at all; toStart finds the first file left (a writable open refreshed the listing).
+            reader.toStart();
+        }
+        return reader;
     }
 
     /**

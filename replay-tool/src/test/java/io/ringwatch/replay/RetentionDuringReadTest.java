@@ -130,6 +130,43 @@ class RetentionDuringReadTest
     }
 
     /**
+     * A log whose writer was killed during retention, after deleting the oldest files and before
+     * refreshing Chronicle's listing of them, is read from the first file left (before: every command
+     * refused it as corrupt, exit 1, until an engine had opened it for writing).
+     */
+    @Test
+    void aLogWhoseRetentionWasKilledMidDeletionIsReadFromTheFirstFileLeft() throws IOException
+    {
+        try (RevisionLog writer = RevisionLog.open(config()))
+        {
+            writeCycles(writer);
+            writer.compact(writer.lastRevision());
+            try (SnapshotWriter snapshot = writer.snapshotWriter(writer.lastRevision()))
+            {
+                snapshot.commit();
+            }
+        }
+        final List<Path> files;
+        try (Stream<Path> list = Files.list(dir.resolve("queue")))
+        {
+            files = list.filter(f -> f.toString().endsWith(".cq4")).sorted().toList();
+        }
+        Files.delete(files.get(0));
+        Files.delete(files.get(1));
+
+        final HistoryFixture.Run verify = HistoryFixture.run("verify", dir.toString());
+        final HistoryFixture.Run list = HistoryFixture.run("list", dir.toString(), "--format", "json");
+        final HistoryFixture.Run print = HistoryFixture.run("print", dir.toString(), "--to", "45");
+
+        assertEquals(ExitCodes.OK, verify.exitCode(), verify.err());
+        assertTrue(verify.out().startsWith("OK: revisions " + 2 * PER_CYCLE + ".." + 5 * PER_CYCLE), verify.out());
+        assertEquals(ExitCodes.OK, list.exitCode(), list.err());
+        assertTrue(list.out().contains("\"firstRevision\":" + 2 * PER_CYCLE), list.out());
+        assertEquals(ExitCodes.OK, print.exitCode(), print.err());
+        assertEquals(45 - 2 * PER_CYCLE + 1, print.lines().size(), print.out());
+    }
+
+    /**
      * A snapshot listed by {@code verify} and deleted by the writer before verify read it (a newer one
      * superseded it) is reported as deleted meanwhile, not as a bad snapshot (exit 1).
      */
