@@ -67,6 +67,7 @@ public final class LogReader implements AutoCloseable
     private long firstSkippedFrom;
     private long skippedFrom;
     private long skippedTo;
+    private long skippedAtNanos;
     /** The revision the next excerpt must start at, 0 where not known (after a seek or a move to the start). */
     private long expectedNext;
 
@@ -211,6 +212,7 @@ public final class LogReader implements AutoCloseable
                 requireNext(buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN), index);
                 skippedFrom = buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN);
                 skippedTo = buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN);
+                skippedAtNanos = buffer.getLong(ExcerptLayout.TIMESTAMP_OFFSET, LITTLE_ENDIAN);
                 expectedNext = skippedTo + 1;
                 if (skips++ == 0)
                 {
@@ -317,6 +319,17 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
+     * When the newest skip {@link #next} stepped over was written (the unclean reopen that made
+     * its revisions never exist). The reader's thread only.
+     *
+     * @return epoch nanoseconds, 0 if none.
+     */
+    public long skippedAtNanos()
+    {
+        return skippedAtNanos;
+    }
+
+    /**
      * The first revision of the first skip {@link #next} stepped over since the reader was created
      * or last moved to the start. The reader's thread only.
      *
@@ -354,6 +367,7 @@ public final class LogReader implements AutoCloseable
         firstSkippedFrom = 0;
         skippedFrom = 0;
         skippedTo = 0;
+        skippedAtNanos = 0;
     }
 
     /**

@@ -326,17 +326,48 @@ final class SourceLog implements AutoCloseable
     }
 
     /**
-     * The timestamp of one revision.
+     * The timestamp of one revision; for a revision a SKIP says never existed, when the skip was
+     * written.
      *
-     * @param revision a revision the log holds.
+     * @param revision a revision the log accounts for (held or skipped).
      * @return its timestamp, epoch nanoseconds.
-     * @throws CorruptLogException if it cannot be read.
+     * @throws CorruptLogException        if it cannot be read.
+     * @throws RevisionOutOfRangeException if a live writer's retention deleted it since the open.
      */
     long timestampOf(final long revision)
     {
-        final long[] timestamp = new long[1];
-        read(new RevisionSpan(revision, revision), record -> timestamp[0] = record.timestampNanos(), Progress.none());
-        return timestamp[0];
+        try (LogReader reader = log.reader())
+        {
+            final RevisionRecord record = new RevisionRecord();
+            if (!reader.seek(revision))
+            {
+                if (revision < firstRevisionNow())
+                {
+                    throw new RevisionOutOfRangeException("the log's writer deleted revision " + revision +
+                        " (retention) before this command read it; the log now starts at " + firstRevisionNow());
+                }
+                throw new CorruptLogException("revision " + revision + " cannot be found although the log reports " +
+                    log.firstRevision() + ".." + log.lastRevision());
+            }
+            if (reader.next(record) && record.revision() == revision)
+            {
+                return record.timestampNanos();
+            }
+            if (reader.skippedFrom() <= revision && revision <= reader.skippedTo())
+            {
+                return reader.skippedAtNanos();
+            }
+            throw new CorruptLogException("revision " + revision + " cannot be read although the log reports " +
+                log.firstRevision() + ".." + log.lastRevision());
+        }
+        catch (final LogCorruptedException ex)
+        {
+            throw new CorruptLogException(ex.getMessage(), ex);
+        }
+        catch (final LogFormatException ex)
+        {
+            throw new LogUnavailableException(ex.getMessage(), ex);
+        }
     }
 
     /**
