@@ -11,6 +11,7 @@ import static io.ringwatch.persistence.ExcerptLayout.REVISION_OFFSET;
 import static io.ringwatch.persistence.ExcerptLayout.VERSION_OFFSET;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
+import java.io.File;
 import java.util.NavigableSet;
 import java.util.zip.CRC32C;
 
@@ -18,6 +19,7 @@ import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.TailerDirection;
+import net.openhft.chronicle.queue.impl.RollingResourcesCache;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
@@ -45,6 +47,8 @@ import org.agrona.ExpandableDirectByteBuffer;
 public final class LogReader implements AutoCloseable
 {
     private final SingleChronicleQueue queue;
+    /** Over a read-only queue, whose directory listing may name files deleted since it was written. */
+    private final boolean readOnly;
     private final RollCycle rollCycle;
     private final ExcerptTailer tailer;
     private final CRC32C crc = new CRC32C();
@@ -63,12 +67,14 @@ public final class LogReader implements AutoCloseable
     private long firstSkippedFrom;
     private long skippedFrom;
     private long skippedTo;
+    private long skippedAtNanos;
     /** The revision the next excerpt must start at, 0 where not known (after a seek or a move to the start). */
     private long expectedNext;
 
-    LogReader(final SingleChronicleQueue queue)
+    LogReader(final SingleChronicleQueue queue, final boolean readOnly)
     {
         this.queue = queue;
+        this.readOnly = readOnly;
         this.rollCycle = queue.rollCycle();
         this.tailer = queue.createTailer();
         // A reader may be created on one thread and handed to another; it is still used by one at a time.
@@ -206,6 +212,7 @@ public final class LogReader implements AutoCloseable
                 requireNext(buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN), index);
                 skippedFrom = buffer.getLong(ExcerptLayout.SKIP_FROM_OFFSET, LITTLE_ENDIAN);
                 skippedTo = buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN);
+                skippedAtNanos = buffer.getLong(ExcerptLayout.TIMESTAMP_OFFSET, LITTLE_ENDIAN);
                 expectedNext = skippedTo + 1;
                 if (skips++ == 0)
                 {
@@ -312,6 +319,17 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
+     * When the newest skip {@link #next} stepped over was written (the unclean reopen that made
+     * its revisions never exist). The reader's thread only.
+     *
+     * @return epoch nanoseconds, 0 if none.
+     */
+    public long skippedAtNanos()
+    {
+        return skippedAtNanos;
+    }
+
+    /**
      * The first revision of the first skip {@link #next} stepped over since the reader was created
      * or last moved to the start. The reader's thread only.
      *
@@ -323,17 +341,33 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
-     * Moves to the start of the retained log and forgets the skips stepped over. The reader's
-     * thread only; no allocation.
+     * Moves to the start of the retained log and forgets the skips stepped over; where Chronicle's
+     * directory listing still names a first cycle file retention deleted (a kill before it was
+     * refreshed; a read-only queue cannot refresh it), to the first cycle file that exists. The
+     * reader's thread only; no allocation over a writable queue (over a read-only one, a listing of
+     * the queue directory).
      */
     public void toStart()
     {
-        tailer.toStart();
+        final int first = readOnly ? firstCycleOnDisk() : Integer.MAX_VALUE;
+        if (first != Integer.MAX_VALUE && first != queue.firstCycle())
+        {
+            // Chronicle's directory listing names a first cycle file that is gone: a kill between
+            // retention's deletions and the listing's refresh. A read-only queue cannot refresh
+            // it (its tailer's toStart fails, or a fresh tailer reads nothing at all), so start at
+            // the first cycle file that exists; the listing stays as it was.
+            tailer.moveToCycle(first);
+        }
+        else
+        {
+            tailer.toStart();
+        }
         expectedNext = 0;
         skips = 0;
         firstSkippedFrom = 0;
         skippedFrom = 0;
         skippedTo = 0;
+        skippedAtNanos = 0;
     }
 
     /**
@@ -493,6 +527,30 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
+     * The first cycle whose file exists, read from the queue directory rather than Chronicle's
+     * listing (which a kill during retention can leave naming deleted files).
+     *
+     * @return the cycle, {@link Integer#MAX_VALUE} if there is none.
+     */
+    private int firstCycleOnDisk()
+    {
+        final File[] files = queue.file().listFiles((directory, name) -> name.endsWith(SingleChronicleQueue.SUFFIX));
+        if (files == null)
+        {
+            return Integer.MAX_VALUE;
+        }
+        final RollingResourcesCache names = new RollingResourcesCache(rollCycle, queue.epoch(),
+            name -> new File(queue.file(), name + SingleChronicleQueue.SUFFIX),
+            file -> file.getName().substring(0, file.getName().length() - SingleChronicleQueue.SUFFIX.length()));
+        long first = Integer.MAX_VALUE;
+        for (final File file : files)
+        {
+            first = Math.min(first, names.toLong(file));
+        }
+        return (int)first;
+    }
+
+    /**
      * Refreshes the list of cycle files when the queue's first or last cycle changed, keeping the
      * cached first revisions of cycles still present.
      */
@@ -511,7 +569,16 @@ public final class LogReader implements AutoCloseable
             cycleCount = 0;
             return;
         }
-        final NavigableSet<Long> found = queue.listCyclesBetween(first, last);
+        NavigableSet<Long> found;
+        try
+        {
+            found = queue.listCyclesBetween(first, last);
+        }
+        catch (final IllegalStateException ex)
+        {
+            // The listing's first cycle file is gone (see toStart): list from the first one left.
+            found = queue.listCyclesBetween(Math.min(firstCycleOnDisk(), last), last);
+        }
         final long[] newCycles = new long[found.size()];
         final long[] newFirsts = new long[found.size()];
         int count = 0;

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 
 import net.openhft.chronicle.bytes.BytesStore;
@@ -16,7 +17,6 @@ import net.openhft.chronicle.bytes.SyncMode;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
-import net.openhft.chronicle.queue.impl.single.MissingStoreFileException;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
@@ -134,7 +134,7 @@ public final class RevisionLog implements AutoCloseable
             final int maxBytes = (int)Math.min(config.maxRevisionBytes(), opened.overlapSize());
             droppedAtOpen = writable ? TornTailRepair.repair(opened, maxBytes) : 0;
             queue = opened;
-            maintenance = new LogReader(opened);
+            maintenance = new LogReader(opened, !writable);
             encoder = new RevisionEncoder(maxBytes);
             maxRevisionBytes = maxBytes;
             lastRevision = scanLastRevision();
@@ -291,14 +291,6 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final LogCorruptedException ex)
         {
-            if (ex.getCause() instanceof MissingStoreFileException)
-            {
-                // Chronicle's directory listing (in metadata.cq4t) still names a first cycle file
-                // that is gone: a kill between retention's deletion of the oldest files and its
-                // refresh of the listing. A read-only queue cannot refresh it; the writable open
-                // does, and then reads the log from the first file left.
-                return;
-            }
             if (!(ex.getCause() instanceof Error) || !endsInTornHeader(queueDirectory))
             {
                 throw ex;
@@ -690,6 +682,24 @@ public final class RevisionLog implements AutoCloseable
     }
 
     /**
+     * The first revision the log holds now, read from the first cycle file left: unlike
+     * {@link #firstRevision()}, which a read-only open learns once, this sees a live writer's
+     * retention. Any thread (own tailer); allocates a reader and a record.
+     *
+     * @return the first revision (a leading skip's first skipped one), 0 for an empty log.
+     * @throws LogCorruptedException if the first excerpt cannot be read.
+     */
+    public long readFirstRevision()
+    {
+        final RevisionRecord record = new RevisionRecord();
+        try (LogReader reader = reader())
+        {
+            final byte kind = reader.nextExcerpt(record);
+            return kind == 0 ? 0 : kind == ExcerptLayout.KIND_SKIP ? reader.skippedFrom() : record.revision();
+        }
+    }
+
+    /**
      * The compaction point recorded by {@link #compact(long)}. Any thread; no allocation.
      *
      * @return the compact revision, 0 if never compacted.
@@ -810,7 +820,14 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalStateException("the log is closed");
         }
-        return new LogReader(queue);
+        final LogReader reader = new LogReader(queue, lock == null);
+        if (lock == null)
+        {
+            // A fresh tailer over a read-only queue whose listing names a deleted first file reads
+            // nothing at all; toStart finds the first file left (a writable open refreshed the listing).
+            reader.toStart();
+        }
+        return reader;
     }
 
     /**
@@ -897,28 +914,69 @@ public final class RevisionLog implements AutoCloseable
     /**
      * Walks the whole retained log checking CRCs, layouts and that revisions are contiguous: each
      * revision follows the one before it, or a skip ({@link #skipTo}) that starts right after the
-     * one before it and ends right before it. For the replay tool; any thread (own tailer);
-     * allocates little, reads everything.
+     * one before it and ends right before it. On a live log whose writer's retention deletes the
+     * files ahead of the walk, the walk goes on at the first file left and counts what it could not
+     * reach as {@link VerifyReport#trimmed()}, not as a problem; a gap with older files still
+     * present (a cycle file removed from the middle) is a problem. For the replay tool; any thread
+     * (own tailer); allocates little, reads everything.
      *
      * @return the report, with the first problem if any; its first and last revisions count the
      *         revisions skipped (the log accounts for them: they will never exist).
      */
     public VerifyReport verify()
     {
+        return verify(revision -> { });
+    }
+
+    /**
+     * {@link #verify()}, calling {@code afterRevision} with each revision checked (tests trim the
+     * log there).
+     */
+    VerifyReport verify(final LongConsumer afterRevision)
+    {
         long first = 0;
         long last = 0;
         long count = 0;
+        long trimmed = 0;
         final RevisionRecord record = new RevisionRecord();
         try (LogReader reader = reader())
         {
-            byte kind;
-            while ((kind = reader.nextExcerpt(record)) != 0)
+            while (true)
             {
+                final byte kind;
+                try
+                {
+                    kind = reader.nextExcerpt(record);
+                }
+                catch (final LogCompactedException ex)
+                {
+                    // The reader left its file for a later one: retention deleted the files between
+                    // (then nothing up to the last revision checked is retained any more), or one
+                    // is missing from the middle of the log (then the older files are still there).
+                    reader.toStart();
+                    final byte restart = reader.nextExcerpt(record);
+                    final long from = restart == ExcerptLayout.KIND_SKIP ? reader.skippedFrom() : record.revision();
+                    if (restart == 0 || from <= last)
+                    {
+                        return new VerifyReport(first, last, count, droppedAtOpen, trimmed, "revision " + ex.revision() +
+                            " is missing: the log goes on after revision " + (ex.revision() - 1) +
+                            " at a later one while the file it is in is still there (a cycle file removed?)");
+                    }
+                    trimmed += from - last - 1;
+                    last = restart == ExcerptLayout.KIND_SKIP ? reader.skippedTo() : from;
+                    count += restart == ExcerptLayout.KIND_SKIP ? 0 : 1;
+                    afterRevision.accept(last);
+                    continue;
+                }
+                if (kind == 0)
+                {
+                    break;
+                }
                 final boolean skip = kind == ExcerptLayout.KIND_SKIP;
                 final long from = skip ? reader.skippedFrom() : record.revision();
                 if (last != 0 && from != last + 1)
                 {
-                    return new VerifyReport(first, last, count, droppedAtOpen, (skip ? "a skip from revision " : "revision ") +
+                    return new VerifyReport(first, last, count, droppedAtOpen, trimmed, (skip ? "a skip from revision " : "revision ") +
                         from + " follows " + last + " at queue index 0x" + Long.toHexString(reader.queueIndex() - 1));
                 }
                 if (first == 0)
@@ -927,18 +985,19 @@ public final class RevisionLog implements AutoCloseable
                 }
                 last = skip ? reader.skippedTo() : from;
                 count += skip ? 0 : 1;
+                afterRevision.accept(last);
             }
         }
         catch (final RevisionLogException ex)
         {
-            return new VerifyReport(first, last, count, droppedAtOpen, ex.getMessage());
+            return new VerifyReport(first, last, count, droppedAtOpen, trimmed, ex.getMessage());
         }
         catch (final RuntimeException | InternalError | AssertionError ex)
         {
             // A fault on a mapped page (a queue file cut short), or Chronicle's assertions about one.
-            return new VerifyReport(first, last, count, droppedAtOpen, "unreadable after revision " + last + ": " + ex);
+            return new VerifyReport(first, last, count, droppedAtOpen, trimmed, "unreadable after revision " + last + ": " + ex);
         }
-        return new VerifyReport(first, last, count, droppedAtOpen, null);
+        return new VerifyReport(first, last, count, droppedAtOpen, trimmed, null);
     }
 
     /**

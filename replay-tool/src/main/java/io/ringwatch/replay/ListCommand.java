@@ -80,7 +80,8 @@ final class ListCommand implements Callable<Integer>
             out.printf("files: %d (%d queue cycle files, %d snapshots)%n", usage.files(), usage.cycleFiles(), usage.snapshotFiles());
             out.printf("bytes: %d (apparent size; queue files are sparse)%n", usage.bytes());
             out.printf("tail: %s%n", incomplete ? SourceLog.INCOMPLETE_TAIL : "complete");
-            out.printf("checked: metadata, first and last excerpts (verify checks every excerpt)%n");
+            out.printf("checked: metadata, first and last excerpts (revisions is last - first + 1, numbers skipped " +
+                "after unclean closes included; verify checks every excerpt and counts held and skipped apart)%n");
             if (last == 0)
             {
                 out.printf("time span: -%n");

@@ -27,6 +27,8 @@ import picocli.CommandLine.Spec;
  * one transaction per revision, at the original pace, N times faster or as fast as it goes.
  * From a later revision than 1, the state just before it goes in first as a base (so the target's
  * state equals the source's at every re-published revision, under shifted revision numbers).
+ * The target is a new history numbered contiguously: revisions a SKIP in the source says never
+ * existed (an unclean reopen) have no counterpart, so later source revisions get lower numbers.
  * Runs on the command's thread; the engine brings its own threads and closes them at the end.
  */
 @Command(name = "republish", mixinStandardHelpOptions = true,

@@ -231,9 +231,11 @@ final class SourceLog implements AutoCloseable
      * @param visitor      called once per revision.
      * @param progress     the bar of the whole walk.
      * @param progressBase revisions of the whole walk done before this span.
-     * @throws CorruptLogException        if an excerpt fails its check or revisions are not contiguous.
+     * @throws CorruptLogException        if an excerpt fails its check or revisions are not contiguous
+     *                                     (a cycle file missing from the middle of the log).
      * @throws RevisionOutOfRangeException if the writer of a live log deleted the next revisions
-     *                                     (retention) while this walk read an older file.
+     *                                     (retention) while this walk read an older file, or the
+     *                                     span's first revision before the walk reached it.
      */
     void read(final RevisionSpan span, final Consumer<RevisionRecord> visitor, final Progress progress, final long progressBase)
     {
@@ -246,6 +248,11 @@ final class SourceLog implements AutoCloseable
         {
             if (!reader.seek(expected))
             {
+                if (expected < firstRevisionNow())
+                {
+                    throw new RevisionOutOfRangeException("the log's writer deleted revision " + expected +
+                        " (retention) before this command read it; the log now starts at " + firstRevisionNow());
+                }
                 throw new CorruptLogException("revision " + expected + " cannot be found although the log reports " +
                     log.firstRevision() + ".." + log.lastRevision());
             }
@@ -281,6 +288,12 @@ final class SourceLog implements AutoCloseable
         }
         catch (final LogCompactedException ex)
         {
+            if (firstRevisionNow() < expected)
+            {
+                // The revision read last is still held: not retention, a cycle file missing from the middle.
+                throw new CorruptLogException("revision " + ex.revision() + " is missing: the log goes on after revision " +
+                    (ex.revision() - 1) + " at a later one while the file it is in is still there (a cycle file removed?)", ex);
+            }
             // A live log: its writer's retention deleted the files after the one being read.
             throw new RevisionOutOfRangeException("the log's writer deleted revisions this command was reading: " +
                 ex.getMessage(), ex);
@@ -296,17 +309,65 @@ final class SourceLog implements AutoCloseable
     }
 
     /**
-     * The timestamp of one revision.
+     * The first revision the log holds now (a live writer's retention moves it after the open).
      *
-     * @param revision a revision the log holds.
+     * @throws CorruptLogException if the first excerpt cannot be read.
+     */
+    private long firstRevisionNow()
+    {
+        try
+        {
+            return log.readFirstRevision();
+        }
+        catch (final RevisionLogException ex)
+        {
+            throw new CorruptLogException(ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * The timestamp of one revision; for a revision a SKIP says never existed, when the skip was
+     * written.
+     *
+     * @param revision a revision the log accounts for (held or skipped).
      * @return its timestamp, epoch nanoseconds.
-     * @throws CorruptLogException if it cannot be read.
+     * @throws CorruptLogException        if it cannot be read.
+     * @throws RevisionOutOfRangeException if a live writer's retention deleted it since the open.
      */
     long timestampOf(final long revision)
     {
-        final long[] timestamp = new long[1];
-        read(new RevisionSpan(revision, revision), record -> timestamp[0] = record.timestampNanos(), Progress.none());
-        return timestamp[0];
+        try (LogReader reader = log.reader())
+        {
+            final RevisionRecord record = new RevisionRecord();
+            if (!reader.seek(revision))
+            {
+                if (revision < firstRevisionNow())
+                {
+                    throw new RevisionOutOfRangeException("the log's writer deleted revision " + revision +
+                        " (retention) before this command read it; the log now starts at " + firstRevisionNow());
+                }
+                throw new CorruptLogException("revision " + revision + " cannot be found although the log reports " +
+                    log.firstRevision() + ".." + log.lastRevision());
+            }
+            if (reader.next(record) && record.revision() == revision)
+            {
+                return record.timestampNanos();
+            }
+            if (reader.skippedFrom() <= revision && revision <= reader.skippedTo())
+            {
+                return reader.skippedAtNanos();
+            }
+            throw new CorruptLogException("revision " + revision + " cannot be read although the log reports " +
+                log.firstRevision() + ".." + log.lastRevision());
+        }
+        catch (final LogCorruptedException ex)
+        {
+            throw new CorruptLogException(ex.getMessage(), ex);
+        }
+        catch (final LogFormatException ex)
+        {
+            throw new LogUnavailableException(ex.getMessage(), ex);
+        }
     }
 
     /**

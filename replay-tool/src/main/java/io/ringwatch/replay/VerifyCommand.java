@@ -1,7 +1,9 @@
 package io.ringwatch.replay;
 
 import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -22,6 +24,9 @@ import picocli.CommandLine.Spec;
  * revisions up to the last one the log reports), reads every snapshot through, and checks that
  * the log can be recovered (it starts at revision 1 or a snapshot covers what retention removed).
  * Exit 0 and one summary line when sound; else {@link CorruptLogException} with the first problem.
+ * On a live log: revisions the writer's retention deletes ahead of the walk end it with
+ * {@link RevisionOutOfRangeException} (exit 4, not corrupt); a snapshot the writer deleted after the
+ * listing (superseded by a newer one) is named as such, not as a problem.
  * Runs on the command's thread; allocates a record and an entry.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
@@ -65,11 +70,18 @@ final class VerifyCommand implements Callable<Integer>
                 bar.finish();
             }
             final List<Long> snapshots = SnapshotCatalog.revisions(directory);
+            final List<Long> gone = new ArrayList<>();
             for (final long snapshot : snapshots)
             {
-                checkSnapshot(snapshot);
+                if (!checkSnapshot(directory, snapshot))
+                {
+                    gone.add(snapshot);
+                }
             }
+            // Recoverability is judged on the listing, which matches the log's ends read at the open.
             checkRecoverable(log, snapshots);
+            final List<Long> valid = new ArrayList<>(snapshots);
+            valid.removeAll(gone);
             final boolean incomplete = log.endsInIncompleteExcerpt();
             if (format == OutputFormat.JSON)
             {
@@ -79,7 +91,8 @@ final class VerifyCommand implements Callable<Integer>
                     .number("lastRevision", span.count() == 0 ? 0 : span.to())
                     .number("revisions", held[0])
                     .number("skipped", span.count() - held[0])
-                    .numbers("snapshots", snapshots)
+                    .numbers("snapshots", valid)
+                    .numbers("snapshotsDeletedMeanwhile", gone)
                     .flag("incompleteTail", incomplete)
                     .end());
                 out.flush();
@@ -89,7 +102,8 @@ final class VerifyCommand implements Callable<Integer>
                 "revisions " + span.from() + ".." + span.to() + " (" + held[0] + ") contiguous" +
                 (held[0] == span.count() ? "" : " (" + (span.count() - held[0]) + " skipped after unclean closes)") +
                 ", every CRC valid") +
-                "; snapshots valid: " + snapshots);
+                "; snapshots valid: " + valid +
+                (gone.isEmpty() ? "" : " (" + gone + " deleted by the log's writer before verify read them)"));
             if (incomplete)
             {
                 out.println("note: " + SourceLog.INCOMPLETE_TAIL);
@@ -99,9 +113,17 @@ final class VerifyCommand implements Callable<Integer>
         return ExitCodes.OK;
     }
 
-    private void checkSnapshot(final long revision)
+    /**
+     * Reads the snapshot of {@code revision} through, checking every entry.
+     *
+     * @return false if the file is gone: a live writer deletes its older snapshots once a newer
+     *         one is committed (they were whole when listed; recovery no longer needs them).
+     * @throws CorruptLogException if the file fails a check.
+     */
+    static boolean checkSnapshot(final Path directory, final long revision)
     {
-        try (SnapshotReader reader = SnapshotReader.open(SnapshotCatalog.file(directory, revision)))
+        final Path file = SnapshotCatalog.file(directory, revision);
+        try (SnapshotReader reader = SnapshotReader.open(file))
         {
             if (reader.snapshotRevision() != revision)
             {
@@ -118,10 +140,19 @@ final class VerifyCommand implements Callable<Integer>
                 }
             }
         }
-        catch (final SnapshotCorruptedException | LogDirectoryException | LogFormatException ex)
+        catch (final LogDirectoryException ex)
+        {
+            if (ex.getCause() instanceof NoSuchFileException)
+            {
+                return false;
+            }
+            throw new CorruptLogException(ex.getMessage(), ex);
+        }
+        catch (final SnapshotCorruptedException | LogFormatException ex)
         {
             throw new CorruptLogException(ex.getMessage(), ex);
         }
+        return true;
     }
 
     private static void checkRecoverable(final SourceLog log, final List<Long> snapshots)

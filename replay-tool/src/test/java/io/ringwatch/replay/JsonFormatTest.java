@@ -59,7 +59,8 @@ class JsonFormatTest
         assertEquals(ExitCodes.OK, run.exitCode(), run.err());
         final Map<String, Object> verify = FlatJson.parse(run.out().strip());
         assertEquals(Map.of("ok", true, "firstRevision", 1L, "lastRevision", HistoryFixture.LAST, "revisions", HistoryFixture.LAST,
-            "skipped", 0L, "snapshots", List.of(HistoryFixture.LAST, HistoryFixture.FIRST_SESSION_END), "incompleteTail", false), verify);
+            "skipped", 0L, "snapshots", List.of(HistoryFixture.LAST, HistoryFixture.FIRST_SESSION_END),
+            "snapshotsDeletedMeanwhile", List.of(), "incompleteTail", false), verify);
     }
 
     @Test

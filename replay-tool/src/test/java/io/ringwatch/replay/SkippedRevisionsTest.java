@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
@@ -67,6 +68,58 @@ class SkippedRevisionsTest
         assertEquals(ExitCodes.OK, json.exitCode(), json.err());
         assertEquals(5L, FlatJson.parse(json.out().strip()).get("revisions"), json.out());
         assertEquals(BUMP, FlatJson.parse(json.out().strip()).get("skipped"), json.out());
+    }
+
+    /**
+     * {@code list} of a log that ends in a skip (an engine reopened after an unclean close and
+     * closed before any write): the last revision's time is the skip's, not 0 (1970) as when
+     * {@code list} read a revision that never existed; and the text says what its count counts.
+     */
+    @Test
+    void listOfALogEndingInASkipGivesTheSkipsTimeAndCountsHeldRevisionsApart() throws IOException
+    {
+        final Path live = temp.resolve("ends-live");
+        final Path endsInSkip = temp.resolve("ends-in-skip");
+        try (RingWatch engine = open(live))
+        {
+            engine.put("/a", "1");
+            copyTree(live, endsInSkip);
+        }
+        try (RingWatch engine = open(endsInSkip))
+        {
+            assertEquals(1 + BUMP, engine.currentRevision());
+        }
+        final HistoryFixture.Run json = HistoryFixture.run("list", endsInSkip.toString(), "--format", "json");
+        assertEquals(ExitCodes.OK, json.exitCode(), json.err());
+        final Map<String, Object> fields = FlatJson.parse(json.out().strip());
+        assertEquals(1 + BUMP, fields.get("lastRevision"), json.out());
+        final String lastTime = (String)fields.get("lastTime");
+        assertTrue(lastTime.compareTo((String)fields.get("firstTime")) >= 0 && !lastTime.startsWith("1970"), json.out());
+        final HistoryFixture.Run text = HistoryFixture.run("list", log.toString());
+        assertTrue(text.out().contains("revisions: " + (5 + BUMP) + "\n"), text.out());
+        assertTrue(text.out().contains("numbers skipped after unclean closes included"), text.out());
+    }
+
+    /**
+     * {@code republish} of a log with a skip: the target is a new history, numbered contiguously (the
+     * engine has no way to skip numbers on request), so the source's revisions after the skip arrive
+     * under lower numbers; the state is the same.
+     */
+    @Test
+    void republishNumbersTheTargetContiguouslyAcrossASkip()
+    {
+        final Path into = temp.resolve("republished");
+        final HistoryFixture.Run run = HistoryFixture.run("republish", log.toString(), "--into", into.toString(), "--format", "json");
+        assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+        final Map<String, Object> fields = FlatJson.parse(run.out().strip());
+        assertEquals(5L, fields.get("revisions"), run.out());
+        assertEquals(1L, fields.get("targetFirstRevision"), run.out());
+        assertEquals(5L, fields.get("targetLastRevision"), run.out());
+        final HistoryFixture.Run source = HistoryFixture.run("state", log.toString(), "--at", Long.toString(5 + BUMP));
+        final HistoryFixture.Run target = HistoryFixture.run("state", into.toString(), "--at", "5");
+        assertEquals(ExitCodes.OK, target.exitCode(), target.err());
+        assertEquals(source.out().replace("mod=" + (4 + BUMP), "mod=4").replace("mod=" + (5 + BUMP), "mod=5")
+            .replace("create=" + (5 + BUMP), "create=5"), target.out());
     }
 
     @Test

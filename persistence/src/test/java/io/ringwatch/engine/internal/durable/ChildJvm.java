@@ -28,6 +28,21 @@ public final class ChildJvm
      */
     public static Process start(final Class<?> main, final String... arguments) throws IOException
     {
+        return start(ProcessBuilder.Redirect.DISCARD, main, arguments);
+    }
+
+    /**
+     * As {@link #start(Class, String...)}, with the child's stderr sent where {@code stderr} says.
+     *
+     * @param stderr    where the child's stderr goes, for example a file to show when it fails.
+     * @param main      the class whose main method runs.
+     * @param arguments its arguments.
+     * @return the started process.
+     * @throws IOException if it cannot start.
+     */
+    public static Process start(final ProcessBuilder.Redirect stderr, final Class<?> main, final String... arguments)
+        throws IOException
+    {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
@@ -42,7 +57,7 @@ public final class ChildJvm
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
         command.addAll(List.of(arguments));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return new ProcessBuilder(command).redirectError(stderr).start();
     }
 
     /**
