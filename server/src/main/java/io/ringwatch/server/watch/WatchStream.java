@@ -51,8 +51,6 @@ import java.util.Set;
  */
 final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 {
-    /** The most events in one response: bounds a response's size and keeps streams taking turns. */
-    static final int MAX_EVENTS_PER_RESPONSE = 128;
     private static final Logger LOG = LoggerFactory.getLogger(WatchStream.class);
     private static final ByteString SMALLEST_KEY = ByteString.copyFrom(new byte[] {0});
     private static final long INVALID_WATCH_ID = -1;
@@ -61,6 +59,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private final MemberIdentity member;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final WatchPump pump;
+    private final int maxRequestBytes;
     private final Map<Long, StreamWatch> watches = new HashMap<>();
     /**
      * Ids of watches created with a negative start revision below etcd's compaction mark: etcd
@@ -88,13 +87,21 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     /** Whether the pump found the stream not ready and has not found it ready since. */
     private boolean waitingForReady;
 
+    /**
+     * @param engine          the engine whose pull watchers the watches are.
+     * @param member          fills the response headers.
+     * @param out             the stream's outbound side.
+     * @param pump            the pump that sends what the watches hold.
+     * @param maxRequestBytes the server's --max-request-bytes, which fragments stay below.
+     */
     WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
-        final WatchPump pump)
+        final WatchPump pump, final int maxRequestBytes)
     {
         this.engine = engine;
         this.member = member;
         this.out = out;
         this.pump = pump;
+        this.maxRequestBytes = maxRequestBytes;
         readyEntry = pump.readyEntry(this);
         readyWatches = ReadyQueue.inside(readyEntry);
         lastReadyNanos = System.nanoTime();
@@ -142,12 +149,13 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 
     /**
      * Sends what the stream's ready watches hold while the stream is ready, each ready watch in
-     * turn, oldest first; a watch that sent events goes to the back, since it may have more (a poll
-     * hands over at most {@link #MAX_EVENTS_PER_RESPONSE} events, a catch-up fewer). Watches that
-     * have nothing are not looked at. Pump thread.
+     * turn, oldest first; a watch that handed over events goes to the back, since it may have more
+     * (a drain sends at most one response of events, whole revisions past
+     * {@link StreamWatch#MAX_EVENTS_PER_RESPONSE} events, and a catch-up hands over fewer). Watches that have nothing are not looked at.
+     * Pump thread.
      *
      * @param nowNanos {@link System#nanoTime()} at this pass, recorded if the stream is ready.
-     * @return the number of events sent (0: nothing was pending or the client is not reading).
+     * @return the number of events polled (0: nothing was pending or the client is not reading).
      */
     synchronized int pump(final long nowNanos)
     {
@@ -187,7 +195,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
                 }
                 // Unmarked before the poll (a full fence): a hand-over the poll misses marks it again.
                 watch.readyEntry().unmark();
-                final int sentNow = watch.drain(MAX_EVENTS_PER_RESPONSE);
+                final int sentNow = watch.drain();
                 events += sentNow;
                 if (sentNow > 0 && !watch.ended() && watch.readyEntry().remark())
                 {
@@ -328,6 +336,20 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
+     * Fills {@code response}'s header with the engine's current revision, as {@link #send} with 0
+     * would; the caller holds the lock.
+     *
+     * @param response the response.
+     * @return the header's revision.
+     */
+    long fillHeader(final WatchResponse.Builder response)
+    {
+        final long revision = engine.currentRevision();
+        response.setHeader(member.header(revision));
+        return revision;
+    }
+
+    /**
      * Sends one response whose header carries exactly {@code headerRevision}, 0 included (etcd's
      * compacted response has header revision 0); the caller holds the lock.
      *
@@ -421,7 +443,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             return;
         }
         final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), request.getProgressNotify(),
-            request.getFragment());
+            request.getFragment(), maxRequestBytes);
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         watches.put(watchId, watch);
         order.add(watch);
