@@ -66,7 +66,10 @@ final class StreamWatch implements WatchListener
     /** Responses of events sent since the current {@link #drain} began. */
     private int responsesSent;
     private boolean ended;
-    private boolean awaitingProgress;
+    /** The newest progress round's revision this watch was asked to reach; 0 before any. */
+    private long progressAsked;
+    /** The highest revision the watch reached progress at (everything up to it handed over). */
+    private long progressSeen;
     private boolean removed;
 
     StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final long startRevision,
@@ -128,14 +131,64 @@ final class StreamWatch implements WatchListener
         return periodic.aheadOf(revision);
     }
 
+    /**
+     * @return whether a progress round asked this watch to reach a revision it has not reached.
+     */
     boolean awaitingProgress()
     {
-        return awaitingProgress;
+        return progressAsked > progressSeen;
     }
 
-    void awaitProgress(final boolean awaiting)
+    /**
+     * @return the highest revision this watch reached progress at.
+     */
+    long progressSeen()
     {
-        awaitingProgress = awaiting;
+        return progressSeen;
+    }
+
+    /**
+     * Asks the engine for progress if the watch has not reached {@code revision} yet; the engine
+     * collapses requests made while one is pending, so {@link #progressArrived} asks again for a
+     * later round.
+     *
+     * @param revision a progress round's revision.
+     */
+    void askProgress(final long revision)
+    {
+        if (revision > progressSeen && revision > progressAsked)
+        {
+            progressAsked = revision;
+            watcher.requestProgress();
+        }
+    }
+
+    /**
+     * Counts this watch as past every round up to {@code revision}, which it was never asked for: a
+     * new watch, which etcd's answers to the rounds before it did not wait for.
+     *
+     * @param revision the newest round's revision.
+     */
+    void skipProgressThrough(final long revision)
+    {
+        progressSeen = Math.max(progressSeen, revision);
+    }
+
+    /**
+     * Records progress at {@code revision}, and asks again when a round is still beyond it.
+     *
+     * @param revision the progress revision.
+     * @return whether the watch had been asked for progress (then it is the stream's, not the watch's own).
+     */
+    boolean progressArrived(final long revision)
+    {
+        final boolean asked = awaitingProgress();
+        progressSeen = Math.max(progressSeen, revision);
+        if (asked && awaitingProgress())
+        {
+            watcher.requestProgress();
+        }
+        return asked;
     }
 
     /**

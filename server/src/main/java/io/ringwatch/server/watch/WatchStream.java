@@ -54,6 +54,11 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private static final Logger LOG = LoggerFactory.getLogger(WatchStream.class);
     private static final ByteString SMALLEST_KEY = ByteString.copyFrom(new byte[] {0});
     private static final long INVALID_WATCH_ID = -1;
+    /**
+     * The most progress requests a stream has waiting: etcd's watch channel holds 128 responses
+     * (mvcc chanBufLen), past which its watcher is a victim, unsynced, and requests are dropped.
+     */
+    static final int MAX_PENDING_PROGRESS = 128;
 
     private final RingWatch engine;
     private final MemberIdentity member;
@@ -77,9 +82,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private final ArrayDeque<StreamWatch> pending = new ArrayDeque<>();
     private long nextWatchId;
     private boolean closed;
-    private int progressAwaited;
-    private long progressRevision;
-    private boolean progressQueued;
+    /** The revisions of the progress requests not answered yet, oldest (and lowest) first. */
+    private final ArrayDeque<Long> progressRounds = new ArrayDeque<>();
     /** Whether {@link #send} ran since the pump last asked gRPC whether the stream is ready. */
     private boolean sent;
     /** When the pump last found the stream ready; a new stream counts as ready when opened. */
@@ -363,36 +367,30 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * A watch reached progress at {@code revision}; the stream answers the client's progress
-     * request once every watch it asked has.
+     * A watch reached progress at {@code revision}: the stream answers each progress request once
+     * every watch has reached the request's revision.
      *
-     * @return whether this progress answered the watch's part of a progress request (then it is no
-     *         progress notification of the watch's own).
+     * @return whether the watch had been asked for progress for a request (then this progress is
+     *         the stream's answer, not a progress notification of the watch's own).
      */
     boolean progressReached(final StreamWatch watch, final long revision)
     {
-        if (!watch.awaitingProgress() || revision < progressRevision)
+        if (!watch.progressArrived(revision))
         {
             return false;
         }
-        watch.awaitProgress(false);
-        progressAwaited--;
-        answerProgressIfComplete();
+        answerReachedRounds();
         return true;
     }
 
     /**
-     * A watch ended on the engine's side; it leaves the pump's turn after the current pass.
+     * A watch ended on the engine's side; it leaves the pump's turn after the current pass, and no
+     * progress request waits for it.
      */
     void watchEnded(final StreamWatch watch)
     {
         ended.add(watch);
-        if (watch.awaitingProgress())
-        {
-            watch.awaitProgress(false);
-            progressAwaited--;
-            answerProgressIfComplete();
-        }
+        answerReachedRounds();
     }
 
     /**
@@ -445,6 +443,11 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), request.getProgressNotify(),
             request.getFragment(), maxRequestBytes);
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
+        if (!progressRounds.isEmpty())
+        {
+            // etcd answered the requests before this watch without it.
+            watch.skipProgressThrough(progressRounds.peekLast());
+        }
         watches.put(watchId, watch);
         order.add(watch);
         // Set once the watch is in the stream, so the mark it makes finds it there.
@@ -516,49 +519,45 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         watch.remove();
         watch.watcher().cancel();
         send(WatchResponse.newBuilder().setWatchId(watch.watchId()).setCanceled(true), 0);
-        if (watch.awaitingProgress())
-        {
-            watch.awaitProgress(false);
-            progressAwaited--;
-            answerProgressIfComplete();
-        }
+        answerReachedRounds();
     }
 
     /**
-     * etcd's RequestProgressAll: one response, watch id -1, once every watch of the stream has
-     * delivered everything up to the revision current when the client asked; none while a watch of
-     * the stream starts after that revision (etcd 3.5.22's progressIfSync, etcd-io/etcd#20229).
+     * etcd 3.5.22's RequestProgressAll (mvcc progressIfSync): each request is answered with one
+     * response, watch id -1, at the revision current when the client asked, once every watch of
+     * the stream has delivered everything up to it (etcd answers at once when every watcher is
+     * synced, behind the responses already queued); a burst gets one answer per request. None on a
+     * stream without watches, none while a watch starts after that revision (etcd-io/etcd#20229),
+     * none while the stream holds a watch ended (compacted) that its client has not cancelled:
+     * etcd keeps such a watcher among the stream's, out of the synced group, until the cancel; and
+     * none past {@link #MAX_PENDING_PROGRESS} waiting.
      */
     private void requestProgress()
     {
-        if (!hasLiveWatch())
+        if (!hasLiveWatch() || hasEndedWatch())
         {
-            // etcd (mvcc progressIfSync) answers on behalf of the stream's watchers: none, no answer.
             return;
         }
-        if (startsAfter(engine.currentRevision()))
+        final long revision = engine.currentRevision();
+        if (startsAfter(revision))
         {
             // etcd drops the request: a progress below a watch's start would tell its client it
             // had seen revisions it asked to skip.
             return;
         }
-        if (progressAwaited > 0)
+        if (progressRounds.size() >= MAX_PENDING_PROGRESS)
         {
-            // One round at a time; a request during a round gets its own round after it.
-            progressQueued = true;
             return;
         }
-        progressRevision = engine.currentRevision();
+        progressRounds.addLast(revision);
         for (final StreamWatch watch : order)
         {
             if (!watch.ended())
             {
-                watch.awaitProgress(true);
-                progressAwaited++;
-                watch.watcher().requestProgress();
+                watch.askProgress(revision);
             }
         }
-        answerProgressIfComplete();
+        answerReachedRounds();
     }
 
     private boolean startsAfter(final long revision)
@@ -566,6 +565,26 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         for (final StreamWatch watch : order)
         {
             if (!watch.ended() && watch.startsAfter(revision))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return whether the stream holds a watch that ended (compacted, at creation or later) and
+     *         that its client has not cancelled.
+     */
+    private boolean hasEndedWatch()
+    {
+        if (!compactedAtCreate.isEmpty())
+        {
+            return true;
+        }
+        for (final StreamWatch watch : watches.values())
+        {
+            if (watch.ended())
             {
                 return true;
             }
@@ -585,17 +604,21 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         return false;
     }
 
-    private void answerProgressIfComplete()
+    /** Answers, oldest first, every progress request whose revision every live watch has reached. */
+    private void answerReachedRounds()
     {
-        if (progressAwaited > 0)
+        while (!progressRounds.isEmpty())
         {
-            return;
-        }
-        send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), progressRevision);
-        if (progressQueued)
-        {
-            progressQueued = false;
-            requestProgress();
+            final long revision = progressRounds.peekFirst();
+            for (final StreamWatch watch : order)
+            {
+                if (!watch.ended() && watch.progressSeen() < revision)
+                {
+                    return;
+                }
+            }
+            progressRounds.pollFirst();
+            send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), revision);
         }
     }
 
