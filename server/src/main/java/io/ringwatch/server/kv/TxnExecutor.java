@@ -68,6 +68,8 @@ final class TxnExecutor
         if (!readOnly(request))
         {
             limits.checkWrite(request);
+            checkKeysFit(request.getSuccessList(), engine.maxKeyBytes());
+            checkKeysFit(request.getFailureList(), engine.maxKeyBytes());
         }
         final boolean reads = reads(request);
         final CompletableFuture<TxnResult> applied = KeptValues.any(request) ? applyKeepingValues(engine, request, reads) :
@@ -291,6 +293,23 @@ final class TxnExecutor
         }
         checkBranch(request.getSuccessList(), maxOps - ops);
         checkBranch(request.getFailureList(), maxOps - ops);
+    }
+
+    /** Every put of a branch, nested ones included, whichever branch runs: as etcd's size limit. */
+    private static void checkKeysFit(final List<RequestOp> ops, final int maxKeyBytes)
+    {
+        for (final RequestOp op : ops)
+        {
+            if (op.getRequestCase() == RequestOp.RequestCase.REQUEST_PUT)
+            {
+                WriteRequests.checkKeyFits(op.getRequestPut(), maxKeyBytes);
+            }
+            else if (op.getRequestCase() == RequestOp.RequestCase.REQUEST_TXN)
+            {
+                checkKeysFit(op.getRequestTxn().getSuccessList(), maxKeyBytes);
+                checkKeysFit(op.getRequestTxn().getFailureList(), maxKeyBytes);
+            }
+        }
     }
 
     private static void checkBranch(final List<RequestOp> ops, final int nestedMaxOps)
