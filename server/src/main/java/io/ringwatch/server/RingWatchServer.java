@@ -140,7 +140,8 @@ public final class RingWatchServer implements AutoCloseable
         final WriteGate gate = options.writeAdmission(engine) ? new WriteGate(engine::currentRevision, WriteGate.DEFAULT_MAX_HELD) : null;
         final WriteAdmission admission = gate == null ? null :
             new WriteAdmission(AdmissionMarks.defaults(), WriteAdmission.DEFAULT_STALL_NANOS, gate);
-        final WatchService watch = new WatchService(engine, member, options.name(), admission, options.maxRequestBytes());
+        final WatchService watch = new WatchService(engine, member, options.name(), admission,
+            options.maxRequestBytes() + EtcdLimits.GRPC_OVERHEAD_BYTES);
         final KvService kv = new KvService(engine, member,
             new RequestLimits(options.maxRequestBytes(), options.maxTxnOps(), member.memberId()));
         final ServerServiceDefinition kvService = DeepTxns.parseDeep(kv.bindService(), options.maxTxnOps());

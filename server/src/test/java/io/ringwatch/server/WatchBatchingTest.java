@@ -8,6 +8,7 @@ import io.ringwatch.engine.kv.Txn;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.ringwatch.server.api.mvccpb.Event;
+import io.ringwatch.server.kv.EtcdLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * split over responses unless the watch asked for {@code fragment} (mvcc's notify sends one
  * revision per response, its syncWatchers whole revisions, at most watchBatchMaxRevs, 1,000, per
  * response), however many events the revision holds; a watch created with {@code fragment} is
- * split below the server's --max-request-bytes (v3rpc watch.go sendFragments), header included.
+ * split below the server's --max-request-bytes plus gRPC's 512 KiB overhead, as etcd's watch server
+ * (v3rpc watch.go NewWatchServer and sendFragments), header included.
  */
 class WatchBatchingTest
 {
@@ -108,11 +110,12 @@ class WatchBatchingTest
     }
 
     @Test
-    void fragmentsStayBelowTheConfiguredMaxRequestBytes() throws Exception
+    void fragmentsStayBelowTheConfiguredMaxRequestBytesPlusGrpcsOverhead() throws Exception
     {
-        final int limit = 64 << 10;
+        // etcd's watch server fragments below --max-request-bytes + 512 KiB (v3rpc watch.go).
+        final int limit = (64 << 10) + EtcdLimits.GRPC_OVERHEAD_BYTES;
         try (ServerFixture small = new ServerFixture().start(ServerOptions.builder().name("fragments")
-            .listenClientUrl(URI.create("http://127.0.0.1:0")).maxRequestBytes(limit));
+            .listenClientUrl(URI.create("http://127.0.0.1:0")).maxRequestBytes(64 << 10));
              RawWatchStream stream = new RawWatchStream(small.channel, true))
         {
             stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("wb/f/"))
@@ -120,8 +123,8 @@ class WatchBatchingTest
             assertTrue(stream.next().getCreated());
             stream.create("wb/f/", "wb/f0", 2);
             assertTrue(stream.next().getCreated());
-            // Four 20,000-byte values in one revision: about 80 KB, over the 64 KiB limit.
-            final byte[] value = new byte[20_000];
+            // Four 200,000-byte values in one revision: 800 KB, over the 576 KiB limit.
+            final byte[] value = new byte[200_000];
             final List<Op> puts = new ArrayList<>();
             for (int i = 0; i < 4; i++)
             {
@@ -140,11 +143,11 @@ class WatchBatchingTest
                 }
             }
             final List<WatchResponse> fragments = byWatch.get(1L);
-            assertEquals(2, fragments.size(), "greedy below 64 KiB: three events, then one");
-            assertEquals(3, fragments.get(0).getEventsCount());
+            assertEquals(2, fragments.size(), "greedy below 576 KiB: two events, then two");
+            assertEquals(2, fragments.get(0).getEventsCount());
             assertTrue(fragments.get(0).getFragment());
             assertTrue(fragments.get(0).getSerializedSize() < limit, () -> fragments.get(0).getSerializedSize() + " bytes");
-            assertEquals(1, fragments.get(1).getEventsCount());
+            assertEquals(2, fragments.get(1).getEventsCount());
             assertFalse(fragments.get(1).getFragment(), "the last fragment is not marked");
             assertEquals(1, byWatch.get(2L).size(), "without fragment: one response");
             assertEquals(4, byWatch.get(2L).get(0).getEventsCount());

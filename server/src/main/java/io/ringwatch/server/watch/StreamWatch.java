@@ -33,7 +33,8 @@ import java.util.List;
  * {@link PullWatcher#position()} is below it) are held until it has: the dispatcher marks the watch
  * when it hands over the rest, or the pump's 100 ms sweep finds it complete.
  * A watch created with {@code fragment} splits a response of two or more events that is not below
- * the server's --max-request-bytes into fragments below it, every one but the last marked
+ * etcd's watch limit, --max-request-bytes plus gRPC's overhead of 512 KiB (2 MiB by default: v3rpc
+ * watch.go NewWatchServer), into fragments below it, every one but the last marked
  * {@code fragment}, exactly as etcd's sendFragments (sizes counted with the header; its clients
  * join them). Without {@code fragment} a response goes out whole whatever its size, as etcd's (its
  * gRPC server sends up to 2 GiB; a client's own receive limit may refuse it). Its entry in its
@@ -56,7 +57,7 @@ final class StreamWatch implements WatchListener
     private final boolean progressNotify;
     private final PeriodicProgress periodic;
     private final boolean fragment;
-    private final int maxRequestBytes;
+    private final int fragmentBytes;
     /** Events polled and not yet sent, whole revisions but perhaps the last, oldest first. */
     private WatchResponse.Builder pending;
     /** The revision of the last event in {@link #pending}. */
@@ -73,7 +74,7 @@ final class StreamWatch implements WatchListener
     private boolean removed;
 
     StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final long startRevision,
-        final boolean progressNotify, final boolean fragment, final int maxRequestBytes)
+        final boolean progressNotify, final boolean fragment, final int fragmentBytes)
     {
         this.stream = stream;
         this.readyEntry = stream.readyEntry(this);
@@ -82,7 +83,7 @@ final class StreamWatch implements WatchListener
         this.progressNotify = progressNotify;
         this.periodic = new PeriodicProgress(startRevision);
         this.fragment = fragment;
-        this.maxRequestBytes = maxRequestBytes;
+        this.fragmentBytes = fragmentBytes;
     }
 
     long watchId()
@@ -347,8 +348,8 @@ final class StreamWatch implements WatchListener
         periodic.eventsSent();
         responsesSent++;
         final long revision = stream.fillHeader(response);
-        // etcd's sendFragments: whole when below --max-request-bytes (header included) or of one event.
-        if (fragment && response.getEventsCount() > 1 && response.build().getSerializedSize() >= maxRequestBytes)
+        // etcd's sendFragments: whole when below the limit (header included) or of one event.
+        if (fragment && response.getEventsCount() > 1 && response.build().getSerializedSize() >= fragmentBytes)
         {
             sendFragments(response, revision);
         }
@@ -360,7 +361,7 @@ final class StreamWatch implements WatchListener
 
     /**
      * Greedy, as etcd's sendFragments: each fragment takes events while its size, header and
-     * fragment flag included, stays below --max-request-bytes, and at least one.
+     * fragment flag included, stays below the limit, and at least one.
      */
     private void sendFragments(final WatchResponse.Builder response, final long revision)
     {
@@ -371,7 +372,7 @@ final class StreamWatch implements WatchListener
         {
             int to = from + 1;
             long bytes = base + eventBytes(events.get(from));
-            while (to < events.size() && bytes + eventBytes(events.get(to)) < maxRequestBytes)
+            while (to < events.size() && bytes + eventBytes(events.get(to)) < fragmentBytes)
             {
                 bytes += eventBytes(events.get(to++));
             }

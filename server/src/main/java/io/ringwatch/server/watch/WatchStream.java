@@ -64,7 +64,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private final MemberIdentity member;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final WatchPump pump;
-    private final int maxRequestBytes;
+    private final int fragmentBytes;
     private final Map<Long, StreamWatch> watches = new HashMap<>();
     /**
      * Ids of watches created with a negative start revision below etcd's compaction mark: etcd
@@ -96,16 +96,16 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
      * @param member          fills the response headers.
      * @param out             the stream's outbound side.
      * @param pump            the pump that sends what the watches hold.
-     * @param maxRequestBytes the server's --max-request-bytes, which fragments stay below.
+     * @param fragmentBytes the size fragments stay below (--max-request-bytes plus gRPC's overhead, as etcd's).
      */
     WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
-        final WatchPump pump, final int maxRequestBytes)
+        final WatchPump pump, final int fragmentBytes)
     {
         this.engine = engine;
         this.member = member;
         this.out = out;
         this.pump = pump;
-        this.maxRequestBytes = maxRequestBytes;
+        this.fragmentBytes = fragmentBytes;
         readyEntry = pump.readyEntry(this);
         readyWatches = ReadyQueue.inside(readyEntry);
         lastReadyNanos = System.nanoTime();
@@ -441,7 +441,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             return;
         }
         final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), request.getProgressNotify(),
-            request.getFragment(), maxRequestBytes);
+            request.getFragment(), fragmentBytes);
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         if (!progressRounds.isEmpty())
         {
