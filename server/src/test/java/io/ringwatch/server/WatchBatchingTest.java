@@ -153,4 +153,48 @@ class WatchBatchingTest
             assertEquals(4, byWatch.get(2L).get(0).getEventsCount());
         }
     }
+
+    @Test
+    void aWatchInStepNeverSeesARevisionSplitWhileTransactionsArrive() throws Exception
+    {
+        final int txns = 300;
+        final int putsPerTxn = 60;
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create("wb/live/", "wb/live0", 1);
+            assertTrue(stream.next().getCreated());
+            final Thread writer = new Thread(() ->
+            {
+                for (int t = 0; t < txns; t++)
+                {
+                    final List<Op> puts = new ArrayList<>();
+                    for (int i = 0; i < putsPerTxn; i++)
+                    {
+                        puts.add(Op.put(Keys.utf8("wb/live/" + i), new byte[] {(byte)t}));
+                    }
+                    fixture.engine.txn(Txn.of(List.of(), puts, List.of()));
+                }
+            }, "batching-writer");
+            writer.start();
+            final Map<Long, Integer> eventsOfRevision = new HashMap<>();
+            int events = 0;
+            while (events < txns * putsPerTxn)
+            {
+                final WatchResponse response = stream.next();
+                final Map<Long, Integer> here = new HashMap<>();
+                for (final Event event : response.getEventsList())
+                {
+                    here.merge(event.getKv().getModRevision(), 1, Integer::sum);
+                }
+                for (final Map.Entry<Long, Integer> revision : here.entrySet())
+                {
+                    assertEquals(putsPerTxn, revision.getValue(), "revision " + revision.getKey() + " split");
+                    assertTrue(eventsOfRevision.put(revision.getKey(), revision.getValue()) == null);
+                }
+                events += response.getEventsCount();
+            }
+            writer.join();
+            assertEquals(txns, eventsOfRevision.size());
+        }
+    }
 }
