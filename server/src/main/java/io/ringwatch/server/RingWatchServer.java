@@ -2,6 +2,7 @@ package io.ringwatch.server;
 
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
@@ -15,6 +16,7 @@ import io.ringwatch.server.admission.WriteGate;
 import io.ringwatch.server.cluster.ClusterService;
 import io.ringwatch.server.cluster.MaintenanceService;
 import io.ringwatch.server.kv.EtcdLimits;
+import io.ringwatch.server.kv.DeepTxns;
 import io.ringwatch.server.kv.KvService;
 import io.ringwatch.server.kv.RequestLimits;
 import io.ringwatch.server.lease.LeaseService;
@@ -138,10 +140,12 @@ public final class RingWatchServer implements AutoCloseable
         final WriteGate gate = options.writeAdmission(engine) ? new WriteGate(engine::currentRevision, WriteGate.DEFAULT_MAX_HELD) : null;
         final WriteAdmission admission = gate == null ? null :
             new WriteAdmission(AdmissionMarks.defaults(), WriteAdmission.DEFAULT_STALL_NANOS, gate);
-        final WatchService watch = new WatchService(engine, member, options.name(), admission);
+        final WatchService watch = new WatchService(engine, member, options.name(), admission,
+            options.maxRequestBytes() + EtcdLimits.GRPC_OVERHEAD_BYTES);
         final KvService kv = new KvService(engine, member,
             new RequestLimits(options.maxRequestBytes(), options.maxTxnOps(), member.memberId()));
-        services.addService(gate == null ? kv.bindService() : ServerInterceptors.intercept(kv, gate));
+        final ServerServiceDefinition kvService = DeepTxns.parseDeep(kv.bindService(), options.maxTxnOps());
+        services.addService(gate == null ? kvService : ServerInterceptors.intercept(kvService, gate));
         services.addService(watch);
         services.addService(new MaintenanceService(engine, member));
         services.addService(new ClusterService(engine, member));

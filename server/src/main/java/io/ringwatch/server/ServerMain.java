@@ -72,7 +72,7 @@ public final class ServerMain implements Callable<Integer>
         description = "How often a watch created with progress_notify that got no event meanwhile is sent a progress notification (etcd 3.5's flag, 3.6's name; a Go duration; below 100ms: 100ms, as etcd). Default: 10m, as etcd.")
     Duration watchProgressNotifyInterval = DEFAULT_WATCH_PROGRESS_NOTIFY_INTERVAL;
 
-    @Option(names = "--max-request-bytes", description = "etcd's flag: the largest write (its raft request) in bytes; gRPC takes messages up to it plus 512 KiB, and the engine values up to it (at most 64 MiB). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--max-request-bytes", description = "etcd's flag: the largest write (its raft request) in bytes; gRPC takes messages up to it plus 512 KiB, the engine values up to it (at most 64 MiB), and a fragment watch's fragments stay below it plus 512 KiB. Default: ${DEFAULT-VALUE}.")
     int maxRequestBytes = EtcdLimits.MAX_REQUEST_BYTES;
 
     @Option(names = "--max-txn-ops", description = "etcd's flag: the most operations in each list of a transaction. Default: ${DEFAULT-VALUE}.")

@@ -313,8 +313,9 @@ public final class ServerOptions
 
         /**
          * @param bytes etcd's --max-request-bytes (default 1.5 MiB): a write whose raft request
-         *              would be larger is "request is too large", and gRPC takes messages up to it
-         *              plus {@link EtcdLimits#GRPC_OVERHEAD_BYTES}. An embedder's engine takes values
+         *              would be larger is "request is too large", gRPC takes messages up to it
+         *              plus {@link EtcdLimits#GRPC_OVERHEAD_BYTES}, and the fragments of a watch
+         *              created with {@code fragment} stay below that sum, as etcd's watch server's. An embedder's engine takes values
          *              of that size only with {@link EtcdLimits#applyTo(io.ringwatch.engine.config.RingWatchConfig.Builder, int)}.
          * @return this builder.
          * @throws IllegalArgumentException if it is not positive or leaves gRPC's limit over 2 GiB.

@@ -1,10 +1,12 @@
 package io.ringwatch.server;
 
 import com.google.protobuf.ByteString;
+import io.grpc.StatusRuntimeException;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.server.api.etcdserverpb.Compare;
 import io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest;
 import io.ringwatch.server.api.etcdserverpb.KVGrpc;
+import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
@@ -18,12 +20,16 @@ import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * etcd has no key limit, only the request's: a key longer than any the engine stores (64 KiB for
  * ringwatch-server) is a key that holds nothing. Reading it, deleting it, comparing on it and
- * watching it answer as etcd answers for an absent key, instead of the engine's refusal.
+ * watching it answer as etcd answers for an absent key, instead of the engine's refusal. A put of
+ * it, which etcd would take within its request limit, cannot be held: it is refused with etcd's
+ * nearest error, "request is too large" (the request is too large for this server), a transaction
+ * holding one in either branch as a whole, as etcd refuses a transaction over its limit.
  */
 class HugeKeyReadsTest
 {
@@ -79,5 +85,25 @@ class HugeKeyReadsTest
             final WatchResponse created = stream.next();
             assertTrue(created.getCreated() && !created.getCanceled(), created::toString);
         }
+    }
+
+    @Test
+    void aPutOfAHugeKeyIsTooLargeForThisServer()
+    {
+        final long before = fixture.engine.currentRevision();
+        final String tooLarge = "INVALID_ARGUMENT etcdserver: request is too large";
+        final PutRequest put = PutRequest.newBuilder().setKey(HUGE).setValue(ByteString.copyFromUtf8("v")).build();
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> kv().put(put));
+        assertEquals(tooLarge, e.getStatus().getCode() + " " + e.getStatus().getDescription());
+        final TxnRequest nested = TxnRequest.newBuilder().addSuccess(RequestOp.newBuilder().setRequestPut(
+            PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("hk/a")))).addFailure(RequestOp.newBuilder().setRequestTxn(
+            TxnRequest.newBuilder().addSuccess(RequestOp.newBuilder().setRequestPut(put)))).build();
+        e = assertThrows(StatusRuntimeException.class, () -> kv().txn(nested));
+        assertEquals(tooLarge, e.getStatus().getCode() + " " + e.getStatus().getDescription(), "in a branch not taken too");
+        assertEquals(before, fixture.engine.currentRevision());
+        final byte[] longest = new byte[EtcdLimits.MAX_KEY_BYTES];
+        Arrays.fill(longest, (byte)'l');
+        kv().put(PutRequest.newBuilder().setKey(ByteString.copyFrom(longest)).build());
+        assertEquals(1, kv().range(RangeRequest.newBuilder().setKey(ByteString.copyFrom(longest)).build()).getCount());
     }
 }

@@ -15,10 +15,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A progress request (etcd's RequestProgressAll) on a stream whose watches asked for
- * progress_notify, with periodic progress too far apart to interleave: etcd answers with one
- * response, watch id -1, and no progress response of the watches' own (mvcc progressIfSync sends
- * one response on behalf of the stream).
+ * Progress requests (etcd 3.5.22's RequestProgressAll, mvcc progressIfSync), with periodic progress
+ * too far apart to interleave: each request that finds every watcher of the stream synced is
+ * answered with one response, watch id -1, and no progress response of the watches' own (sent on
+ * behalf of the stream); a burst gets one answer per request (etcd neither coalesces nor defers
+ * them); and a stream holding a watch compacted and not yet cancelled by its client gets none (that
+ * watcher stays in the stream's watchers, out of the synced group, until the cancel).
  */
 class ProgressRequestTest
 {
@@ -43,6 +45,79 @@ class ProgressRequestTest
             assertEquals(revision, progress.getHeader().getRevision());
             final WatchResponse extra = stream.responses.poll(300, TimeUnit.MILLISECONDS);
             assertNull(extra, () -> "a second response: " + extra);
+        }
+    }
+
+    @Test
+    void aBurstOfProgressRequestsIsAnsweredOncePerRequest() throws Exception
+    {
+        // A client that does not read yet, so that the burst comes while the watch's events wait
+        // (100 responses: within etcd's 128-response watch channel, so its watcher stays synced).
+        try (RawWatchStream stream = new RawWatchStream(fixture.channelWithWindow(64 * 1024), false))
+        {
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("prb/a")).setWatchId(1));
+            assertTrue(stream.next().getCreated());
+            final String value = "v".repeat(2_048);
+            long revision = 0;
+            for (int i = 0; i < 100; i++)
+            {
+                revision = fixture.engine.put("prb/a", value).revision();
+            }
+            for (int i = 0; i < 5; i++)
+            {
+                stream.requestProgress();
+            }
+            stream.startReading();
+            int events = 0;
+            int progress = 0;
+            while (events < 100 || progress < 5)
+            {
+                final WatchResponse response = stream.next();
+                if (response.getWatchId() == -1)
+                {
+                    assertEquals(100, events, "progress after every event before the request");
+                    assertEquals(revision, response.getHeader().getRevision(), response::toString);
+                    progress++;
+                }
+                else
+                {
+                    events += response.getEventsCount();
+                }
+            }
+            final WatchResponse extra = stream.responses.poll(300, TimeUnit.MILLISECONDS);
+            assertNull(extra, () -> "a sixth answer: " + extra);
+        }
+    }
+
+    @Test
+    void noAnswerWhileACompactedWatchIsNotCancelled() throws Exception
+    {
+        fixture.engine.put("prc/a", "1");
+        final long revision = fixture.engine.put("prc/a", "2").revision();
+        fixture.engine.compact(revision);
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("prc/b")).setWatchId(1));
+            assertTrue(stream.next().getCreated());
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("prc/a")).setStartRevision(revision - 1)
+                .setWatchId(2));
+            assertTrue(stream.next().getCreated());
+            final WatchResponse compacted = stream.next();
+            assertEquals(revision, compacted.getCompactRevision(), compacted::toString);
+
+            stream.requestProgress();
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("prc/c")).setWatchId(3));
+            final WatchResponse created = stream.next();
+            assertTrue(created.getCreated(), () -> "etcd drops the request: " + created);
+            final WatchResponse late = stream.responses.poll(300, TimeUnit.MILLISECONDS);
+            assertNull(late, () -> "answered: " + late);
+
+            stream.cancel(2);
+            assertTrue(stream.next().getCanceled());
+            stream.requestProgress();
+            final WatchResponse progress = stream.next();
+            assertEquals(-1, progress.getWatchId(), progress::toString);
+            assertEquals(fixture.engine.currentRevision(), progress.getHeader().getRevision());
         }
     }
 }

@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * with "request is too large" when the raft request wrapping it, with its header (an id whose top
  * 16 bits are the member id's low 16), is over --max-request-bytes (processInternalRaftRequestOnce);
  * a read-only transaction goes through no raft request and has no such limit. --max-request-bytes
- * and --max-txn-ops set both limits, as etcd's flags.
+ * and --max-txn-ops set both limits, as etcd's flags. A transaction is checked as etcd's kvServer.Txn
+ * does: its operations (checkTxnRequest), then duplicate keys (checkIntervals), then the size.
  */
 class RequestLimitsTest
 {
@@ -121,5 +122,31 @@ class RequestLimitsTest
             txn.addSuccess(RequestOp.newBuilder().setRequestPut(put("lf/t4", 1)));
             assertEquals("INVALID_ARGUMENT etcdserver: too many operations in txn request", error(() -> kv(big).txn(txn.build())));
         }
+    }
+
+    @Test
+    void aTransactionTooLargeAndWithADuplicateKeyIsADuplicateKey()
+    {
+        final long before = fixture.engine.currentRevision();
+        final TxnRequest both = TxnRequest.newBuilder()
+            .addSuccess(RequestOp.newBuilder().setRequestPut(put("rl/dup", 1_000_000)))
+            .addSuccess(RequestOp.newBuilder().setRequestPut(put("rl/dup", 1_000_000)))
+            .build();
+        assertEquals("INVALID_ARGUMENT etcdserver: duplicate key given in txn request", error(() -> kv(fixture).txn(both)),
+            "etcd checks duplicate keys before the size");
+        final TxnRequest nested = TxnRequest.newBuilder()
+            .addSuccess(RequestOp.newBuilder().setRequestDeleteRange(io.ringwatch.server.api.etcdserverpb.DeleteRangeRequest.newBuilder()
+                .setKey(ByteString.copyFromUtf8("rl/n/")).setRangeEnd(ByteString.copyFromUtf8("rl/n0"))))
+            .addSuccess(RequestOp.newBuilder().setRequestTxn(TxnRequest.newBuilder()
+                .addFailure(RequestOp.newBuilder().setRequestPut(put("rl/n/a", 1_000_000)))
+                .addFailure(RequestOp.newBuilder().setRequestPut(put("rl/other", 1_000_000)))))
+            .build();
+        assertEquals("INVALID_ARGUMENT etcdserver: duplicate key given in txn request", error(() -> kv(fixture).txn(nested)),
+            "a nested put inside a deleted range");
+        assertEquals(TOO_LARGE, error(() -> kv(fixture).txn(TxnRequest.newBuilder()
+            .addSuccess(RequestOp.newBuilder().setRequestPut(put("rl/dup", 1_000_000)))
+            .addFailure(RequestOp.newBuilder().setRequestPut(put("rl/dup", 1_000_000)))
+            .build())), "the same key in both branches is no duplicate");
+        assertEquals(before, fixture.engine.currentRevision());
     }
 }

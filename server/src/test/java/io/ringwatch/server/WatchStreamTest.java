@@ -60,7 +60,7 @@ class WatchStreamTest
     }
 
     @Test
-    void aWatchCreatedWithFragmentSplitsALargeResponseBelowEtcdsLimitAndTheOtherDoesNot() throws Exception
+    void aWatchCreatedWithFragmentSplitsALargeResponseBelowEtcdsWatchLimitAndTheOtherDoesNot() throws Exception
     {
         try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
         {
@@ -70,10 +70,11 @@ class WatchStreamTest
             stream.create("frag/", "frag0", 2);
             assertCreated(stream.next(), 2);
 
-            // Three 600 KB values in one revision: 1.8 MB together, over etcd's 1.5 MiB.
+            // Four 600 KB values in one revision: 2.4 MB together, over etcd's watch limit of 2 MiB
+            // (--max-request-bytes, 1.5 MiB, plus gRPC's 512 KiB overhead: v3rpc watch.go).
             final byte[] big = new byte[600_000];
             fixture.engine.txn(Txn.of(List.of(), List.of(Op.put(Keys.utf8("frag/a"), big), Op.put(Keys.utf8("frag/b"), big),
-                Op.put(Keys.utf8("frag/c"), big)), List.of()));
+                Op.put(Keys.utf8("frag/c"), big), Op.put(Keys.utf8("frag/d"), big)), List.of()));
 
             final Map<Long, List<WatchResponse>> byWatch = new HashMap<>();
             while (byWatch.getOrDefault(1L, List.of()).size() < 2 || byWatch.getOrDefault(2L, List.of()).isEmpty())
@@ -82,13 +83,13 @@ class WatchStreamTest
                 byWatch.computeIfAbsent(response.getWatchId(), id -> new ArrayList<>()).add(response);
             }
             final List<WatchResponse> fragments = byWatch.get(1L);
-            assertEquals(2, fragments.get(0).getEventsCount());
+            assertEquals(3, fragments.get(0).getEventsCount());
             assertTrue(fragments.get(0).getFragment());
-            assertTrue(fragments.get(0).getSerializedSize() < 1_572_864, "below etcd's default --max-request-bytes");
+            assertTrue(fragments.get(0).getSerializedSize() < 2_097_152, "below etcd's default watch limit");
             assertEquals(1, fragments.get(1).getEventsCount());
             assertFalse(fragments.get(1).getFragment(), "the last fragment is not marked");
             final WatchResponse whole = byWatch.get(2L).get(0);
-            assertEquals(3, whole.getEventsCount());
+            assertEquals(4, whole.getEventsCount());
             assertFalse(whole.getFragment());
         }
     }

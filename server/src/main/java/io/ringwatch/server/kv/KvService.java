@@ -85,6 +85,7 @@ public final class KvService extends KVGrpc.KVImplBase
         {
             WriteRequests.checkPut(request);
             limits.checkWrite(request);
+            WriteRequests.checkKeyFits(request, engine.maxKeyBytes());
             if (request.getIgnoreValue())
             {
                 return putOverExisting(request).thenApply(result -> WriteRequests.putResponse(member, request, result));

@@ -30,7 +30,8 @@ import java.util.concurrent.CompletableFuture;
  * compare, lease compares and those over a range (range_end, "\0" for every key from key on)
  * included, is the engine's. Puts carry their lease or ignore_lease; a put naming an unknown lease
  * fails the whole transaction with etcd's "requested lease not found". etcd's duplicate-key rule
- * is the engine's ({@code DuplicateKeyException}). A range anywhere on the chosen path, nested
+ * is checked as etcd does, after the operations and before the size ({@link TxnIntervals}), and
+ * again by the engine ({@code DuplicateKeyException}). A range anywhere on the chosen path, nested
  * transactions included, that names a revision goes to the engine as a read at that revision
  * ({@link Op#readAt}), whose writer holds it to etcd's {@code checkRange} before writing anything: a
  * revision after the store's or before etcd's first revision refuses the whole transaction with
@@ -62,9 +63,13 @@ final class TxnExecutor
         final TxnRequest request)
     {
         check(request, limits.maxTxnOps());
+        // etcd's kvServer.Txn order: the operations, duplicate keys, then (in raft) the size.
+        TxnIntervals.check(request);
         if (!readOnly(request))
         {
             limits.checkWrite(request);
+            checkKeysFit(request.getSuccessList(), engine.maxKeyBytes());
+            checkKeysFit(request.getFailureList(), engine.maxKeyBytes());
         }
         final boolean reads = reads(request);
         final CompletableFuture<TxnResult> applied = KeptValues.any(request) ? applyKeepingValues(engine, request, reads) :
@@ -288,6 +293,23 @@ final class TxnExecutor
         }
         checkBranch(request.getSuccessList(), maxOps - ops);
         checkBranch(request.getFailureList(), maxOps - ops);
+    }
+
+    /** Every put of a branch, nested ones included, whichever branch runs: as etcd's size limit. */
+    private static void checkKeysFit(final List<RequestOp> ops, final int maxKeyBytes)
+    {
+        for (final RequestOp op : ops)
+        {
+            if (op.getRequestCase() == RequestOp.RequestCase.REQUEST_PUT)
+            {
+                WriteRequests.checkKeyFits(op.getRequestPut(), maxKeyBytes);
+            }
+            else if (op.getRequestCase() == RequestOp.RequestCase.REQUEST_TXN)
+            {
+                checkKeysFit(op.getRequestTxn().getSuccessList(), maxKeyBytes);
+                checkKeysFit(op.getRequestTxn().getFailureList(), maxKeyBytes);
+            }
+        }
     }
 
     private static void checkBranch(final List<RequestOp> ops, final int nestedMaxOps)

@@ -44,6 +44,24 @@ final class WriteRequests
     }
 
     /**
+     * Refuses a put of a key longer than the engine holds ({@code RingWatch.maxKeyBytes}, at most
+     * 64 KiB), checked where etcd checks the request's size: etcd takes any key within
+     * --max-request-bytes, and this server, which cannot hold it, answers with etcd's nearest
+     * refusal, "request is too large". Any thread; no allocation unless it throws.
+     *
+     * @param request     a checked put.
+     * @param maxKeyBytes the engine's longest key.
+     * @throws io.grpc.StatusRuntimeException etcd's "request is too large".
+     */
+    static void checkKeyFits(final PutRequest request, final int maxKeyBytes)
+    {
+        if (request.getKey().size() > maxKeyBytes)
+        {
+            throw EtcdErrors.requestTooLarge();
+        }
+    }
+
+    /**
      * @param request a delete.
      * @throws io.grpc.StatusRuntimeException etcd's error for an empty key.
      */

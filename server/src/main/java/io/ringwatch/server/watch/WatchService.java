@@ -37,6 +37,7 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
 
     private final RingWatch engine;
     private final MemberIdentity member;
+    private final int fragmentBytes;
     private final WatchPump pump;
     private final WakeableIdleStrategy idle;
     private final AgentRunner runner;
@@ -46,11 +47,16 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
      * @param member    fills the response headers.
      * @param name      names the pump thread.
      * @param admission the write admission the pump drives, or null for none.
+     * @param fragmentBytes the size the fragments of a watch created with {@code fragment} stay
+     *                  below: etcd's watch server takes --max-request-bytes plus gRPC's overhead
+     *                  (512 KiB; v3rpc watch.go NewWatchServer).
      */
-    public WatchService(final RingWatch engine, final MemberIdentity member, final String name, final WriteAdmission admission)
+    public WatchService(final RingWatch engine, final MemberIdentity member, final String name, final WriteAdmission admission,
+        final int fragmentBytes)
     {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.member = Objects.requireNonNull(member, "member");
+        this.fragmentBytes = fragmentBytes;
         idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
         pump = new WatchPump(name + "-watch-pump", engine, admission, idle.doorbell(), TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
         runner = new AgentRunner(idle, error -> LOG.error("watch pump failed", error), null, pump);
@@ -67,7 +73,7 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
     public StreamObserver<WatchRequest> watch(final StreamObserver<WatchResponse> responses)
     {
         final ServerCallStreamObserver<WatchResponse> out = (ServerCallStreamObserver<WatchResponse>)responses;
-        final WatchStream stream = new WatchStream(engine, member, out, pump);
+        final WatchStream stream = new WatchStream(engine, member, out, pump, fragmentBytes);
         out.setOnCancelHandler(stream::close);
         out.setOnReadyHandler(() -> pump.transportReady(stream));
         pump.add(stream);

@@ -51,16 +51,20 @@ import java.util.Set;
  */
 final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 {
-    /** The most events in one response: bounds a response's size and keeps streams taking turns. */
-    static final int MAX_EVENTS_PER_RESPONSE = 128;
     private static final Logger LOG = LoggerFactory.getLogger(WatchStream.class);
     private static final ByteString SMALLEST_KEY = ByteString.copyFrom(new byte[] {0});
     private static final long INVALID_WATCH_ID = -1;
+    /**
+     * The most progress requests a stream has waiting: etcd's watch channel holds 128 responses
+     * (mvcc chanBufLen), past which its watcher is a victim, unsynced, and requests are dropped.
+     */
+    static final int MAX_PENDING_PROGRESS = 128;
 
     private final RingWatch engine;
     private final MemberIdentity member;
     private final ServerCallStreamObserver<WatchResponse> out;
     private final WatchPump pump;
+    private final int fragmentBytes;
     private final Map<Long, StreamWatch> watches = new HashMap<>();
     /**
      * Ids of watches created with a negative start revision below etcd's compaction mark: etcd
@@ -78,9 +82,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private final ArrayDeque<StreamWatch> pending = new ArrayDeque<>();
     private long nextWatchId;
     private boolean closed;
-    private int progressAwaited;
-    private long progressRevision;
-    private boolean progressQueued;
+    /** The revisions of the progress requests not answered yet, oldest (and lowest) first. */
+    private final ArrayDeque<Long> progressRounds = new ArrayDeque<>();
     /** Whether {@link #send} ran since the pump last asked gRPC whether the stream is ready. */
     private boolean sent;
     /** When the pump last found the stream ready; a new stream counts as ready when opened. */
@@ -88,13 +91,21 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     /** Whether the pump found the stream not ready and has not found it ready since. */
     private boolean waitingForReady;
 
+    /**
+     * @param engine          the engine whose pull watchers the watches are.
+     * @param member          fills the response headers.
+     * @param out             the stream's outbound side.
+     * @param pump            the pump that sends what the watches hold.
+     * @param fragmentBytes the size fragments stay below (--max-request-bytes plus gRPC's overhead, as etcd's).
+     */
     WatchStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<WatchResponse> out,
-        final WatchPump pump)
+        final WatchPump pump, final int fragmentBytes)
     {
         this.engine = engine;
         this.member = member;
         this.out = out;
         this.pump = pump;
+        this.fragmentBytes = fragmentBytes;
         readyEntry = pump.readyEntry(this);
         readyWatches = ReadyQueue.inside(readyEntry);
         lastReadyNanos = System.nanoTime();
@@ -142,12 +153,13 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 
     /**
      * Sends what the stream's ready watches hold while the stream is ready, each ready watch in
-     * turn, oldest first; a watch that sent events goes to the back, since it may have more (a poll
-     * hands over at most {@link #MAX_EVENTS_PER_RESPONSE} events, a catch-up fewer). Watches that
-     * have nothing are not looked at. Pump thread.
+     * turn, oldest first; a watch that handed over events goes to the back, since it may have more
+     * (a drain sends at most one response of events, whole revisions past
+     * {@link StreamWatch#MAX_EVENTS_PER_RESPONSE} events, and a catch-up hands over fewer). Watches that have nothing are not looked at.
+     * Pump thread.
      *
      * @param nowNanos {@link System#nanoTime()} at this pass, recorded if the stream is ready.
-     * @return the number of events sent (0: nothing was pending or the client is not reading).
+     * @return the number of events polled (0: nothing was pending or the client is not reading).
      */
     synchronized int pump(final long nowNanos)
     {
@@ -187,7 +199,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
                 }
                 // Unmarked before the poll (a full fence): a hand-over the poll misses marks it again.
                 watch.readyEntry().unmark();
-                final int sentNow = watch.drain(MAX_EVENTS_PER_RESPONSE);
+                final int sentNow = watch.drain();
                 events += sentNow;
                 if (sentNow > 0 && !watch.ended() && watch.readyEntry().remark())
                 {
@@ -328,6 +340,20 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
+     * Fills {@code response}'s header with the engine's current revision, as {@link #send} with 0
+     * would; the caller holds the lock.
+     *
+     * @param response the response.
+     * @return the header's revision.
+     */
+    long fillHeader(final WatchResponse.Builder response)
+    {
+        final long revision = engine.currentRevision();
+        response.setHeader(member.header(revision));
+        return revision;
+    }
+
+    /**
      * Sends one response whose header carries exactly {@code headerRevision}, 0 included (etcd's
      * compacted response has header revision 0); the caller holds the lock.
      *
@@ -341,36 +367,30 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * A watch reached progress at {@code revision}; the stream answers the client's progress
-     * request once every watch it asked has.
+     * A watch reached progress at {@code revision}: the stream answers each progress request once
+     * every watch has reached the request's revision.
      *
-     * @return whether this progress answered the watch's part of a progress request (then it is no
-     *         progress notification of the watch's own).
+     * @return whether the watch had been asked for progress for a request (then this progress is
+     *         the stream's answer, not a progress notification of the watch's own).
      */
     boolean progressReached(final StreamWatch watch, final long revision)
     {
-        if (!watch.awaitingProgress() || revision < progressRevision)
+        if (!watch.progressArrived(revision))
         {
             return false;
         }
-        watch.awaitProgress(false);
-        progressAwaited--;
-        answerProgressIfComplete();
+        answerReachedRounds();
         return true;
     }
 
     /**
-     * A watch ended on the engine's side; it leaves the pump's turn after the current pass.
+     * A watch ended on the engine's side; it leaves the pump's turn after the current pass, and no
+     * progress request waits for it.
      */
     void watchEnded(final StreamWatch watch)
     {
         ended.add(watch);
-        if (watch.awaitingProgress())
-        {
-            watch.awaitProgress(false);
-            progressAwaited--;
-            answerProgressIfComplete();
-        }
+        answerReachedRounds();
     }
 
     /**
@@ -421,8 +441,13 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             return;
         }
         final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), request.getProgressNotify(),
-            request.getFragment());
+            request.getFragment(), fragmentBytes);
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
+        if (!progressRounds.isEmpty())
+        {
+            // etcd answered the requests before this watch without it.
+            watch.skipProgressThrough(progressRounds.peekLast());
+        }
         watches.put(watchId, watch);
         order.add(watch);
         // Set once the watch is in the stream, so the mark it makes finds it there.
@@ -494,49 +519,45 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         watch.remove();
         watch.watcher().cancel();
         send(WatchResponse.newBuilder().setWatchId(watch.watchId()).setCanceled(true), 0);
-        if (watch.awaitingProgress())
-        {
-            watch.awaitProgress(false);
-            progressAwaited--;
-            answerProgressIfComplete();
-        }
+        answerReachedRounds();
     }
 
     /**
-     * etcd's RequestProgressAll: one response, watch id -1, once every watch of the stream has
-     * delivered everything up to the revision current when the client asked; none while a watch of
-     * the stream starts after that revision (etcd 3.5.22's progressIfSync, etcd-io/etcd#20229).
+     * etcd 3.5.22's RequestProgressAll (mvcc progressIfSync): each request is answered with one
+     * response, watch id -1, at the revision current when the client asked, once every watch of
+     * the stream has delivered everything up to it (etcd answers at once when every watcher is
+     * synced, behind the responses already queued); a burst gets one answer per request. None on a
+     * stream without watches, none while a watch starts after that revision (etcd-io/etcd#20229),
+     * none while the stream holds a watch ended (compacted) that its client has not cancelled:
+     * etcd keeps such a watcher among the stream's, out of the synced group, until the cancel; and
+     * none past {@link #MAX_PENDING_PROGRESS} waiting.
      */
     private void requestProgress()
     {
-        if (!hasLiveWatch())
+        if (!hasLiveWatch() || hasEndedWatch())
         {
-            // etcd (mvcc progressIfSync) answers on behalf of the stream's watchers: none, no answer.
             return;
         }
-        if (startsAfter(engine.currentRevision()))
+        final long revision = engine.currentRevision();
+        if (startsAfter(revision))
         {
             // etcd drops the request: a progress below a watch's start would tell its client it
             // had seen revisions it asked to skip.
             return;
         }
-        if (progressAwaited > 0)
+        if (progressRounds.size() >= MAX_PENDING_PROGRESS)
         {
-            // One round at a time; a request during a round gets its own round after it.
-            progressQueued = true;
             return;
         }
-        progressRevision = engine.currentRevision();
+        progressRounds.addLast(revision);
         for (final StreamWatch watch : order)
         {
             if (!watch.ended())
             {
-                watch.awaitProgress(true);
-                progressAwaited++;
-                watch.watcher().requestProgress();
+                watch.askProgress(revision);
             }
         }
-        answerProgressIfComplete();
+        answerReachedRounds();
     }
 
     private boolean startsAfter(final long revision)
@@ -544,6 +565,26 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         for (final StreamWatch watch : order)
         {
             if (!watch.ended() && watch.startsAfter(revision))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return whether the stream holds a watch that ended (compacted, at creation or later) and
+     *         that its client has not cancelled.
+     */
+    private boolean hasEndedWatch()
+    {
+        if (!compactedAtCreate.isEmpty())
+        {
+            return true;
+        }
+        for (final StreamWatch watch : watches.values())
+        {
+            if (watch.ended())
             {
                 return true;
             }
@@ -563,17 +604,21 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         return false;
     }
 
-    private void answerProgressIfComplete()
+    /** Answers, oldest first, every progress request whose revision every live watch has reached. */
+    private void answerReachedRounds()
     {
-        if (progressAwaited > 0)
+        while (!progressRounds.isEmpty())
         {
-            return;
-        }
-        send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), progressRevision);
-        if (progressQueued)
-        {
-            progressQueued = false;
-            requestProgress();
+            final long revision = progressRounds.peekFirst();
+            for (final StreamWatch watch : order)
+            {
+                if (!watch.ended() && watch.progressSeen() < revision)
+                {
+                    return;
+                }
+            }
+            progressRounds.pollFirst();
+            send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), revision);
         }
     }
 

@@ -6,6 +6,7 @@ import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
+import io.ringwatch.server.kv.EtcdLimits;
 import io.ringwatch.server.rpc.MemberIdentity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,7 +35,7 @@ class StreamWatchProgressTest
         engine = RingWatch.open(RingWatchConfig.builder().name("stream-watch-progress").progressNotifyInterval(Duration.ofHours(1)).build());
         out = new RecordingResponses(true);
         stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out,
-            new WatchPump("stream-watch-progress-pump", engine, null, new Doorbell(), Long.MAX_VALUE));
+            new WatchPump("stream-watch-progress-pump", engine, null, new Doorbell(), Long.MAX_VALUE), EtcdLimits.MAX_REQUEST_BYTES);
     }
 
     @AfterEach
@@ -48,7 +49,7 @@ class StreamWatchProgressTest
     {
         final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.key(key)).startRevision(startRevision)
             .withProgressNotify());
-        return new StreamWatch(stream, 1, watcher, startRevision, true, false);
+        return new StreamWatch(stream, 1, watcher, startRevision, true, false, EtcdLimits.MAX_REQUEST_BYTES);
     }
 
     @Test
@@ -66,7 +67,7 @@ class StreamWatchProgressTest
         {
             synchronized (stream)
             {
-                watch.drain(128);
+                watch.drain();
             }
             Thread.onSpinWait();
         }

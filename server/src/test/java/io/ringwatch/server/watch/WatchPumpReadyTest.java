@@ -7,6 +7,7 @@ import io.ringwatch.engine.stats.WatcherView;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.kv.EtcdLimits;
 import io.ringwatch.server.rpc.MemberIdentity;
 import com.google.protobuf.ByteString;
 import org.agrona.concurrent.AgentRunner;
@@ -127,7 +128,7 @@ class WatchPumpReadyTest
         for (int s = 0; s < STREAMS; s++)
         {
             final RecordingResponses out = new RecordingResponses(ready);
-            final WatchStream stream = new WatchStream(engine, member, out, pump);
+            final WatchStream stream = new WatchStream(engine, member, out, pump, EtcdLimits.MAX_REQUEST_BYTES);
             pump.add(stream);
             for (int w = 0; w < WATCHES_PER_STREAM; w++)
             {
