@@ -298,6 +298,150 @@ class InformerFailureProbeTest
         assertEquals(List.of(), errors);
     }
 
+    /**
+     * stop() while the informer's first list is held inside the engine call: stop() returns after
+     * its timeout, and the list that completes afterwards changes nothing (the cache stays as
+     * stop() left it, never synced, no handler called, no watch left open).
+     */
+    @Test
+    void aListThatCompletesAfterStopReturnedChangesNothing() throws InterruptedException
+    {
+        engine.put("/k/a", "1");
+        final CountDownLatch listing = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final RangeListerWatcher real = new RangeListerWatcher(engine, KEYS);
+        final ListerWatcher held = new ListerWatcher()
+        {
+            @Override
+            public io.ringwatch.engine.kv.RangeResult list()
+            {
+                final io.ringwatch.engine.kv.RangeResult result = real.list();
+                listing.countDown();
+                awaitQuietly(release);
+                return result;
+            }
+
+            @Override
+            public io.ringwatch.engine.watch.PullWatcher watch(final long fromRevision)
+            {
+                return real.watch(fromRevision);
+            }
+
+            @Override
+            public String engineName()
+            {
+                return real.engineName();
+            }
+        };
+        final SharedInformer informer = informer(held, InformerConfig.builder().name("heldlist").stopTimeout(Duration.ofMillis(50)));
+        final RecordingHandler handler = new RecordingHandler();
+        informer.addEventHandler(handler);
+        informer.start();
+        assertTrue(listing.await(Await.PATIENCE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+
+        informer.stop();
+        release.countDown();
+
+        assertTrue(Await.until(() -> threads("probe-informer-heldlist") == 0), "every informer thread ended");
+        assertFalse(informer.hasSynced(), "a list that completed after stop() returned was applied");
+        assertEquals(List.of(), informer.lister().list().stream().map(o -> o.key().asString()).toList());
+        assertEquals(List.of(), handler.log());
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * A handler blocked in its call when stop() is called: stop() returns after its timeout, and
+     * once the handler returns it is called no more.
+     */
+    @Test
+    void aHandlerBlockedAtStopIsCalledNoMoreOnceItReturns()
+    {
+        engine.put("/k/a", "1");
+        engine.put("/k/b", "1");
+        final SharedInformer informer = informer(new RangeListerWatcher(engine, KEYS),
+            InformerConfig.builder().name("blocked").stopTimeout(Duration.ofMillis(50)));
+        final RecordingHandler blocked = new RecordingHandler().closed();
+        informer.addEventHandler(blocked);
+        informer.start();
+        assertTrue(Await.until(() -> threads("probe-informer-blocked-handler") == 1 && informer.hasSynced()));
+
+        informer.stop();
+        blocked.open();
+
+        assertTrue(Await.until(() -> threads("probe-informer-blocked") == 0), "every informer thread ended");
+        assertTrue(blocked.log().size() <= 1, "called after stop: " + blocked.log());
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * More changes than the window holds between the list and its watch: the watch is refused as
+     * unavailable (not compacted), the informer lists again, and each change is told once.
+     */
+    @Test
+    void aWatchStartedOutsideTheWindowRelistsAndConverges()
+    {
+        engine.put("/k/a", "1");
+        engine.put("/k/gone", "1");
+        final SharedInformer informer = informer(listerWatcher, InformerConfig.builder());
+        final RecordingHandler handler = new RecordingHandler();
+        informer.addEventHandler(handler);
+        listerWatcher.onceBetweenListAndWatch(listed ->
+        {
+            engine.delete(Keys.utf8("/k/gone"));
+            for (int i = 0; i < 40; i++)
+            {
+                engine.put("/k/a", "v" + i);
+            }
+        });
+        informer.start();
+        final long now = engine.currentRevision();
+
+        assertTrue(Await.until(() -> informer.lastSyncRevision() >= now && handler.log().size() == 4), handler.log().toString());
+        assertEquals(List.of("add /k/a=1", "add /k/gone=1", "update /k/a=v39", "delete /k/gone"), handler.log());
+        assertEquals(1, informer.relistCount());
+        assertEquals(InformerTestState.engine(engine, KEYS), handler.state());
+        assertEquals(List.of(), handler.violations());
+        assertEquals(List.of(), errors);
+    }
+
+    /**
+     * The engine closes inside the informer's list (the list call itself fails): the informer
+     * stops with one {@link InformerStoppedException} saying the engine closed.
+     */
+    @Test
+    void anEngineClosedDuringTheListStopsTheInformerWithATypedError()
+    {
+        final RangeListerWatcher real = new RangeListerWatcher(engine, KEYS);
+        final ListerWatcher closing = new ListerWatcher()
+        {
+            @Override
+            public io.ringwatch.engine.kv.RangeResult list()
+            {
+                engine.close();
+                return real.list();
+            }
+
+            @Override
+            public io.ringwatch.engine.watch.PullWatcher watch(final long fromRevision)
+            {
+                return real.watch(fromRevision);
+            }
+
+            @Override
+            public String engineName()
+            {
+                return real.engineName();
+            }
+        };
+        final SharedInformer informer = informer(closing, InformerConfig.builder().name("closelist"));
+        informer.start();
+
+        assertTrue(Await.until(() -> !informer.isRunning() && threads("probe-informer-closelist") == 0));
+        assertEquals(1, errors.size(), errors.toString());
+        assertInstanceOf(InformerStoppedException.class, errors.get(0));
+        assertEquals(null, errors.get(0).getCause(), errors.get(0).toString());
+    }
+
     private static void awaitQuietly(final CountDownLatch latch)
     {
         try
