@@ -282,6 +282,12 @@ final class Reflector implements Runnable, WatchListener
             retryLater(now);
             return 0;
         }
+        if (!running)
+        {
+            // stop() came during the list and may have returned already (its join timed out): a
+            // stopped informer's cache and handlers must not change any more.
+            return 0;
+        }
         if (listing.revision() < lastSyncRevision)
         {
             // A list older than the cache would roll it back (client-go lists "not older than").

@@ -257,7 +257,8 @@ public final class SharedInformer implements AutoCloseable
     /**
      * Stops the informer: ends its watch and its thread, then every handler's thread after the
      * call it is in, waiting up to the configured stop timeout for each. The cache stays
-     * readable. Idempotent.
+     * readable; a list still running when stop() is called (its join timed out) is not applied
+     * once it completes. Idempotent.
      */
     public void stop()
     {
