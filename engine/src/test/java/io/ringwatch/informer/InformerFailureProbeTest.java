@@ -442,6 +442,54 @@ class InformerFailureProbeTest
         assertEquals(null, errors.get(0).getCause(), errors.get(0).toString());
     }
 
+    /**
+     * Handlers added while the informer stops because its engine closed (its list fails at
+     * once), 2,000 rounds: every handler either is refused or has its thread end; none is left
+     * parked for ever.
+     */
+    @Test
+    void aHandlerAddedAsTheEngineClosesIsNeverLeftRunning()
+    {
+        final ListerWatcher closed = new ListerWatcher()
+        {
+            @Override
+            public io.ringwatch.engine.kv.RangeResult list()
+            {
+                throw new io.ringwatch.engine.errors.EngineClosedException("closed for the test");
+            }
+
+            @Override
+            public io.ringwatch.engine.watch.PullWatcher watch(final long fromRevision)
+            {
+                throw new io.ringwatch.engine.errors.EngineClosedException("closed for the test");
+            }
+
+            @Override
+            public String engineName()
+            {
+                return "probe";
+            }
+        };
+        for (int round = 0; round < 2_000; round++)
+        {
+            final SharedInformer informer = new SharedInformer(closed, InformerConfig.builder().name("addclose").errorHandler(e -> { }).build());
+            informer.start();
+            try
+            {
+                while (true)
+                {
+                    informer.addEventHandler(new RecordingHandler());
+                }
+            }
+            catch (final InformerStoppedException expected)
+            {
+                // the informer saw its engine closed
+            }
+        }
+        assertTrue(Await.until(() -> threads("probe-informer-addclose") == 0),
+            () -> threads("probe-informer-addclose") + " handler threads left running");
+    }
+
     private static void awaitQuietly(final CountDownLatch latch)
     {
         try
