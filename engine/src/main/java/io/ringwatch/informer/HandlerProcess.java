@@ -238,6 +238,14 @@ final class HandlerProcess implements HandlerRegistration, Runnable, Notificatio
     }
 
     /**
+     * @return false once the informer has stopped feeding this handler or it was stopped.
+     */
+    boolean isFed()
+    {
+        return state == RUNNING;
+    }
+
+    /**
      * Stops the handler after any call in progress and waits up to {@code joinNanos} for its
      * thread (never for itself).
      */

@@ -81,11 +81,18 @@ final class Reflector implements Runnable, WatchListener
     }
 
     /**
-     * Any thread: the handler joins at the informer's next step.
+     * Any thread: the handler joins at the informer's next step, or, when the informer has
+     * stopped, is finished (it drains nothing and its thread ends).
      */
     void admit(final HandlerProcess handler)
     {
         arrivals.add(handler);
+        if (!running)
+        {
+            // The loop clears running before it finishes the arrivals, so a handler added after
+            // that pass (the engine closed between the caller's check and this add) is finished here.
+            handler.finish();
+        }
     }
 
     /**
