@@ -96,9 +96,7 @@ class InformerFailureProbeTest
             "delete /k/gone-before-list",
             "delete /k/gone-after-list",
             "update /k/kept=3"), handler.log(), "the relist's differences in key order, deletes last, then the new watch");
-        assertEquals(List.of(), handler.violations());
-        assertEquals(InformerTestState.engine(engine, KEYS), handler.state());
-        assertEquals(InformerTestState.engine(engine, KEYS), InformerTestState.of(informer.lister().list()));
+        assertMatchesEngine(informer, handler);
         assertEquals(List.of(), errors);
     }
 
@@ -183,9 +181,7 @@ class InformerFailureProbeTest
         engine.put("/k/0", "v");
 
         assertTrue(Await.until(() -> recorder.notifications() == 51), recorder.log().toString());
-        assertEquals(InformerTestState.engine(engine, KEYS), recorder.state());
-        assertEquals(InformerTestState.engine(engine, KEYS), InformerTestState.of(informer.lister().list()));
-        assertEquals(List.of(), recorder.violations());
+        assertMatchesEngine(informer, recorder);
         assertEquals(List.of(), errors);
     }
 
@@ -292,8 +288,7 @@ class InformerFailureProbeTest
             final RecordingHandler handler = handlers.get(i);
             assertTrue(Await.until(() -> informer.lastSyncRevision() >= last.revision()
                 && handler.state().equals(InformerTestState.engine(engine, KEYS))), "informer " + i);
-            assertEquals(InformerTestState.engine(engine, KEYS), InformerTestState.of(informer.lister().list()));
-            assertEquals(List.of(), handler.violations());
+            assertMatchesEngine(informer, handler);
         }
         assertEquals(List.of(), errors);
     }
@@ -505,5 +500,13 @@ class InformerFailureProbeTest
     private static long threads(final String prefix)
     {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(prefix) && t.isAlive()).count();
+    }
+
+    /** The handler's view and the informer's cache both equal the engine's keys, and the handler saw its contract kept. */
+    private void assertMatchesEngine(final SharedInformer informer, final RecordingHandler handler)
+    {
+        assertEquals(InformerTestState.engine(engine, KEYS), handler.state());
+        assertEquals(InformerTestState.engine(engine, KEYS), InformerTestState.of(informer.lister().list()));
+        assertEquals(List.of(), handler.violations());
     }
 }
