@@ -2,9 +2,13 @@ package io.ringwatch.informer;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.Keys;
+import io.ringwatch.engine.kv.RangeResult;
 import io.ringwatch.engine.kv.WriteResult;
+import io.ringwatch.engine.watch.PullWatcher;
+import io.ringwatch.engine.watch.WatchEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -305,29 +310,13 @@ class InformerFailureProbeTest
         final CountDownLatch listing = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final RangeListerWatcher real = new RangeListerWatcher(engine, KEYS);
-        final ListerWatcher held = new ListerWatcher()
+        final ListerWatcher held = withList(real, () ->
         {
-            @Override
-            public io.ringwatch.engine.kv.RangeResult list()
-            {
-                final io.ringwatch.engine.kv.RangeResult result = real.list();
-                listing.countDown();
-                awaitQuietly(release);
-                return result;
-            }
-
-            @Override
-            public io.ringwatch.engine.watch.PullWatcher watch(final long fromRevision)
-            {
-                return real.watch(fromRevision);
-            }
-
-            @Override
-            public String engineName()
-            {
-                return real.engineName();
-            }
-        };
+            final RangeResult result = real.list();
+            listing.countDown();
+            awaitQuietly(release);
+            return result;
+        });
         final SharedInformer informer = informer(held, InformerConfig.builder().name("heldlist").stopTimeout(Duration.ofMillis(50)));
         final RecordingHandler handler = new RecordingHandler();
         informer.addEventHandler(handler);
@@ -407,27 +396,11 @@ class InformerFailureProbeTest
     void anEngineClosedDuringTheListStopsTheInformerWithATypedError()
     {
         final RangeListerWatcher real = new RangeListerWatcher(engine, KEYS);
-        final ListerWatcher closing = new ListerWatcher()
+        final ListerWatcher closing = withList(real, () ->
         {
-            @Override
-            public io.ringwatch.engine.kv.RangeResult list()
-            {
-                engine.close();
-                return real.list();
-            }
-
-            @Override
-            public io.ringwatch.engine.watch.PullWatcher watch(final long fromRevision)
-            {
-                return real.watch(fromRevision);
-            }
-
-            @Override
-            public String engineName()
-            {
-                return real.engineName();
-            }
-        };
+            engine.close();
+            return real.list();
+        });
         final SharedInformer informer = informer(closing, InformerConfig.builder().name("closelist"));
         informer.start();
 
@@ -448,15 +421,15 @@ class InformerFailureProbeTest
         final ListerWatcher closed = new ListerWatcher()
         {
             @Override
-            public io.ringwatch.engine.kv.RangeResult list()
+            public RangeResult list()
             {
-                throw new io.ringwatch.engine.errors.EngineClosedException("closed for the test");
+                throw new EngineClosedException("closed for the test");
             }
 
             @Override
-            public io.ringwatch.engine.watch.PullWatcher watch(final long fromRevision)
+            public PullWatcher watch(final long fromRevision)
             {
-                throw new io.ringwatch.engine.errors.EngineClosedException("closed for the test");
+                throw new EngineClosedException("closed for the test");
             }
 
             @Override
@@ -508,5 +481,36 @@ class InformerFailureProbeTest
         assertEquals(InformerTestState.engine(engine, KEYS), handler.state());
         assertEquals(InformerTestState.engine(engine, KEYS), InformerTestState.of(informer.lister().list()));
         assertEquals(List.of(), handler.violations());
+    }
+
+    /** {@code real} with its list replaced by {@code list}; its watch, selection and name stay real's. */
+    private static ListerWatcher withList(final ListerWatcher real, final Supplier<RangeResult> list)
+    {
+        return new ListerWatcher()
+        {
+            @Override
+            public RangeResult list()
+            {
+                return list.get();
+            }
+
+            @Override
+            public PullWatcher watch(final long fromRevision)
+            {
+                return real.watch(fromRevision);
+            }
+
+            @Override
+            public boolean selects(final WatchEvent put)
+            {
+                return real.selects(put);
+            }
+
+            @Override
+            public String engineName()
+            {
+                return real.engineName();
+            }
+        };
     }
 }
