@@ -1,0 +1,294 @@
+package io.ringwatch.server;
+
+import com.google.protobuf.ByteString;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.server.api.etcdserverpb.Compare;
+import io.ringwatch.server.api.etcdserverpb.KVGrpc;
+import io.ringwatch.server.api.etcdserverpb.LeaseGrantRequest;
+import io.ringwatch.server.api.etcdserverpb.LeaseGrpc;
+import io.ringwatch.server.api.etcdserverpb.LeaseKeepAliveRequest;
+import io.ringwatch.server.api.etcdserverpb.LeaseKeepAliveResponse;
+import io.ringwatch.server.api.etcdserverpb.LeaseLeasesRequest;
+import io.ringwatch.server.api.etcdserverpb.LeaseRevokeRequest;
+import io.ringwatch.server.api.etcdserverpb.LeaseStatus;
+import io.ringwatch.server.api.etcdserverpb.LeaseTimeToLiveRequest;
+import io.ringwatch.server.api.etcdserverpb.LeaseTimeToLiveResponse;
+import io.ringwatch.server.api.etcdserverpb.PutRequest;
+import io.ringwatch.server.api.etcdserverpb.RangeRequest;
+import io.ringwatch.server.api.etcdserverpb.RequestOp;
+import io.ringwatch.server.api.etcdserverpb.TxnRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The Lease service under clients that misbehave, as etcd's known lease failures were found:
+ * client-chosen ids that exist, are 0 or negative; revokes and keep-alives of unknown leases;
+ * keep-alive streams abandoned with renewals in flight; a client pipelining keep-alives without
+ * reading the answers (the server must stop reading rather than buffer every answer, as etcd's
+ * blocking {@code stream.Send} does); TimeToLive of a lease with many keys; a transaction's put
+ * naming a lease already due. The lease clock is the test's; waits are liveness bounds only.
+ */
+class LeaseAdversityTest
+{
+    private static final long WAIT_SECONDS = 30;
+    private static final AtomicLong NOW_MILLIS = new AtomicLong(1_000_000);
+    @RegisterExtension
+    static final ServerFixture fixture = new ServerFixture(RingWatchConfig.builder().name("lease-adversity")
+        .leaseMinTtlSeconds(1).leaseCheckInterval(Duration.ofMillis(20)).leaseClock(NOW_MILLIS::get).build());
+
+    private static LeaseGrpc.LeaseBlockingStub leases()
+    {
+        return LeaseGrpc.newBlockingStub(fixture.channel);
+    }
+
+    private static KVGrpc.KVBlockingStub kv()
+    {
+        return KVGrpc.newBlockingStub(fixture.channel);
+    }
+
+    private static ByteString b(final String s)
+    {
+        return ByteString.copyFromUtf8(s);
+    }
+
+    private static long grant(final long id, final long ttl)
+    {
+        return leases().leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(ttl).build()).getID();
+    }
+
+    @Test
+    void grantTakesAClientsIdNegativeOnesIncludedRefusesOneInUseAndChoosesOneForZero()
+    {
+        assertEquals(-77, grant(-77, 30), "etcd grants any id but 0");
+        final StatusRuntimeException exists = assertThrows(StatusRuntimeException.class, () -> grant(-77, 30));
+        assertEquals(Status.Code.FAILED_PRECONDITION, exists.getStatus().getCode());
+        assertEquals("etcdserver: lease already exists", exists.getStatus().getDescription());
+        final long chosen = grant(0, 30);
+        assertTrue(chosen > 0, "etcd chooses positive ids");
+        final List<Long> listed = leases().leaseLeases(LeaseLeasesRequest.getDefaultInstance()).getLeasesList().stream()
+            .map(LeaseStatus::getID).toList();
+        assertTrue(listed.contains(-77L) && listed.contains(chosen), listed::toString);
+
+        kv().put(PutRequest.newBuilder().setKey(b("neg/a")).setValue(b("1")).setLease(-77).build());
+        assertEquals(-77, kv().range(RangeRequest.newBuilder().setKey(b("neg/a")).build()).getKvs(0).getLease());
+        leases().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(-77).build());
+        assertEquals(0, kv().range(RangeRequest.newBuilder().setKey(b("neg/a")).build()).getCount());
+    }
+
+    @Test
+    void revokeOfAnUnknownLeaseIsEtcdsNotFound()
+    {
+        final StatusRuntimeException missing = assertThrows(StatusRuntimeException.class,
+            () -> leases().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(987_654_321).build()));
+        assertEquals(Status.Code.NOT_FOUND, missing.getStatus().getCode());
+        assertEquals("etcdserver: requested lease not found", missing.getStatus().getDescription());
+    }
+
+    @Test
+    void timeToLiveWithKeysListsEveryKeyOfALeaseWithManyInKeyOrder()
+    {
+        final long lease = grant(0, 600);
+        final int keys = 20_000;
+        final List<String> expected = new ArrayList<>(keys);
+        for (int i = keys - 1; i >= 0; i--)
+        {
+            fixture.engine.write(io.ringwatch.engine.kv.Op.put(String.format("many/%06d", i), "v").withLease(lease));
+        }
+        for (int i = 0; i < keys; i++)
+        {
+            expected.add(String.format("many/%06d", i));
+        }
+        final LeaseTimeToLiveResponse left = leases().leaseTimeToLive(
+            LeaseTimeToLiveRequest.newBuilder().setID(lease).setKeys(true).build());
+        assertEquals(600, left.getGrantedTTL());
+        assertEquals(expected, left.getKeysList().stream().map(ByteString::toStringUtf8).toList());
+        assertEquals(0, leases().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(lease).build()).getKeysCount(),
+            "keys only when asked");
+        leases().leaseRevoke(LeaseRevokeRequest.newBuilder().setID(lease).build());
+        assertEquals(-1, leases().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(lease).setKeys(true).build()).getTTL());
+    }
+
+    @Test
+    void aTxnPutNamingALeaseAlreadyDueLeavesNoKeyOnceTheLeaseHasEnded() throws Exception
+    {
+        for (int round = 0; round < 50; round++)
+        {
+            final String key = "due/" + round;
+            final long lease = grant(0, 1);
+            NOW_MILLIS.addAndGet(1_000);
+            final TxnRequest txn = TxnRequest.newBuilder()
+                .addCompare(Compare.newBuilder().setKey(b(key)).setTarget(Compare.CompareTarget.VERSION).setVersion(0))
+                .addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(b(key)).setValue(b("v"))
+                    .setLease(lease)))
+                .build();
+            try
+            {
+                kv().txn(txn);
+            }
+            catch (final StatusRuntimeException e)
+            {
+                assertEquals("etcdserver: requested lease not found", e.getStatus().getDescription(), "round " + round);
+            }
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (leases().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(lease).build()).getTTL() != -1
+                && System.nanoTime() < deadline)
+            {
+                Thread.sleep(5);
+            }
+            assertEquals(0, kv().range(RangeRequest.newBuilder().setKey(b(key)).build()).getCount(),
+                "round " + round + ": the key put under a due lease went with it, or never came");
+        }
+    }
+
+    @Test
+    void keepAlivesPipelinedWithoutReadingTheAnswersAreHeldBackThenAllAnswered() throws Exception
+    {
+        final long lease = grant(0, 60);
+        final ManagedChannel channel = fixture.channelWithWindow(64 * 1024);
+        final int most = 2_000_000;
+        final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
+        final Semaphore ready = new Semaphore(0);
+        final CountDownLatch closed = new CountDownLatch(1);
+        final AtomicReference<Status> status = new AtomicReference<>();
+        final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
+            channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
+        call.start(new ClientCall.Listener<>()
+        {
+            @Override
+            public void onMessage(final LeaseKeepAliveResponse message)
+            {
+                answers.add(message);
+            }
+
+            @Override
+            public void onReady()
+            {
+                ready.release();
+            }
+
+            @Override
+            public void onClose(final Status end, final Metadata trailers)
+            {
+                status.set(end);
+                closed.countDown();
+            }
+        }, new Metadata());
+        // The client asks for no answer: each one the server sends waits in its buffers.
+        final LeaseKeepAliveRequest request = LeaseKeepAliveRequest.newBuilder().setID(lease).build();
+        int sent = 0;
+        while (sent < most)
+        {
+            if (call.isReady())
+            {
+                call.sendMessage(request);
+                sent++;
+            }
+            else if (!ready.tryAcquire(3, TimeUnit.SECONDS) && !call.isReady())
+            {
+                break;
+            }
+        }
+        assertTrue(sent < most, "the server stopped reading requests it could not answer (it took all " + sent + ")");
+        // Held, not merely slow: a server that goes on reading (and buffering answers) takes more.
+        Thread.sleep(5_000);
+        int more = 0;
+        while (call.isReady() && more < most)
+        {
+            call.sendMessage(request);
+            more++;
+        }
+        assertTrue(more <= 1_000, "the server went on reading while no answer could go out: " + more + " more");
+        sent += more;
+
+        call.halfClose();
+        call.request(Integer.MAX_VALUE);
+        assertTrue(closed.await(WAIT_SECONDS * 4, TimeUnit.SECONDS), "every request answered, then the stream ends");
+        assertEquals(Status.Code.OK, status.get().getCode(), status.get()::toString);
+        assertEquals(sent, answers.size());
+        assertTrue(answers.stream().allMatch(a -> a.getID() == lease && a.getTTL() == 60));
+        System.out.printf("pipelined keep-alives: the server held the client at %d requests%n", sent);
+    }
+
+    @Test
+    void keepAliveStreamsAbandonedWithRenewalsInFlightLeaveTheServerServing() throws Exception
+    {
+        final long lease = grant(0, 60);
+        final int threadsBefore = Thread.activeCount();
+        for (int stream = 0; stream < 40; stream++)
+        {
+            final ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", fixture.server.port()).usePlaintext().build();
+            final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
+                channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
+            final CountDownLatch first = new CountDownLatch(1);
+            call.start(new ClientCall.Listener<>()
+            {
+                @Override
+                public void onMessage(final LeaseKeepAliveResponse message)
+                {
+                    first.countDown();
+                }
+            }, new Metadata());
+            call.request(1);
+            for (int i = 0; i < 2_000; i++)
+            {
+                call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(i % 2 == 0 ? lease : 424_242).build());
+            }
+            assertTrue(first.await(WAIT_SECONDS, TimeUnit.SECONDS));
+            if (stream % 2 == 0)
+            {
+                call.cancel("abandoned", null);
+                channel.shutdown();
+            }
+            else
+            {
+                channel.shutdownNow();
+            }
+            assertTrue(channel.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS));
+        }
+        final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
+        final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
+            fixture.channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
+        call.start(new ClientCall.Listener<>()
+        {
+            @Override
+            public void onMessage(final LeaseKeepAliveResponse message)
+            {
+                answers.add(message);
+            }
+        }, new Metadata());
+        call.request(2);
+        call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
+        call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(424_242).build());
+        final LeaseKeepAliveResponse renewed = answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+        final LeaseKeepAliveResponse unknown = answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+        assertNotNull(unknown, "a new stream is served after the abandoned ones");
+        assertEquals(60, renewed.getTTL());
+        assertEquals(0, unknown.getTTL(), "an unknown lease is TTL 0 on the stream, no error (etcd)");
+        call.halfClose();
+        assertTrue(Thread.activeCount() <= threadsBefore + 8,
+            "no thread per abandoned stream: " + threadsBefore + " before, " + Thread.activeCount() + " after");
+    }
+}
