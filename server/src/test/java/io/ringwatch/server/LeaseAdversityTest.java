@@ -24,6 +24,8 @@ import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
+import io.ringwatch.server.api.mvccpb.Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -160,6 +162,56 @@ class LeaseAdversityTest
             }
             assertEquals(0, kv().range(RangeRequest.newBuilder().setKey(b(key)).build()).getCount(),
                 "round " + round + ": the key put under a due lease went with it, or never came");
+        }
+    }
+
+    @Test
+    void anExpiryReachesALiveAndACatchingUpWatchAsOneRevisionWithPrevKv() throws Exception
+    {
+        final long lease = grant(0, 1);
+        final long before = fixture.engine.currentRevision();
+        for (int i = 0; i < 50; i++)
+        {
+            kv().put(PutRequest.newBuilder().setKey(b(String.format("ex/%02d", i))).setValue(b("v" + i)).setLease(lease).build());
+        }
+        try (RawWatchStream live = new RawWatchStream(fixture.channel, true))
+        {
+            live.create(WatchCreateRequest.newBuilder().setKey(b("ex/")).setRangeEnd(b("ex0")).setPrevKv(true).setWatchId(1));
+            assertTrue(live.next().getCreated());
+            NOW_MILLIS.addAndGet(1_000);
+            final List<Event> deletes = new ArrayList<>();
+            while (deletes.size() < 50)
+            {
+                deletes.addAll(live.next().getEventsList());
+            }
+            assertExpiry(deletes, lease);
+        }
+        try (RawWatchStream catchingUp = new RawWatchStream(fixture.channel, true))
+        {
+            catchingUp.create(WatchCreateRequest.newBuilder().setKey(b("ex/")).setRangeEnd(b("ex0")).setPrevKv(true)
+                .setStartRevision(before + 1).setWatchId(2));
+            assertTrue(catchingUp.next().getCreated());
+            final List<Event> events = new ArrayList<>();
+            while (events.size() < 100)
+            {
+                events.addAll(catchingUp.next().getEventsList());
+            }
+            assertTrue(events.subList(0, 50).stream().allMatch(e -> e.getType() == Event.EventType.PUT));
+            assertExpiry(events.subList(50, 100), lease);
+        }
+    }
+
+    private static void assertExpiry(final List<Event> deletes, final long lease)
+    {
+        final long revision = deletes.get(0).getKv().getModRevision();
+        for (int i = 0; i < deletes.size(); i++)
+        {
+            final Event delete = deletes.get(i);
+            assertEquals(Event.EventType.DELETE, delete.getType());
+            assertEquals(revision, delete.getKv().getModRevision(), "one revision for the lease's keys");
+            assertEquals(String.format("ex/%02d", i), delete.getKv().getKey().toStringUtf8(), "in key order");
+            assertEquals(lease, delete.getPrevKv().getLease());
+            assertEquals("v" + i, delete.getPrevKv().getValue().toStringUtf8());
         }
     }
 
