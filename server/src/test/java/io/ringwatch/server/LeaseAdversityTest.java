@@ -216,6 +216,53 @@ class LeaseAdversityTest
     }
 
     @Test
+    void aKeepAliveStreamWhoseEngineClosesEndsWithAnErrorAndLeaseCallsFailWithoutHanging() throws Exception
+    {
+        final ServerFixture own = new ServerFixture(RingWatchConfig.builder().name("lease-close").build()).start();
+        try
+        {
+            final long lease = LeaseGrpc.newBlockingStub(own.channel).leaseGrant(LeaseGrantRequest.newBuilder().setTTL(60).build()).getID();
+            final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
+            final CountDownLatch closed = new CountDownLatch(1);
+            final AtomicReference<Status> status = new AtomicReference<>();
+            final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
+                own.channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
+            call.start(new ClientCall.Listener<>()
+            {
+                @Override
+                public void onMessage(final LeaseKeepAliveResponse message)
+                {
+                    answers.add(message);
+                }
+
+                @Override
+                public void onClose(final Status end, final Metadata trailers)
+                {
+                    status.set(end);
+                    closed.countDown();
+                }
+            }, new Metadata());
+            call.request(Integer.MAX_VALUE);
+            call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
+            assertEquals(60, answers.poll(WAIT_SECONDS, TimeUnit.SECONDS).getTTL());
+
+            own.engine.close();
+            call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
+            assertTrue(closed.await(WAIT_SECONDS, TimeUnit.SECONDS), "the stream ends once the engine refuses a renewal");
+            assertEquals(Status.Code.UNAVAILABLE, status.get().getCode(), status.get()::toString);
+            assertEquals("etcdserver: server stopped", status.get().getDescription());
+            final StatusRuntimeException revoke = assertThrows(StatusRuntimeException.class,
+                () -> LeaseGrpc.newBlockingStub(own.channel).withDeadlineAfter(WAIT_SECONDS, TimeUnit.SECONDS)
+                    .leaseRevoke(LeaseRevokeRequest.newBuilder().setID(lease).build()));
+            assertEquals(Status.Code.UNAVAILABLE, revoke.getStatus().getCode(), revoke::toString);
+        }
+        finally
+        {
+            own.close();
+        }
+    }
+
+    @Test
     void keepAlivesPipelinedWithoutReadingTheAnswersAreHeldBackThenAllAnswered() throws Exception
     {
         final long lease = grant(0, 60);
