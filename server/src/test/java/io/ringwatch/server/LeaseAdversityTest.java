@@ -263,6 +263,39 @@ class LeaseAdversityTest
     }
 
     @Test
+    void aKeepAliveAsItsLeaseExpiresIsTtlZeroOnlyOnceTheKeysAreGone() throws Exception
+    {
+        final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
+        final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
+            fixture.channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
+        call.start(new ClientCall.Listener<>()
+        {
+            @Override
+            public void onMessage(final LeaseKeepAliveResponse message)
+            {
+                answers.add(message);
+            }
+        }, new Metadata());
+        call.request(Integer.MAX_VALUE);
+        for (int round = 0; round < 100; round++)
+        {
+            final String key = "ka/" + round;
+            final long lease = grant(0, 1);
+            kv().put(PutRequest.newBuilder().setKey(b(key)).setValue(b("v")).setLease(lease).build());
+            // Due now: the timer (every 20 ms) and this keep-alive race for the writer.
+            NOW_MILLIS.addAndGet(1_000);
+            call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
+            final LeaseKeepAliveResponse answer = answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(answer, "round " + round);
+            assertEquals(0, answer.getTTL(), "round " + round + ": a due lease is not renewed");
+            assertEquals(0, kv().range(RangeRequest.newBuilder().setKey(b(key)).build()).getCount(),
+                "round " + round + ": TTL 0 means the lease's keys are gone");
+            assertEquals(-1, leases().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(lease).build()).getTTL());
+        }
+        call.halfClose();
+    }
+
+    @Test
     void keepAlivesPipelinedWithoutReadingTheAnswersAreHeldBackThenAllAnswered() throws Exception
     {
         final long lease = grant(0, 60);
