@@ -1,10 +1,8 @@
 package io.ringwatch.server;
 
 import com.google.protobuf.ByteString;
-import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -32,13 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -222,35 +215,16 @@ class LeaseAdversityTest
         try
         {
             final long lease = LeaseGrpc.newBlockingStub(own.channel).leaseGrant(LeaseGrantRequest.newBuilder().setTTL(60).build()).getID();
-            final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
-            final CountDownLatch closed = new CountDownLatch(1);
-            final AtomicReference<Status> status = new AtomicReference<>();
-            final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
-                own.channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
-            call.start(new ClientCall.Listener<>()
-            {
-                @Override
-                public void onMessage(final LeaseKeepAliveResponse message)
-                {
-                    answers.add(message);
-                }
-
-                @Override
-                public void onClose(final Status end, final Metadata trailers)
-                {
-                    status.set(end);
-                    closed.countDown();
-                }
-            }, new Metadata());
-            call.request(Integer.MAX_VALUE);
-            call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
-            assertEquals(60, answers.poll(WAIT_SECONDS, TimeUnit.SECONDS).getTTL());
+            final RawKeepAlive stream = new RawKeepAlive(own.channel);
+            stream.call.request(Integer.MAX_VALUE);
+            stream.send(lease);
+            assertEquals(60, stream.answers.poll(WAIT_SECONDS, TimeUnit.SECONDS).getTTL());
 
             own.engine.close();
-            call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
-            assertTrue(closed.await(WAIT_SECONDS, TimeUnit.SECONDS), "the stream ends once the engine refuses a renewal");
-            assertEquals(Status.Code.UNAVAILABLE, status.get().getCode(), status.get()::toString);
-            assertEquals("etcdserver: server stopped", status.get().getDescription());
+            stream.send(lease);
+            assertTrue(stream.closed.await(WAIT_SECONDS, TimeUnit.SECONDS), "the stream ends once the engine refuses a renewal");
+            assertEquals(Status.Code.UNAVAILABLE, stream.status.get().getCode(), stream.status.get()::toString);
+            assertEquals("etcdserver: server stopped", stream.status.get().getDescription());
             final StatusRuntimeException revoke = assertThrows(StatusRuntimeException.class,
                 () -> LeaseGrpc.newBlockingStub(own.channel).withDeadlineAfter(WAIT_SECONDS, TimeUnit.SECONDS)
                     .leaseRevoke(LeaseRevokeRequest.newBuilder().setID(lease).build()));
@@ -265,18 +239,8 @@ class LeaseAdversityTest
     @Test
     void aKeepAliveAsItsLeaseExpiresIsTtlZeroOnlyOnceTheKeysAreGone() throws Exception
     {
-        final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
-        final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
-            fixture.channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
-        call.start(new ClientCall.Listener<>()
-        {
-            @Override
-            public void onMessage(final LeaseKeepAliveResponse message)
-            {
-                answers.add(message);
-            }
-        }, new Metadata());
-        call.request(Integer.MAX_VALUE);
+        final RawKeepAlive stream = new RawKeepAlive(fixture.channel);
+        stream.call.request(Integer.MAX_VALUE);
         for (int round = 0; round < 100; round++)
         {
             final String key = "ka/" + round;
@@ -284,15 +248,15 @@ class LeaseAdversityTest
             kv().put(PutRequest.newBuilder().setKey(b(key)).setValue(b("v")).setLease(lease).build());
             // Due now: the timer (every 20 ms) and this keep-alive race for the writer.
             NOW_MILLIS.addAndGet(1_000);
-            call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
-            final LeaseKeepAliveResponse answer = answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+            stream.send(lease);
+            final LeaseKeepAliveResponse answer = stream.answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
             assertNotNull(answer, "round " + round);
             assertEquals(0, answer.getTTL(), "round " + round + ": a due lease is not renewed");
             assertEquals(0, kv().range(RangeRequest.newBuilder().setKey(b(key)).build()).getCount(),
                 "round " + round + ": TTL 0 means the lease's keys are gone");
             assertEquals(-1, leases().leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(lease).build()).getTTL());
         }
-        call.halfClose();
+        stream.call.halfClose();
     }
 
     @Test
@@ -301,33 +265,8 @@ class LeaseAdversityTest
         final long lease = grant(0, 60);
         final ManagedChannel channel = fixture.channelWithWindow(64 * 1024);
         final int most = 2_000_000;
-        final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
-        final Semaphore ready = new Semaphore(0);
-        final CountDownLatch closed = new CountDownLatch(1);
-        final AtomicReference<Status> status = new AtomicReference<>();
-        final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
-            channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
-        call.start(new ClientCall.Listener<>()
-        {
-            @Override
-            public void onMessage(final LeaseKeepAliveResponse message)
-            {
-                answers.add(message);
-            }
-
-            @Override
-            public void onReady()
-            {
-                ready.release();
-            }
-
-            @Override
-            public void onClose(final Status end, final Metadata trailers)
-            {
-                status.set(end);
-                closed.countDown();
-            }
-        }, new Metadata());
+        final RawKeepAlive stream = new RawKeepAlive(channel);
+        final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call = stream.call;
         // The client asks for no answer: each one the server sends waits in its buffers.
         final LeaseKeepAliveRequest request = LeaseKeepAliveRequest.newBuilder().setID(lease).build();
         int sent = 0;
@@ -338,7 +277,7 @@ class LeaseAdversityTest
                 call.sendMessage(request);
                 sent++;
             }
-            else if (!ready.tryAcquire(3, TimeUnit.SECONDS) && !call.isReady())
+            else if (!stream.ready.tryAcquire(3, TimeUnit.SECONDS) && !call.isReady())
             {
                 break;
             }
@@ -357,10 +296,10 @@ class LeaseAdversityTest
 
         call.halfClose();
         call.request(Integer.MAX_VALUE);
-        assertTrue(closed.await(WAIT_SECONDS * 4, TimeUnit.SECONDS), "every request answered, then the stream ends");
-        assertEquals(Status.Code.OK, status.get().getCode(), status.get()::toString);
-        assertEquals(sent, answers.size());
-        assertTrue(answers.stream().allMatch(a -> a.getID() == lease && a.getTTL() == 60));
+        assertTrue(stream.closed.await(WAIT_SECONDS * 4, TimeUnit.SECONDS), "every request answered, then the stream ends");
+        assertEquals(Status.Code.OK, stream.status.get().getCode(), stream.status.get()::toString);
+        assertEquals(sent, stream.answers.size());
+        assertTrue(stream.answers.stream().allMatch(a -> a.getID() == lease && a.getTTL() == 60));
         System.out.printf("pipelined keep-alives: the server held the client at %d requests%n", sent);
     }
 
@@ -371,26 +310,16 @@ class LeaseAdversityTest
         for (int stream = 0; stream < 40; stream++)
         {
             final ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", fixture.server.port()).usePlaintext().build();
-            final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
-                channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
-            final CountDownLatch first = new CountDownLatch(1);
-            call.start(new ClientCall.Listener<>()
-            {
-                @Override
-                public void onMessage(final LeaseKeepAliveResponse message)
-                {
-                    first.countDown();
-                }
-            }, new Metadata());
-            call.request(1);
+            final RawKeepAlive abandoned = new RawKeepAlive(channel);
+            abandoned.call.request(1);
             for (int i = 0; i < 2_000; i++)
             {
-                call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(i % 2 == 0 ? lease : 424_242).build());
+                abandoned.send(i % 2 == 0 ? lease : 424_242);
             }
-            assertTrue(first.await(WAIT_SECONDS, TimeUnit.SECONDS));
+            assertNotNull(abandoned.answers.poll(WAIT_SECONDS, TimeUnit.SECONDS));
             if (stream % 2 == 0)
             {
-                call.cancel("abandoned", null);
+                abandoned.call.cancel("abandoned", null);
                 channel.shutdown();
             }
             else
@@ -399,25 +328,15 @@ class LeaseAdversityTest
             }
             assertTrue(channel.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS));
         }
-        final BlockingQueue<LeaseKeepAliveResponse> answers = new LinkedBlockingQueue<>();
-        final ClientCall<LeaseKeepAliveRequest, LeaseKeepAliveResponse> call =
-            fixture.channel.newCall(LeaseGrpc.getLeaseKeepAliveMethod(), CallOptions.DEFAULT);
-        call.start(new ClientCall.Listener<>()
-        {
-            @Override
-            public void onMessage(final LeaseKeepAliveResponse message)
-            {
-                answers.add(message);
-            }
-        }, new Metadata());
-        call.request(2);
-        call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(lease).build());
-        call.sendMessage(LeaseKeepAliveRequest.newBuilder().setID(424_242).build());
-        final LeaseKeepAliveResponse renewed = answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
-        final LeaseKeepAliveResponse unknown = answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+        final RawKeepAlive fresh = new RawKeepAlive(fixture.channel);
+        fresh.call.request(2);
+        fresh.send(lease);
+        fresh.send(424_242);
+        final LeaseKeepAliveResponse renewed = fresh.answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+        final LeaseKeepAliveResponse unknown = fresh.answers.poll(WAIT_SECONDS, TimeUnit.SECONDS);
         assertNotNull(unknown, "a new stream is served after the abandoned ones");
         assertEquals(60, renewed.getTTL());
         assertEquals(0, unknown.getTTL(), "an unknown lease is TTL 0 on the stream, no error (etcd)");
-        call.halfClose();
+        fresh.call.halfClose();
     }
 }
