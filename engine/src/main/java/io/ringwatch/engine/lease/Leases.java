@@ -84,8 +84,9 @@ public interface Leases
      * @param id the lease.
      * @return the TTL it was renewed to, in seconds (etcd's LeaseKeepAliveResponse {@code TTL}).
      * @throws LeaseNotFoundException when no such lease lives, or it was already due at this
-     *                                call's time (it is then ended by the next expiry check, as
-     *                                etcd's lessor refuses to renew an expired lease).
+     *                                call's time: the keep-alive then ends it first, its keys
+     *                                deleted in one revision (etcd's lessor makes such a renewal
+     *                                wait for the revocation), so a refused caller never finds them.
      * @throws EngineClosedException  after close.
      */
     long keepAlive(long id);

@@ -54,4 +54,24 @@ class OversizedLeaseExpiryTest
                 engine.range(KeyRange.all(), 0).kvs().stream().map(KeyValue::keyAsString).toList());
         }
     }
+
+    @Test
+    void aKeepAliveOfALeaseTooLargeToEndPostponesItAndAnswersTheRenewal(@TempDir final Path dir)
+    {
+        try (RingWatch engine = LeaseEngines.open(LogConfig.builder(dir).maxRevisionBytes(1024).build(), clock))
+        {
+            final Leases leases = engine.leases();
+            leases.grant(1, 10);
+            for (int i = 0; i < 5; i++)
+            {
+                engine.write(Op.put("big" + i, VALUE).withLease(1));
+            }
+            final long before = engine.currentRevision();
+            clock.addAndGet(10_000);
+            assertEquals(10, leases.keepAlive(1), "it cannot end, so it is renewed: never refused with its keys left");
+            assertEquals(before, engine.currentRevision());
+            assertEquals(10_000, leases.timeToLive(1, false).remainingMillis());
+            assertEquals(5, engine.count(KeyRange.all()));
+        }
+    }
 }

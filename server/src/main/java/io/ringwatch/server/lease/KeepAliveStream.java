@@ -1,5 +1,6 @@
 package io.ringwatch.server.lease;
 
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
@@ -19,23 +20,42 @@ import java.util.concurrent.CompletionException;
  * without waiting ({@code Leases.keepAliveAsync}); the answer goes out from the thread that
  * completes it (the engine's writer or journal thread), so a stream's renewals in flight hold no
  * thread. The writer completes renewals in order, so answers keep the requests' order. This
- * object's lock serialises the answers (gRPC allows one writer at a time). Allocates a response per
- * request.
+ * object's lock serialises the answers (gRPC allows one writer at a time).
+ *
+ * <p>Flow control: the stream reads at most {@value #WINDOW} requests ahead of its answers, and
+ * asks for the next request only once an answer went out while gRPC reports the call ready (the
+ * client reads): a client that pipelines keep-alives without reading the answers is held by
+ * HTTP/2's window, as etcd's blocking {@code stream.Send} holds it, instead of making the server
+ * buffer an answer per request for ever. A cancelled stream answers nothing more. Allocates a
+ * response per request.
  */
 final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
 {
+    /** Requests read ahead of their answers: renewals in flight, never more. */
+    static final int WINDOW = 128;
+
     private final RingWatch engine;
     private final MemberIdentity member;
-    private final StreamObserver<LeaseKeepAliveResponse> responses;
+    private final ServerCallStreamObserver<LeaseKeepAliveResponse> responses;
     private boolean ended;
     private boolean halfClosed;
     private int inFlight;
+    /** Requests owed to the client: answers sent while the call was not ready. */
+    private int owed;
 
-    KeepAliveStream(final RingWatch engine, final MemberIdentity member, final StreamObserver<LeaseKeepAliveResponse> responses)
+    /**
+     * Takes the call's inbound flow control: call it from the service method, before gRPC starts
+     * the call.
+     */
+    KeepAliveStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<LeaseKeepAliveResponse> responses)
     {
         this.engine = engine;
         this.member = member;
         this.responses = responses;
+        responses.disableAutoRequest();
+        responses.setOnReadyHandler(this::onReady);
+        responses.setOnCancelHandler(this::onCancel);
+        responses.request(WINDOW);
     }
 
     @Override
@@ -70,6 +90,20 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
         endIfAnswered();
     }
 
+    private synchronized void onCancel()
+    {
+        ended = true;
+    }
+
+    private synchronized void onReady()
+    {
+        if (owed > 0 && !ended && responses.isReady())
+        {
+            responses.request(owed);
+            owed = 0;
+        }
+    }
+
     private synchronized void answer(final long id, final Long ttl, final Throwable error)
     {
         inFlight--;
@@ -86,6 +120,14 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
         }
         responses.onNext(LeaseKeepAliveResponse.newBuilder().setHeader(member.header(engine.currentRevision()))
             .setID(id).setTTL(cause == null ? ttl : 0).build());
+        if (responses.isReady())
+        {
+            responses.request(1);
+        }
+        else
+        {
+            owed++;
+        }
         endIfAnswered();
     }
 

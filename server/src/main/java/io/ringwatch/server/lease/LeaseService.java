@@ -1,6 +1,7 @@
 package io.ringwatch.server.lease;
 
 import com.google.protobuf.ByteString;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
@@ -87,7 +88,7 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase
     @Override
     public StreamObserver<LeaseKeepAliveRequest> leaseKeepAlive(final StreamObserver<LeaseKeepAliveResponse> responses)
     {
-        return new KeepAliveStream(engine, member, responses);
+        return new KeepAliveStream(engine, member, (ServerCallStreamObserver<LeaseKeepAliveResponse>)responses);
     }
 
     /**

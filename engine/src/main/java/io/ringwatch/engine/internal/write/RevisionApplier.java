@@ -652,10 +652,14 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             case WriteCommand.LEASE_KEEP_ALIVE:
             {
                 final Lease lease = leases.find(command.lease);
-                if (lease == null || lease.deadlineMillis() <= now)
+                if (lease == null)
                 {
-                    // etcd's lessor refuses to renew a lease already due; the next check ends it.
                     throw new LeaseNotFoundException(command.lease);
+                }
+                if (lease.deadlineMillis() <= now)
+                {
+                    endOnKeepAlive(command, lease, now);
+                    break;
                 }
                 leases.renew(lease, now);
                 command.resultValue = lease.ttlSeconds();
@@ -718,6 +722,28 @@ final class RevisionApplier implements EventHandler<WriteCommand>
             leases.renew(lease, now);
             throw e;
         }
+    }
+
+    /**
+     * A keep-alive for a lease already due ends it, then is refused: etcd's lessor makes such a
+     * renewal wait for the revocation, so a caller told "not found" never finds the lease's keys
+     * afterwards. One whose keys the journal cannot delete in one revision is postponed as
+     * {@link #endDue} does, and the keep-alive answers the renewal that postponing is.
+     */
+    private void endOnKeepAlive(final WriteCommand command, final Lease lease, final long now)
+    {
+        try
+        {
+            end(command, lease);
+        }
+        catch (final RevisionTooLargeException e)
+        {
+            leases.renew(lease, now);
+            command.resultValue = lease.ttlSeconds();
+            return;
+        }
+        // Set, not thrown: the end's revision is published and journaled as any other.
+        command.resultError = new LeaseNotFoundException(lease.id());
     }
 
     /**
