@@ -31,7 +31,8 @@ import java.util.List;
  * etcd's 1,000, and a stream that stops reading holds one such response past gRPC's threshold.
  * Events of a revision the watcher may not have been handed whole yet (its
  * {@link PullWatcher#position()} is below it) are held until it has: the dispatcher marks the watch
- * when it hands over the rest, or the pump's 100 ms sweep finds it complete.
+ * when it hands over the rest, or in the cycle that completes the revision if the rest matches
+ * nothing of the watch.
  * A watch created with {@code fragment} splits a response of two or more events that is not below
  * etcd's watch limit, --max-request-bytes plus gRPC's overhead of 512 KiB (2 MiB by default: v3rpc
  * watch.go NewWatchServer), into fragments below it, every one but the last marked

@@ -1,0 +1,130 @@
+package io.ringwatch.server.watch;
+
+import com.google.protobuf.ByteString;
+import io.ringwatch.engine.RingWatch;
+import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.engine.kv.Op;
+import io.ringwatch.engine.kv.Txn;
+import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.kv.EtcdLimits;
+import io.ringwatch.server.rpc.MemberIdentity;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A revision the engine hands a watch in two dispatch cycles, whose second part matches nothing
+ * of the watch, is sent as soon as the revision is whole: the engine marks the watch in the cycle
+ * that completes it. Before, only the pump's 100 ms sweep found it; here the sweep is off, so a
+ * missing mark is an event never sent. The dispatcher is paused inside its second cycle (an index
+ * function it runs), so the pump polls the first part exactly while the revision is open; no timing
+ * decides the test (the waits only bound a failure).
+ */
+class SplitRevisionTest
+{
+    /** More events than one dispatch cycle routes (4,096), all at one revision. */
+    private static final int EVENTS = 6_000;
+    private static final int PAUSE_AT = 5_000;
+    private static final String PAUSE = "pause";
+
+    private final CountDownLatch paused = new CountDownLatch(1);
+    private final CountDownLatch resume = new CountDownLatch(1);
+    private final RingWatch engine = RingWatch.open(RingWatchConfig.builder().name("split-revision").dispatcherThreads(1).build());
+    private final WakeableIdleStrategy idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.SECONDS.toNanos(1));
+    // No sweep: only the engine's marks bring the watch to the pump.
+    private final WatchPump pump = new WatchPump("split-revision", engine, null, idle.doorbell(), Long.MAX_VALUE);
+
+    @AfterEach
+    void close()
+    {
+        resume.countDown();
+        engine.close();
+    }
+
+    @Test
+    void aRevisionHandedOverInTwoCyclesIsSentOnceWholeWithoutASweep() throws Exception
+    {
+        engine.addIndex("pauser", (value, offset, length, sink) ->
+        {
+            if (Thread.currentThread().getName().startsWith("split-revision-dispatcher")
+                && PAUSE.equals(value.getStringWithoutLengthUtf8(offset, length)))
+            {
+                paused.countDown();
+                awaitQuietly(resume);
+            }
+            sink.accept(value, offset, length);
+        });
+        // A watch by index makes the dispatcher run the function on every event it routes.
+        engine.watchPull(io.ringwatch.engine.watch.WatchRequest.byIndex("pauser", "never"));
+        final RecordingResponses out = new RecordingResponses(true);
+        final WatchStream stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out, pump,
+            EtcdLimits.MAX_REQUEST_BYTES);
+        pump.add(stream);
+        stream.onNext(WatchRequest.newBuilder().setCreateRequest(WatchCreateRequest.newBuilder()
+            .setKey(ByteString.copyFromUtf8("sr/a"))).build());
+        drainPump();
+
+        final List<Op> puts = new ArrayList<>();
+        puts.add(Op.put("sr/a", "v"));
+        for (int i = 1; i < EVENTS; i++)
+        {
+            puts.add(Op.put(String.format("sr/b%05d", i), i == PAUSE_AT ? PAUSE : "v"));
+        }
+        final long revision = engine.txn(Txn.of(List.of(), puts, List.of())).revision();
+        assertTrue(paused.await(30, TimeUnit.SECONDS), "the dispatcher reached the pausing event in its second cycle");
+        drainPump();
+        assertEquals(0, events(out), "the open revision's event is held: the revision may have more for the watch");
+
+        resume.countDown();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (events(out) == 0 && System.nanoTime() < deadline)
+        {
+            pump.doWork();
+            Thread.sleep(1);
+        }
+        assertEquals(1, events(out), "sent once the revision was whole, though the rest of it matched nothing of the watch");
+        synchronized (out)
+        {
+            assertEquals(revision, out.responses.get(out.responses.size() - 1).getEvents(0).getKv().getModRevision());
+        }
+        stream.close();
+    }
+
+    private void drainPump()
+    {
+        for (int i = 0; i < 10; i++)
+        {
+            pump.doWork();
+        }
+    }
+
+    private static int events(final RecordingResponses out)
+    {
+        synchronized (out)
+        {
+            return out.responses.stream().mapToInt(WatchResponse::getEventsCount).sum();
+        }
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await(60, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
