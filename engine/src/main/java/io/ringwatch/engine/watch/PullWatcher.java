@@ -66,7 +66,10 @@ public interface PullWatcher extends Watcher
      * Has the engine mark {@code entry} whenever it hands this watcher something to poll, as
      * {@link #wakeWith} rings a doorbell (same moments, same fence before it, after the doorbell's
      * ring): an owner of many watchers learns which of them has work and polls only those, on its
-     * own thread ({@link ReadyQueue}). The dispatcher runs no code of the owner's, so an owner that
+     * own thread ({@link ReadyQueue}). It is also marked when a revision it was handed part of
+     * becomes whole ({@link #position()} reaches it) in a later dispatch cycle, even if the rest of
+     * that revision matches nothing of the watch: an owner that sends only whole revisions learns
+     * it there. The dispatcher runs no code of the owner's, so an owner that
      * is slow or never drains its queue delays no other watcher. Setting an entry marks it once,
      * for what was handed over before (a spare mark when nothing was). The owner unmarks the entry
      * before it polls (the queue's protocol), so a hand-over the poll misses marks it again. Any
