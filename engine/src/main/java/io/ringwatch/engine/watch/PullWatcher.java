@@ -16,7 +16,10 @@ public interface PullWatcher extends Watcher
     /**
      * Hands the pending events to {@code handler} on the calling thread without blocking: one
      * {@code onEvents} call per run of events, {@code onProgress} for progress notifications and
-     * {@code onCancelled} once when the watch has ended. Allocates nothing in steady state.
+     * {@code onCancelled} once when the watch has ended. A watcher catching up reads a bounded
+     * number of changes per call; a call that stops there with more to read marks its ready entry
+     * and rings its doorbell itself, as a hand-over would, since no other thread will. Allocates
+     * nothing in steady state.
      *
      * @param handler   receives what is pending.
      * @param maxEvents the most events to hand over in this call.

@@ -23,14 +23,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A revision the engine hands a watch in two dispatch cycles, whose second part matches nothing
- * of the watch, is sent as soon as the revision is whole: the engine marks the watch in the cycle
- * that completes it. Before, only the pump's 100 ms sweep found it; here the sweep is off, so a
- * missing mark is an event never sent. The dispatcher is paused inside its second cycle (an index
- * function it runs), so the pump polls the first part exactly while the revision is open; no timing
- * decides the test (the waits only bound a failure).
+ * The hand-overs that only the pump's old 100 ms sweep used to find, with no sweep (the pump now
+ * has none): a missing mark is an event never sent. No timing decides these tests; the waits only
+ * bound a failure.
+ * <ul>
+ * <li>A revision the engine hands a watch in two dispatch cycles, whose second part matches nothing
+ * of the watch, is sent once whole: the engine marks the watch in the cycle that completes it. The
+ * dispatcher is paused inside its second cycle (an index function it runs), so the pump polls the
+ * first part exactly while the revision is open.</li>
+ * <li>A watch catching up reads at most 4,096 changes per poll: past a stretch of other keys'
+ * changes longer than that, its poll hands over nothing, and the watcher marks itself so the pump
+ * polls it again.</li>
+ * </ul>
  */
-class SplitRevisionTest
+class UnsweptHandOverTest
 {
     /** More events than one dispatch cycle routes (4,096), all at one revision. */
     private static final int EVENTS = 6_000;
@@ -98,6 +104,46 @@ class SplitRevisionTest
             assertEquals(revision, out.responses.get(out.responses.size() - 1).getEvents(0).getKv().getModRevision());
         }
         stream.close();
+    }
+
+    @Test
+    void aWatchCatchingUpPastManyOtherChangesGetsEveryEventWithoutASweep() throws Exception
+    {
+        try (RingWatch small = RingWatch.open(RingWatchConfig.builder().name("caught-up").watcherQueueDepth(16)
+            .windowCapacity(1 << 16, 1 << 16).build()))
+        {
+            final WatchPump own = new WatchPump("caught-up", small, null, idle.doorbell(), Long.MAX_VALUE);
+            final RecordingResponses out = new RecordingResponses(true);
+            final WatchStream stream = new WatchStream(small, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out, own,
+                EtcdLimits.MAX_REQUEST_BYTES);
+            own.add(stream);
+            stream.onNext(WatchRequest.newBuilder().setCreateRequest(WatchCreateRequest.newBuilder()
+                .setKey(ByteString.copyFromUtf8("cu/p/")).setRangeEnd(ByteString.copyFromUtf8("cu/p0"))).build());
+            // More than the watcher's queue holds, unpolled: it falls behind and must read by cursor.
+            for (int i = 0; i < 100; i++)
+            {
+                small.put("cu/p/" + i, "v");
+            }
+            // Far more than one catch-up poll reads (4,096), none for the watch; then one more for it.
+            final List<Op> others = new ArrayList<>();
+            for (int i = 0; i < 500; i++)
+            {
+                others.add(Op.put("cu/q/" + i, "v"));
+            }
+            for (int t = 0; t < 100; t++)
+            {
+                small.txn(Txn.of(List.of(), others, List.of()));
+            }
+            small.put("cu/p/last", "v");
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (events(out) < 101 && System.nanoTime() < deadline)
+            {
+                own.doWork();
+                Thread.sleep(1);
+            }
+            assertEquals(101, events(out), "every event of the watch, the one after 50,000 other changes included");
+            stream.close();
+        }
     }
 
     private void drainPump()
