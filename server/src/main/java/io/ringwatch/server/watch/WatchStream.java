@@ -236,19 +236,6 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * Marks every watch of the stream ready, whether or not the engine marked it: the pump's
-     * periodic sweep, which bounds the delay of a hand-over nothing marked (a catch-up that read
-     * its limit without an event). Pump thread.
-     */
-    synchronized void markAllReady()
-    {
-        for (final StreamWatch watch : order)
-        {
-            watch.readyEntry().mark();
-        }
-    }
-
-    /**
      * Makes {@code watch}'s entry among the stream's ready watches, for its watcher to mark. Any
      * thread; allocates the entry.
      *
@@ -262,7 +249,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 
     /**
      * Marks the stream among the pump's ready streams (and wakes the pump if that added it): gRPC
-     * says it takes responses again, or the pump's sweep. Any thread, after a full fence that
+     * says it takes responses again. Any thread, after a full fence that
      * follows what the pump is to see; takes no lock, allocates nothing.
      */
     void markReady()

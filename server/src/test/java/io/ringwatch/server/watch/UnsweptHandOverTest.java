@@ -47,8 +47,7 @@ class UnsweptHandOverTest
     private final CountDownLatch resume = new CountDownLatch(1);
     private final RingWatch engine = RingWatch.open(RingWatchConfig.builder().name("split-revision").dispatcherThreads(1).build());
     private final WakeableIdleStrategy idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.SECONDS.toNanos(1));
-    // No sweep: only the engine's marks bring the watch to the pump.
-    private final WatchPump pump = new WatchPump("split-revision", engine, null, idle.doorbell(), Long.MAX_VALUE);
+    private final WatchPump pump = new WatchPump("split-revision", engine, null, idle.doorbell());
 
     @AfterEach
     void close()
@@ -112,7 +111,7 @@ class UnsweptHandOverTest
         try (RingWatch small = RingWatch.open(RingWatchConfig.builder().name("caught-up").watcherQueueDepth(16)
             .windowCapacity(1 << 16, 1 << 16).build()))
         {
-            final WatchPump own = new WatchPump("caught-up", small, null, idle.doorbell(), Long.MAX_VALUE);
+            final WatchPump own = new WatchPump("caught-up", small, null, idle.doorbell());
             final RecordingResponses out = new RecordingResponses(true);
             final WatchStream stream = new WatchStream(small, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out, own,
                 EtcdLimits.MAX_REQUEST_BYTES);
