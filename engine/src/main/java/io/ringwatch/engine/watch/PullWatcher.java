@@ -40,6 +40,21 @@ public interface PullWatcher extends Watcher
     long position();
 
     /**
+     * Whether the watcher is in step: it takes its events from its dispatcher's routes as they are
+     * written, not from the history by its own cursor after falling behind (etcd's synced and
+     * unsynced watchers). A watch started in the past within the window is in step from the start
+     * (its dispatcher replays the window to it). Exact on the polling thread, between or inside {@link #poll}
+     * calls (a listener asking in {@code onEvents} learns where those events came from); a racy
+     * read from any other. O(1), allocates nothing.
+     *
+     * @return whether the watcher is in step.
+     */
+    default boolean inStep()
+    {
+        return true;
+    }
+
+    /**
      * Blocks until something is pending or the timeout passes, then returns everything pending
      * (Juju's multiwatcher Next()): copies of the events, each progress notification marked where
      * it fell among them (as {@link #poll} would have handed them over), and the cancellation once

@@ -65,6 +65,13 @@ final class StreamWatch implements WatchListener
     private long lastRevision;
     /** Where the events of {@link #lastRevision} start in {@link #pending}. */
     private int lastRevisionStart;
+    /**
+     * Whether {@link #pending} holds events etcd would send from syncWatchers (an unsynced watcher):
+     * polled while the watcher was not in step, or at or before the revision current at creation.
+     */
+    private boolean pendingCaughtUp;
+    /** The store's revision when the watch was created: etcd syncs the events up to it as unsynced. */
+    private final long createdAt;
     /** Responses of events sent since the current {@link #drain} began. */
     private int responsesSent;
     private boolean ended;
@@ -75,8 +82,9 @@ final class StreamWatch implements WatchListener
     private boolean removed;
 
     StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final long startRevision,
-        final boolean progressNotify, final boolean fragment, final int fragmentBytes)
+        final long createdAt, final boolean progressNotify, final boolean fragment, final int fragmentBytes)
     {
+        this.createdAt = createdAt;
         this.stream = stream;
         this.readyEntry = stream.readyEntry(this);
         this.watchId = watchId;
@@ -252,6 +260,8 @@ final class StreamWatch implements WatchListener
     @Override
     public void onEvents(final EventBatch events)
     {
+        // Asked inside the poll: where these events came from, the routes or the watcher's cursor.
+        final boolean inStep = watcher.inStep();
         for (int i = 0; i < events.size(); i++)
         {
             final WatchEvent event = events.get(i);
@@ -265,12 +275,14 @@ final class StreamWatch implements WatchListener
                 if (pending.getEventsCount() >= MAX_EVENTS_PER_RESPONSE)
                 {
                     // A later revision arrived: every one pending is whole.
-                    send(pending);
+                    send(pending, pendingCaughtUp);
                     pending = WatchResponse.newBuilder().setWatchId(watchId);
+                    pendingCaughtUp = false;
                 }
                 lastRevision = revision;
                 lastRevisionStart = pending.getEventsCount();
             }
+            pendingCaughtUp |= !inStep || revision <= createdAt;
             pending.addEvents(EventProtos.toProto(event));
         }
     }
@@ -329,8 +341,9 @@ final class StreamWatch implements WatchListener
         }
         if (lastRevision <= complete)
         {
-            send(pending);
+            send(pending, pendingCaughtUp);
             pending = null;
+            pendingCaughtUp = false;
         }
         else if (lastRevisionStart > 0)
         {
@@ -339,16 +352,26 @@ final class StreamWatch implements WatchListener
                 .addAllEvents(events.subList(0, lastRevisionStart));
             pending = WatchResponse.newBuilder().setWatchId(watchId).addAllEvents(events.subList(lastRevisionStart, events.size()));
             lastRevisionStart = 0;
-            send(whole);
+            // The revision held back keeps the mark too: it may have been polled with the rest.
+            send(whole, pendingCaughtUp);
         }
     }
 
-    /** One response of events, in fragments if the watch asked for them and it is too large. */
-    private void send(final WatchResponse.Builder response)
+    /**
+     * One response of events, in fragments if the watch asked for them and it is too large. Its
+     * header revision is etcd 3.5's (mvcc watchable_store.go): a synced watcher's response carries
+     * its events' revision (notify's {@code rev}; a retried victim's {@code minRev - 1}, the last
+     * revision it was handed), an unsynced one's the store's revision (syncWatchers' {@code curRev}).
+     *
+     * @param caughtUp whether the events are what etcd would send an unsynced watcher.
+     */
+    private void send(final WatchResponse.Builder response, final boolean caughtUp)
     {
         periodic.eventsSent();
         responsesSent++;
-        final long revision = stream.fillHeader(response);
+        final long revision = caughtUp ? stream.currentRevision()
+            : response.getEvents(response.getEventsCount() - 1).getKv().getModRevision();
+        response.setHeader(stream.header(revision));
         // etcd's sendFragments: whole when below the limit (header included) or of one event.
         if (fragment && response.getEventsCount() > 1 && response.build().getSerializedSize() >= fragmentBytes)
         {

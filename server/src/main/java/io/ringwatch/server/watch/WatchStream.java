@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.ringwatch.server.api.etcdserverpb.WatchCancelRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchRequest;
+import io.ringwatch.server.api.etcdserverpb.ResponseHeader;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -327,17 +328,20 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * Fills {@code response}'s header with the engine's current revision, as {@link #send} with 0
-     * would; the caller holds the lock.
-     *
-     * @param response the response.
-     * @return the header's revision.
+     * @return the engine's current revision: the store's revision in etcd's headers.
      */
-    long fillHeader(final WatchResponse.Builder response)
+    long currentRevision()
     {
-        final long revision = engine.currentRevision();
-        response.setHeader(member.header(revision));
-        return revision;
+        return engine.currentRevision();
+    }
+
+    /**
+     * @param revision a header revision.
+     * @return the member's response header carrying it.
+     */
+    ResponseHeader header(final long revision)
+    {
+        return member.header(revision);
     }
 
     /**
@@ -416,6 +420,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             createCompacted(watchId, mark);
             return;
         }
+        // Read before the watcher starts: the events up to it are etcd's syncWatchers' (unsynced).
+        final long createdAt = engine.currentRevision();
         final PullWatcher watcher;
         try
         {
@@ -427,7 +433,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             refuseCreate(EtcdErrors.fromEngine(e).getStatus().getDescription());
             return;
         }
-        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), request.getProgressNotify(),
+        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), createdAt,
+            request.getProgressNotify(),
             request.getFragment(), fragmentBytes);
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         if (!progressRounds.isEmpty())

@@ -49,7 +49,7 @@ class StreamWatchProgressTest
     {
         final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.key(key)).startRevision(startRevision)
             .withProgressNotify());
-        return new StreamWatch(stream, 1, watcher, startRevision, true, false, EtcdLimits.MAX_REQUEST_BYTES);
+        return new StreamWatch(stream, 1, watcher, startRevision, engine.currentRevision(), true, false, EtcdLimits.MAX_REQUEST_BYTES);
     }
 
     @Test

@@ -141,6 +141,11 @@ class UnsweptHandOverTest
                 Thread.sleep(1);
             }
             assertEquals(101, events(out), "every event of the watch, the one after 50,000 other changes included");
+            synchronized (out)
+            {
+                assertEquals(small.currentRevision(), out.responses.get(1).getHeader().getRevision(),
+                    "read by cursor, etcd's unsynced watcher: the store's revision (syncWatchers' curRev)");
+            }
             stream.close();
         }
     }

@@ -80,6 +80,13 @@ final class PullWatcherState extends WatcherState implements PullWatcher
     }
 
     @Override
+    public boolean inStep()
+    {
+        final WatcherConsumer own = consumerSide();
+        return (own == null || own.mode() == WatcherConsumer.SYNCED) && !isCatchUpRequested();
+    }
+
+    @Override
     public void wakeWith(final Doorbell doorbell)
     {
         this.doorbell = doorbell;
