@@ -79,6 +79,8 @@ final class StreamWatch implements WatchListener
     private long progressAsked;
     /** The highest revision the watch reached progress at (everything up to it handed over). */
     private long progressSeen;
+    /** The revision of the last event sent (whole revisions are sent, in order); 0 before any. */
+    private long lastSentRevision;
     private boolean removed;
 
     StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final long startRevision,
@@ -155,6 +157,15 @@ final class StreamWatch implements WatchListener
     long progressSeen()
     {
         return progressSeen;
+    }
+
+    /**
+     * @return a revision up to which the client has every event of this watch: its progress, or the
+     *         last revision it sent, whichever is later.
+     */
+    long completeThrough()
+    {
+        return Math.max(progressSeen, lastSentRevision);
     }
 
     /**
@@ -369,8 +380,10 @@ final class StreamWatch implements WatchListener
     {
         periodic.eventsSent();
         responsesSent++;
-        final long revision = caughtUp ? stream.currentRevision()
-            : response.getEvents(response.getEventsCount() - 1).getKv().getModRevision();
+        final long last = response.getEvents(response.getEventsCount() - 1).getKv().getModRevision();
+        lastSentRevision = last;
+        stream.eventsSent(last);
+        final long revision = caughtUp ? stream.currentRevision() : last;
         response.setHeader(stream.header(revision));
         // etcd's sendFragments: whole when below the limit (header included) or of one event.
         if (fragment && response.getEventsCount() > 1 && response.build().getSerializedSize() >= fragmentBytes)

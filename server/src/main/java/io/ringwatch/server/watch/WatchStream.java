@@ -85,6 +85,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private boolean closed;
     /** The revisions of the progress requests not answered yet, oldest (and lowest) first. */
     private final ArrayDeque<Long> progressRounds = new ArrayDeque<>();
+    /** The highest revision of an event sent on the stream; 0 before any. */
+    private long maxEventRevisionSent;
     /** Whether {@link #send} ran since the pump last asked gRPC whether the stream is ready. */
     private boolean sent;
     /** When the pump last found the stream ready; a new stream counts as ready when opened. */
@@ -598,21 +600,46 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         return false;
     }
 
-    /** Answers, oldest first, every progress request whose revision every live watch has reached. */
+    /**
+     * A watch sent events up to {@code revision}; the caller holds the lock.
+     *
+     * @param revision the last event's revision.
+     */
+    void eventsSent(final long revision)
+    {
+        maxEventRevisionSent = Math.max(maxEventRevisionSent, revision);
+    }
+
+    /**
+     * Answers, oldest first, every progress request whose revision every live watch has reached.
+     * The answer carries the revision every watch is complete through (at least the request's):
+     * answered later than etcd answers, its client may already have events after the request's
+     * revision, and a progress below an event it had would take its watches back. Where another
+     * watch of the stream has already sent events past that revision, the request is dropped, as
+     * etcd drops one that finds a watcher unsynced (the client asks again).
+     */
     private void answerReachedRounds()
     {
         while (!progressRounds.isEmpty())
         {
             final long revision = progressRounds.peekFirst();
+            long complete = Long.MAX_VALUE;
             for (final StreamWatch watch : order)
             {
-                if (!watch.ended() && watch.progressSeen() < revision)
+                if (!watch.ended())
                 {
-                    return;
+                    if (watch.progressSeen() < revision)
+                    {
+                        return;
+                    }
+                    complete = Math.min(complete, watch.completeThrough());
                 }
             }
             progressRounds.pollFirst();
-            send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), revision);
+            if (complete != Long.MAX_VALUE && complete >= maxEventRevisionSent)
+            {
+                send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), complete);
+            }
         }
     }
 
