@@ -214,6 +214,9 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
                     ready = out.isReady();
                 }
             }
+            // Found not ready after a send: nothing brings the pump back before gRPC's on-ready, so
+            // admission must see the stream as waiting from now (it may never read again).
+            waitingForReady = !ready;
             removeEnded();
         }
         catch (final RuntimeException e)
