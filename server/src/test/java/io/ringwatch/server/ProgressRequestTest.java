@@ -4,11 +4,13 @@ import com.google.protobuf.ByteString;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
+import io.ringwatch.server.api.mvccpb.Event;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -86,6 +88,67 @@ class ProgressRequestTest
             }
             final WatchResponse extra = stream.responses.poll(300, TimeUnit.MILLISECONDS);
             assertNull(extra, () -> "a sixth answer: " + extra);
+        }
+    }
+
+    /**
+     * Answered later than etcd would (once every watch has reached the request's revision), a
+     * progress response must still never carry a revision below an event the stream already sent:
+     * the client would take its watches back (Kubernetes' watch cache sets its resource version to
+     * it). One watch's key is written flat out while the client asks for progress every
+     * millisecond; the other watch's progress comes later. Each answer is at least every event
+     * before it, and once the writes stop a request is answered at the store's revision.
+     */
+    @Test
+    void aProgressAnswerIsNeverBelowAnEventTheStreamSentBeforeIt() throws Exception
+    {
+        try (RawWatchStream stream = new RawWatchStream(fixture.channel, true))
+        {
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("prm/a")).setWatchId(1));
+            assertTrue(stream.next().getCreated());
+            stream.create(WatchCreateRequest.newBuilder().setKey(ByteString.copyFromUtf8("prm/b")).setWatchId(2));
+            assertTrue(stream.next().getCreated());
+            final AtomicBoolean writing = new AtomicBoolean(true);
+            final Thread writer = new Thread(() ->
+            {
+                while (writing.get())
+                {
+                    fixture.engine.put("prm/a", "v");
+                }
+            }, "prm-writer");
+            writer.start();
+            final long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500);
+            while (System.nanoTime() < end)
+            {
+                stream.requestProgress();
+                Thread.sleep(1);
+            }
+            writing.set(false);
+            writer.join();
+            final long last = fixture.engine.currentRevision();
+            stream.requestProgress();
+            long eventsThrough = 0;
+            int answers = 0;
+            while (true)
+            {
+                final WatchResponse response = stream.next();
+                if (response.getWatchId() == -1)
+                {
+                    answers++;
+                    final long seen = eventsThrough;
+                    assertTrue(response.getHeader().getRevision() >= seen,
+                        () -> "progress at " + response.getHeader().getRevision() + " after an event at " + seen);
+                    if (response.getHeader().getRevision() == last && eventsThrough == last)
+                    {
+                        break;
+                    }
+                }
+                for (final Event event : response.getEventsList())
+                {
+                    eventsThrough = Math.max(eventsThrough, event.getKv().getModRevision());
+                }
+            }
+            System.out.println("progress answers while writing, and the last: " + answers);
         }
     }
 

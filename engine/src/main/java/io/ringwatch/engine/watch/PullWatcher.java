@@ -16,7 +16,10 @@ public interface PullWatcher extends Watcher
     /**
      * Hands the pending events to {@code handler} on the calling thread without blocking: one
      * {@code onEvents} call per run of events, {@code onProgress} for progress notifications and
-     * {@code onCancelled} once when the watch has ended. Allocates nothing in steady state.
+     * {@code onCancelled} once when the watch has ended. A watcher catching up reads a bounded
+     * number of changes per call; a call that stops there with more to read marks its ready entry
+     * and rings its doorbell itself, as a hand-over would, since no other thread will. Allocates
+     * nothing in steady state.
      *
      * @param handler   receives what is pending.
      * @param maxEvents the most events to hand over in this call.
@@ -35,6 +38,21 @@ public interface PullWatcher extends Watcher
      * @return the revision the watch is complete up to.
      */
     long position();
+
+    /**
+     * Whether the watcher is in step: it takes its events from its dispatcher's routes as they are
+     * written, not from the history by its own cursor after falling behind (etcd's synced and
+     * unsynced watchers). A watch started in the past within the window is in step from the start
+     * (its dispatcher replays the window to it). Exact on the polling thread, between or inside {@link #poll}
+     * calls (a listener asking in {@code onEvents} learns where those events came from); a racy
+     * read from any other. O(1), allocates nothing.
+     *
+     * @return whether the watcher is in step.
+     */
+    default boolean inStep()
+    {
+        return true;
+    }
 
     /**
      * Blocks until something is pending or the timeout passes, then returns everything pending
@@ -66,7 +84,10 @@ public interface PullWatcher extends Watcher
      * Has the engine mark {@code entry} whenever it hands this watcher something to poll, as
      * {@link #wakeWith} rings a doorbell (same moments, same fence before it, after the doorbell's
      * ring): an owner of many watchers learns which of them has work and polls only those, on its
-     * own thread ({@link ReadyQueue}). The dispatcher runs no code of the owner's, so an owner that
+     * own thread ({@link ReadyQueue}). It is also marked when a revision it was handed part of
+     * becomes whole ({@link #position()} reaches it) in a later dispatch cycle, even if the rest of
+     * that revision matches nothing of the watch: an owner that sends only whole revisions learns
+     * it there. The dispatcher runs no code of the owner's, so an owner that
      * is slow or never drains its queue delays no other watcher. Setting an entry marks it once,
      * for what was handed over before (a spare mark when nothing was). The owner unmarks the entry
      * before it polls (the queue's protocol), so a hand-over the poll misses marks it again. Any

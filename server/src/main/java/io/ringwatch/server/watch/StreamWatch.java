@@ -31,7 +31,8 @@ import java.util.List;
  * etcd's 1,000, and a stream that stops reading holds one such response past gRPC's threshold.
  * Events of a revision the watcher may not have been handed whole yet (its
  * {@link PullWatcher#position()} is below it) are held until it has: the dispatcher marks the watch
- * when it hands over the rest, or the pump's 100 ms sweep finds it complete.
+ * when it hands over the rest, or in the cycle that completes the revision if the rest matches
+ * nothing of the watch.
  * A watch created with {@code fragment} splits a response of two or more events that is not below
  * etcd's watch limit, --max-request-bytes plus gRPC's overhead of 512 KiB (2 MiB by default: v3rpc
  * watch.go NewWatchServer), into fragments below it, every one but the last marked
@@ -64,6 +65,13 @@ final class StreamWatch implements WatchListener
     private long lastRevision;
     /** Where the events of {@link #lastRevision} start in {@link #pending}. */
     private int lastRevisionStart;
+    /**
+     * Whether {@link #pending} holds events etcd would send from syncWatchers (an unsynced watcher):
+     * polled while the watcher was not in step, or at or before the revision current at creation.
+     */
+    private boolean pendingCaughtUp;
+    /** The store's revision when the watch was created: etcd syncs the events up to it as unsynced. */
+    private final long createdAt;
     /** Responses of events sent since the current {@link #drain} began. */
     private int responsesSent;
     private boolean ended;
@@ -71,11 +79,14 @@ final class StreamWatch implements WatchListener
     private long progressAsked;
     /** The highest revision the watch reached progress at (everything up to it handed over). */
     private long progressSeen;
+    /** The revision of the last event sent (whole revisions are sent, in order); 0 before any. */
+    private long lastSentRevision;
     private boolean removed;
 
     StreamWatch(final WatchStream stream, final long watchId, final PullWatcher watcher, final long startRevision,
-        final boolean progressNotify, final boolean fragment, final int fragmentBytes)
+        final long createdAt, final boolean progressNotify, final boolean fragment, final int fragmentBytes)
     {
+        this.createdAt = createdAt;
         this.stream = stream;
         this.readyEntry = stream.readyEntry(this);
         this.watchId = watchId;
@@ -146,6 +157,15 @@ final class StreamWatch implements WatchListener
     long progressSeen()
     {
         return progressSeen;
+    }
+
+    /**
+     * @return a revision up to which the client has every event of this watch: its progress, or the
+     *         last revision it sent, whichever is later.
+     */
+    long completeThrough()
+    {
+        return Math.max(progressSeen, lastSentRevision);
     }
 
     /**
@@ -251,6 +271,8 @@ final class StreamWatch implements WatchListener
     @Override
     public void onEvents(final EventBatch events)
     {
+        // Asked inside the poll: where these events came from, the routes or the watcher's cursor.
+        final boolean inStep = watcher.inStep();
         for (int i = 0; i < events.size(); i++)
         {
             final WatchEvent event = events.get(i);
@@ -264,12 +286,14 @@ final class StreamWatch implements WatchListener
                 if (pending.getEventsCount() >= MAX_EVENTS_PER_RESPONSE)
                 {
                     // A later revision arrived: every one pending is whole.
-                    send(pending);
+                    send(pending, pendingCaughtUp);
                     pending = WatchResponse.newBuilder().setWatchId(watchId);
+                    pendingCaughtUp = false;
                 }
                 lastRevision = revision;
                 lastRevisionStart = pending.getEventsCount();
             }
+            pendingCaughtUp |= !inStep || revision <= createdAt;
             pending.addEvents(EventProtos.toProto(event));
         }
     }
@@ -328,8 +352,9 @@ final class StreamWatch implements WatchListener
         }
         if (lastRevision <= complete)
         {
-            send(pending);
+            send(pending, pendingCaughtUp);
             pending = null;
+            pendingCaughtUp = false;
         }
         else if (lastRevisionStart > 0)
         {
@@ -338,16 +363,28 @@ final class StreamWatch implements WatchListener
                 .addAllEvents(events.subList(0, lastRevisionStart));
             pending = WatchResponse.newBuilder().setWatchId(watchId).addAllEvents(events.subList(lastRevisionStart, events.size()));
             lastRevisionStart = 0;
-            send(whole);
+            // The revision held back keeps the mark too: it may have been polled with the rest.
+            send(whole, pendingCaughtUp);
         }
     }
 
-    /** One response of events, in fragments if the watch asked for them and it is too large. */
-    private void send(final WatchResponse.Builder response)
+    /**
+     * One response of events, in fragments if the watch asked for them and it is too large. Its
+     * header revision is etcd 3.5's (mvcc watchable_store.go): a synced watcher's response carries
+     * its events' revision (notify's {@code rev}; a retried victim's {@code minRev - 1}, the last
+     * revision it was handed), an unsynced one's the store's revision (syncWatchers' {@code curRev}).
+     *
+     * @param caughtUp whether the events are what etcd would send an unsynced watcher.
+     */
+    private void send(final WatchResponse.Builder response, final boolean caughtUp)
     {
         periodic.eventsSent();
         responsesSent++;
-        final long revision = stream.fillHeader(response);
+        final long last = response.getEvents(response.getEventsCount() - 1).getKv().getModRevision();
+        lastSentRevision = last;
+        stream.eventsSent(last);
+        final long revision = caughtUp ? stream.currentRevision() : last;
+        response.setHeader(stream.header(revision));
         // etcd's sendFragments: whole when below the limit (header included) or of one event.
         if (fragment && response.getEventsCount() > 1 && response.build().getSerializedSize() >= fragmentBytes)
         {

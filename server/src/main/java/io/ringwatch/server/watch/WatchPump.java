@@ -5,6 +5,7 @@ import io.ringwatch.engine.idle.Doorbell;
 import io.ringwatch.engine.stats.EngineStats;
 import io.ringwatch.engine.watch.ReadyQueue;
 import io.ringwatch.server.admission.WriteAdmission;
+import io.ringwatch.server.admission.WriteGate;
 import org.agrona.concurrent.Agent;
 
 import java.lang.invoke.VarHandle;
@@ -21,15 +22,18 @@ import java.util.concurrent.TimeUnit;
  * doorbell). The engine's dispatchers only mark entries (each stream's watches are a queue inside
  * the pump's, {@link ReadyQueue#inside}): they never run the server's code. One thread for all
  * streams, so a stream never costs a thread, and a stream that does not read keeps its watches
- * marked, so that further hand-overs cost the dispatcher a read and the pump nothing. Every
- * {@code sweepNanos} a cycle marks every watch of every stream, which bounds the delay of a
- * hand-over nothing marked. The set of streams is copied on change (rare) and read without a lock
- * by the sweep and the admission; a cycle allocates nothing itself (the responses it sends do; the
- * list of active streams grows to the most streams ever ready).
+ * marked, so that further hand-overs cost the dispatcher a read and the pump nothing. There is
+ * no periodic sweep of every watch: every hand-over marks its watch (events, progress, the end, a
+ * revision completed in a later dispatch cycle, a catch-up poll stopped at its read bound), so an
+ * idle watch costs the pump nothing. The set of streams is copied on change (rare) and read without
+ * a lock by the admission; a cycle allocates nothing itself (the responses it sends do; the list of
+ * active streams grows to the most streams ever ready).
  * With write admission, the pump also measures the streams' backlog for it every
  * {@link #ADMISSION_INTERVAL_NANOS} (it visits every watch, so not on every busy cycle), and on
  * every cycle that found nothing to send while writes are held, so that it never parks on a
- * measurement that would let them through.
+ * measurement that would let them through; it skips the measurement while nothing can have
+ * changed it (no new revision, no backlog, no write held or passing), so idle watches cost it
+ * nothing either.
  */
 final class WatchPump implements Agent
 {
@@ -40,31 +44,27 @@ final class WatchPump implements Agent
     private final String roleName;
     private final EngineStats engine;
     private final WriteAdmission admission;
-    private final long sweepNanos;
     private final ReadyQueue<WatchStream> readyStreams;
     /** The marked streams the pump took, oldest first; pump thread only. */
     private final ArrayDeque<ReadyQueue.Entry<WatchStream>> active = new ArrayDeque<>();
     private volatile WatchStream[] streams = NONE;
     private long lastAdmission;
-    private long lastSweep;
+    /** The engine's revision at the last measurement, -1 before any. */
+    private long lastAdmissionRevision = -1;
 
     /**
      * @param roleName   names the pump's thread.
      * @param engine     the engine whose revisions and window the backlog is measured against.
      * @param admission  the write admission to drive, or null without one.
      * @param doorbell   the doorbell the pump's thread parks on.
-     * @param sweepNanos how often every watch is looked at, marked or not.
      */
-    WatchPump(final String roleName, final RingWatch engine, final WriteAdmission admission, final Doorbell doorbell,
-        final long sweepNanos)
+    WatchPump(final String roleName, final RingWatch engine, final WriteAdmission admission, final Doorbell doorbell)
     {
         this.roleName = roleName;
         this.engine = engine.stats();
         this.admission = admission;
         this.readyStreams = ReadyQueue.wakingWith(doorbell);
-        this.sweepNanos = sweepNanos;
         lastAdmission = System.nanoTime();
-        lastSweep = lastAdmission;
     }
 
     /**
@@ -127,16 +127,6 @@ final class WatchPump implements Agent
     public int doWork()
     {
         final long now = System.nanoTime();
-        final WatchStream[] current = streams;
-        if (now - lastSweep >= sweepNanos)
-        {
-            lastSweep = now;
-            for (final WatchStream stream : current)
-            {
-                stream.markAllReady();
-                stream.markReady();
-            }
-        }
         for (ReadyQueue.Entry<WatchStream> entry = readyStreams.poll(); entry != null; entry = readyStreams.poll())
         {
             active.addLast(entry);
@@ -164,11 +154,27 @@ final class WatchPump implements Agent
         if (admission != null && (now - lastAdmission >= ADMISSION_INTERVAL_NANOS || (work == 0 && admission.gate().heldNow() > 0)))
         {
             lastAdmission = now;
-            final long revision = engine.currentRevision();
-            admission.evaluate(current, now, revision,
-                WriteAdmission.windowRevisions(revision, engine.windowOldestRevision(), engine.windowSize(), engine.windowCapacity()));
+            measure(now);
         }
         return work;
+    }
+
+    /**
+     * Measures the backlog for the admission, unless nothing can have changed it since the last
+     * measurement: no new revision, no backlog then (positions only grow, so it is still none),
+     * and no write held or passing. A measurement reads every watch's position.
+     */
+    private void measure(final long now)
+    {
+        final long revision = engine.currentRevision();
+        final WriteGate gate = admission.gate();
+        if (revision == lastAdmissionRevision && admission.backlog() == 0 && gate.heldNow() == 0 && gate.passing() == 0)
+        {
+            return;
+        }
+        lastAdmissionRevision = revision;
+        admission.evaluate(streams, now, revision,
+            WriteAdmission.windowRevisions(revision, engine.windowOldestRevision(), engine.windowSize(), engine.windowCapacity()));
     }
 
     @Override

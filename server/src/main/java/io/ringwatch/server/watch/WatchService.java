@@ -24,10 +24,11 @@ import java.util.concurrent.TimeUnit;
  * watcher something to poll ({@code PullWatcher.readyIn}; the dispatcher runs none of the server's
  * code), and gRPC a stream that was not ready and becomes ready: either marks the stream ready for
  * the pump and rings it, and a wake-up visits only the marked streams' marked watches. An idle
- * server's pump therefore costs no CPU; it still sweeps every watch every
- * {@link #MAX_IDLE_PARK_MILLIS} ms, which only bounds the delay of a hand-over nothing marked. With a {@link WriteAdmission}, the
- * pump also measures the backlog of the streams that read and drives it. Thread-safe; close it to
- * end every stream and stop the thread.
+ * server's pump therefore costs no CPU, however many watches are open: it wakes at least every
+ * {@link #MAX_IDLE_PARK_MILLIS} ms, and such a wake-up costs what is marked. With a
+ * {@link WriteAdmission}, the pump also measures the backlog of the streams that read and drives it
+ * (a wake-up is when it notices writes held while nothing rang it). Thread-safe; close it to end
+ * every stream and stop the thread.
  */
 public final class WatchService extends WatchGrpc.WatchImplBase implements AutoCloseable
 {
@@ -58,7 +59,7 @@ public final class WatchService extends WatchGrpc.WatchImplBase implements AutoC
         this.member = Objects.requireNonNull(member, "member");
         this.fragmentBytes = fragmentBytes;
         idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
-        pump = new WatchPump(name + "-watch-pump", engine, admission, idle.doorbell(), TimeUnit.MILLISECONDS.toNanos(MAX_IDLE_PARK_MILLIS));
+        pump = new WatchPump(name + "-watch-pump", engine, admission, idle.doorbell());
         runner = new AgentRunner(idle, error -> LOG.error("watch pump failed", error), null, pump);
         AgentRunner.startOnThread(runner);
     }

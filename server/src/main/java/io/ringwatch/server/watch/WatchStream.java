@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.ringwatch.server.api.etcdserverpb.WatchCancelRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchRequest;
+import io.ringwatch.server.api.etcdserverpb.ResponseHeader;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -84,6 +85,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private boolean closed;
     /** The revisions of the progress requests not answered yet, oldest (and lowest) first. */
     private final ArrayDeque<Long> progressRounds = new ArrayDeque<>();
+    /** The highest revision of an event sent on the stream; 0 before any. */
+    private long maxEventRevisionSent;
     /** Whether {@link #send} ran since the pump last asked gRPC whether the stream is ready. */
     private boolean sent;
     /** When the pump last found the stream ready; a new stream counts as ready when opened. */
@@ -211,6 +214,9 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
                     ready = out.isReady();
                 }
             }
+            // Found not ready after a send: nothing brings the pump back before gRPC's on-ready, so
+            // admission must see the stream as waiting from now (it may never read again).
+            waitingForReady = !ready;
             removeEnded();
         }
         catch (final RuntimeException e)
@@ -236,19 +242,6 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * Marks every watch of the stream ready, whether or not the engine marked it: the pump's
-     * periodic sweep, which bounds the delay of a hand-over nothing marked (a catch-up that read
-     * its limit without an event). Pump thread.
-     */
-    synchronized void markAllReady()
-    {
-        for (final StreamWatch watch : order)
-        {
-            watch.readyEntry().mark();
-        }
-    }
-
-    /**
      * Makes {@code watch}'s entry among the stream's ready watches, for its watcher to mark. Any
      * thread; allocates the entry.
      *
@@ -262,7 +255,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
 
     /**
      * Marks the stream among the pump's ready streams (and wakes the pump if that added it): gRPC
-     * says it takes responses again, or the pump's sweep. Any thread, after a full fence that
+     * says it takes responses again. Any thread, after a full fence that
      * follows what the pump is to see; takes no lock, allocates nothing.
      */
     void markReady()
@@ -340,17 +333,20 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     }
 
     /**
-     * Fills {@code response}'s header with the engine's current revision, as {@link #send} with 0
-     * would; the caller holds the lock.
-     *
-     * @param response the response.
-     * @return the header's revision.
+     * @return the engine's current revision: the store's revision in etcd's headers.
      */
-    long fillHeader(final WatchResponse.Builder response)
+    long currentRevision()
     {
-        final long revision = engine.currentRevision();
-        response.setHeader(member.header(revision));
-        return revision;
+        return engine.currentRevision();
+    }
+
+    /**
+     * @param revision a header revision.
+     * @return the member's response header carrying it.
+     */
+    ResponseHeader header(final long revision)
+    {
+        return member.header(revision);
     }
 
     /**
@@ -429,6 +425,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             createCompacted(watchId, mark);
             return;
         }
+        // Read before the watcher starts: the events up to it are etcd's syncWatchers' (unsynced).
+        final long createdAt = engine.currentRevision();
         final PullWatcher watcher;
         try
         {
@@ -440,7 +438,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             refuseCreate(EtcdErrors.fromEngine(e).getStatus().getDescription());
             return;
         }
-        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), request.getProgressNotify(),
+        final StreamWatch watch = new StreamWatch(this, watchId, watcher, request.getStartRevision(), createdAt,
+            request.getProgressNotify(),
             request.getFragment(), fragmentBytes);
         send(WatchResponse.newBuilder().setWatchId(watchId).setCreated(true), 0);
         if (!progressRounds.isEmpty())
@@ -604,21 +603,46 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         return false;
     }
 
-    /** Answers, oldest first, every progress request whose revision every live watch has reached. */
+    /**
+     * A watch sent events up to {@code revision}; the caller holds the lock.
+     *
+     * @param revision the last event's revision.
+     */
+    void eventsSent(final long revision)
+    {
+        maxEventRevisionSent = Math.max(maxEventRevisionSent, revision);
+    }
+
+    /**
+     * Answers, oldest first, every progress request whose revision every live watch has reached.
+     * The answer carries the revision every watch is complete through (at least the request's):
+     * answered later than etcd answers, its client may already have events after the request's
+     * revision, and a progress below an event it had would take its watches back. Where another
+     * watch of the stream has already sent events past that revision, the request is dropped, as
+     * etcd drops one that finds a watcher unsynced (the client asks again).
+     */
     private void answerReachedRounds()
     {
         while (!progressRounds.isEmpty())
         {
             final long revision = progressRounds.peekFirst();
+            long complete = Long.MAX_VALUE;
             for (final StreamWatch watch : order)
             {
-                if (!watch.ended() && watch.progressSeen() < revision)
+                if (!watch.ended())
                 {
-                    return;
+                    if (watch.progressSeen() < revision)
+                    {
+                        return;
+                    }
+                    complete = Math.min(complete, watch.completeThrough());
                 }
             }
             progressRounds.pollFirst();
-            send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), revision);
+            if (complete != Long.MAX_VALUE && complete >= maxEventRevisionSent)
+            {
+                send(WatchResponse.newBuilder().setWatchId(INVALID_WATCH_ID), complete);
+            }
         }
     }
 

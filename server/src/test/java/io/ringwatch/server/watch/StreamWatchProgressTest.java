@@ -35,7 +35,7 @@ class StreamWatchProgressTest
         engine = RingWatch.open(RingWatchConfig.builder().name("stream-watch-progress").progressNotifyInterval(Duration.ofHours(1)).build());
         out = new RecordingResponses(true);
         stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out,
-            new WatchPump("stream-watch-progress-pump", engine, null, new Doorbell(), Long.MAX_VALUE), EtcdLimits.MAX_REQUEST_BYTES);
+            new WatchPump("stream-watch-progress-pump", engine, null, new Doorbell()), EtcdLimits.MAX_REQUEST_BYTES);
     }
 
     @AfterEach
@@ -49,7 +49,7 @@ class StreamWatchProgressTest
     {
         final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.key(key)).startRevision(startRevision)
             .withProgressNotify());
-        return new StreamWatch(stream, 1, watcher, startRevision, true, false, EtcdLimits.MAX_REQUEST_BYTES);
+        return new StreamWatch(stream, 1, watcher, startRevision, engine.currentRevision(), true, false, EtcdLimits.MAX_REQUEST_BYTES);
     }
 
     @Test

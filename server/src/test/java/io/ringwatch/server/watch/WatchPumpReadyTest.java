@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The pump visits only the watches the engine marked and the streams gRPC said are ready, so a
- * mark it misses is an event never sent: here the pump's periodic sweep is off, and every event
+ * mark it misses is an event never sent (the pump has no periodic sweep), and every event
  * must still arrive. Many watches on many streams get one event each while the pump runs on its
  * own thread (so marks land while it parks and while it is mid-pass); a stream that is not ready
  * gets its events once its on-ready comes.
@@ -48,8 +48,7 @@ class WatchPumpReadyTest
     {
         engine = RingWatch.open(RingWatchConfig.builder().name("watch-pump-ready").build());
         idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.SECONDS.toNanos(1));
-        // No sweep: only the marks bring a watch to the pump.
-        pump = new WatchPump("watch-pump-ready", engine, null, idle.doorbell(), Long.MAX_VALUE);
+        pump = new WatchPump("watch-pump-ready", engine, null, idle.doorbell());
     }
 
     @AfterEach
@@ -95,7 +94,7 @@ class WatchPumpReadyTest
             Thread.sleep(5);
         }
         expected.removeAll(received());
-        assertTrue(expected.isEmpty(), () -> expected.size() + " watches never got their event (no sweep finds a missed mark), e.g. "
+        assertTrue(expected.isEmpty(), () -> expected.size() + " watches never got their event (nothing finds a missed mark), e.g. "
             + expected.iterator().next());
     }
 

@@ -55,6 +55,27 @@ final class BatchSignals
         }
     }
 
+    /**
+     * Adds the pull watchers touched so far in this cycle to {@code into}, each once per
+     * {@code revision} however many cycles touch it inside that revision.
+     *
+     * @param revision the revision the cycle ends inside.
+     * @param into     receives them.
+     */
+    void keepTouchedPullWatchers(final long revision, final ArrayList<WatcherState> into)
+    {
+        for (int i = 0, size = touched.size(); i < size; i++)
+        {
+            final WatcherState watcher = touched.get(i);
+            final ShardFields fields = watcher.shardFieldsOrNull();
+            if (watcher instanceof PullWatcherState && fields != null && fields.openRevisionKept != revision)
+            {
+                fields.openRevisionKept = revision;
+                into.add(watcher);
+            }
+        }
+    }
+
     /** Wakes every watcher touched in this cycle (and those left from before), then starts the next cycle. */
     void finishCycle()
     {

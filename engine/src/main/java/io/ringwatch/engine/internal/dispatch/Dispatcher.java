@@ -40,7 +40,9 @@ import java.util.function.Consumer;
  *
  * <p>Progress is exact: the dispatcher tracks the last revision it has routed completely (a
  * duty cycle may end inside a revision, a prefix delete's thousands of events being one
- * revision) and only that revision goes into a progress marker, behind the events it covers.
+ * revision) and only that revision goes into a progress marker, behind the events it covers. The
+ * pull watchers a cycle touched inside a revision it did not finish are marked again in the cycle
+ * that finishes it, so an owner waiting for the revision to be whole learns it without a timer.
  * Allocates nothing per event in steady state.
  */
 final class Dispatcher implements Agent
@@ -88,6 +90,12 @@ final class Dispatcher implements Agent
     private int routedOfLastRevision;
     /** The last revision whose every event has been routed: what progress may report. */
     private long completeRevision;
+    /**
+     * Pull watchers touched in cycles that ended inside {@link #openRevision}: marked again in the
+     * cycle that completes it, since an owner may hold that revision's events until it is whole.
+     */
+    private final ArrayList<WatcherState> touchedInOpenRevision = new ArrayList<>();
+    private long openRevision;
     /** Watchers whose requested progress waits for this shard to route up to a revision... */
     private final ArrayList<WatcherState> deferredProgress = new ArrayList<>();
     /** ...this one, at the same index. */
@@ -155,6 +163,7 @@ final class Dispatcher implements Agent
         }
         int work = applyCommands();
         work += dispatchEvents();
+        touchWhenRevisionCompletes();
         work += answerDeferredProgress();
         work += notifyProgressIfDue();
         signals.finishCycle();
@@ -452,6 +461,30 @@ final class Dispatcher implements Agent
             return -1;
         }
         return WatcherState.eventEntry(sequence, mode);
+    }
+
+    /**
+     * A cycle that ends inside a revision hands its watchers part of it; the rest may match none of
+     * them, and a pull watcher's owner that waits for {@code position()} to cover the revision
+     * (the etcd server never splits one) would then learn nothing until something else woke it.
+     * So the pull watchers touched in such a cycle are touched again in the cycle that completes
+     * the revision (a superset: a watcher touched only for an earlier revision gets a spare mark).
+     */
+    private void touchWhenRevisionCompletes()
+    {
+        if (!touchedInOpenRevision.isEmpty() && completeRevision >= openRevision)
+        {
+            for (int i = 0, size = touchedInOpenRevision.size(); i < size; i++)
+            {
+                signals.touch(touchedInOpenRevision.get(i));
+            }
+            touchedInOpenRevision.clear();
+        }
+        if (completeRevision < lastRevision)
+        {
+            signals.keepTouchedPullWatchers(lastRevision, touchedInOpenRevision);
+            openRevision = lastRevision;
+        }
     }
 
     private int dispatchEvents()

@@ -80,6 +80,13 @@ final class PullWatcherState extends WatcherState implements PullWatcher
     }
 
     @Override
+    public boolean inStep()
+    {
+        final WatcherConsumer own = consumerSide();
+        return (own == null || own.mode() == WatcherConsumer.SYNCED) && !isCatchUpRequested();
+    }
+
+    @Override
     public void wakeWith(final Doorbell doorbell)
     {
         this.doorbell = doorbell;
@@ -102,7 +109,15 @@ final class PullWatcherState extends WatcherState implements PullWatcher
         {
             throw new InvalidRequestException("max events must be positive: " + maxEvents);
         }
-        return drain(handler, shard.pollBatches.get(), maxEvents);
+        final int delivered = drain(handler, shard.pollBatches.get(), maxEvents);
+        final WatcherConsumer own = consumerSide();
+        if (own != null && own.stoppedAtReadLimit())
+        {
+            // A catch-up read its bound and has more to read: no dispatcher hands that over, so the
+            // watcher marks itself, and an owner polling only marked watchers comes back.
+            signal();
+        }
+        return delivered;
     }
 
     @Override

@@ -7,7 +7,7 @@ package io.ringwatch.engine.internal.dispatch;
  * routed, and how far the routes had served it when it last fell behind. An object of its own,
  * allocated by the dispatcher with the watcher's first event, marker, rejoin, periodic-progress
  * registration or fall behind, so that an idle watcher holds one null reference instead of this
- * 72-byte object, and no other thread's code can reach the dispatcher's plain
+ * 80-byte object, and no other thread's code can reach the dispatcher's plain
  * fields by accident, as Aeron keeps a publication's conductor and sender fields apart.
  *
  * <p>Threads: written by the owning dispatcher thread only. The consumer reads {@link #pending},
@@ -35,6 +35,8 @@ final class ShardFields
     volatile long drainedThrough;
     /** The dispatcher batch that last touched the watcher. */
     long touchedInBatch = -1;
+    /** The open revision the watcher was last kept for, to be marked again once it completes; -1 when none. */
+    long openRevisionKept = -1;
     /** Position in the shard's list of progress watchers, -1 when not in it. */
     int progressIndex = -1;
     /** The first revision the routes offer the watcher; set each time it joins them. */

@@ -61,6 +61,8 @@ final class WatcherConsumer
     private long knownComplete;
     /** The cursor: open while catching up, closed once rejoined; null before the first catch-up and once ended. */
     private CatchUpCursor cursor;
+    /** The last drain stopped at {@link #CATCH_UP_READS_PER_CALL} with more history to read. */
+    private boolean stoppedAtReadLimit;
 
     /**
      * @param watcher       the watcher it consumes.
@@ -70,6 +72,15 @@ final class WatcherConsumer
     {
         this.watcher = watcher;
         this.resumeRevision = startRevision;
+    }
+
+    /**
+     * @return whether the last drain stopped at the catch-up read bound with more history to read:
+     *         nothing was handed over for it, and nothing but another drain reads on. Consumer thread.
+     */
+    boolean stoppedAtReadLimit()
+    {
+        return stoppedAtReadLimit;
     }
 
     /**
@@ -128,6 +139,7 @@ final class WatcherConsumer
     int drain(final WatchListener listener, final EventBatchView batch, final int maxEvents)
     {
         int delivered = 0;
+        stoppedAtReadLimit = false;
         batch.clear();
         if (watcher.takeCatchUpRequest())
         {
@@ -341,6 +353,7 @@ final class WatcherConsumer
                 }
                 commit(batch, record, match);
             }
+            stoppedAtReadLimit = reads >= CATCH_UP_READS_PER_CALL && !at.atEnd;
         }
         catch (final IndexFunctionException e)
         {
