@@ -19,8 +19,8 @@ import java.util.function.Supplier;
 /**
  * How an engine is sized and how its threads wait. Immutable; build one with {@link #builder()}.
  * Defaults suit an embedded service on a small machine: the writer, dispatcher and delivery
- * threads spin for about a microsecond, then park until the thread that hands them work wakes
- * them ({@link WakeableWaitStrategy}, {@link WakeableIdleStrategy}), so an idle engine holds no
+ * threads spin for about a microsecond (the writer then yields a few times), then park until the
+ * thread that hands them work wakes them ({@link WakeableWaitStrategy}, {@link WakeableIdleStrategy}), so an idle engine holds no
  * core and a hand-off to a parked thread costs a wake-up, not a timed park. On a machine of
  * {@value WakeableIdleStrategy#SPARE_CORE_PROCESSORS} or more available processors the dispatcher
  * and delivery threads also spin for {@value WakeableIdleStrategy#SPARE_CORE_SPIN_NANOS} ns

@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A Disruptor wait strategy for a ring with ONE consumer thread (the engine's writer): it spins,
  * then yields, then parks on a {@link Doorbell} that every publish rings, with the same steps as
- * {@link WakeableIdleStrategy}. Against the Disruptor's {@code BlockingWaitStrategy}, whose every
+ * {@link WakeableIdleStrategy}. By default it yields {@value #DEFAULT_YIELDS} time before it arms
+ * the doorbell (the hand-off threads' default yields none): see {@link #DEFAULT_YIELDS}.
+ * Against the Disruptor's {@code BlockingWaitStrategy}, whose every
  * publish takes a monitor and notifies: a publish costs a fence and one read while the consumer
  * is awake, and an unpark only when it is parked. Against {@code LiteBlockingWaitStrategy}: no
  * lock on either side. A halt (the Disruptor's alert) rings it too.
@@ -22,16 +24,32 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class WakeableWaitStrategy implements WaitStrategy
 {
+    /**
+     * Yields before parking, by default, after {@link WakeableIdleStrategy#DEFAULT_SPINS} spins.
+     * When the writer catches up with its producers on a machine whose cores are all busy (a
+     * producer, the writer, a dispatcher and a delivery thread on two cores), the yield hands its
+     * core to a thread that makes the writer's next work (a producer, or the watch path a paced
+     * producer waits for), and the writer is usually still unarmed when that work is published:
+     * neither the writer's park nor the producer's unpark, about 10 µs of CPU each on the 2-core VM.
+     * Parking after the spins alone, the writer parked after nearly every batch (60 to 100 puts)
+     * and the pipeline took 1.2 to 2.5 times the CPU per put (jmh/README.md, "The writer yields
+     * once before it parks"). One, not more: a yielding thread is runnable but behind the others, so it
+     * sees work published meanwhile only when it gets a core back; five yields looked slower where
+     * the busy threads are not the writer's producers (1,000-watcher fan-out). Where no other thread
+     * is runnable a yield returns at once, so an idle writer parks about a microsecond later.
+     */
+    public static final int DEFAULT_YIELDS = 1;
+
     private final WaitPhases phases;
     private final AtomicReference<Thread> consumer = new AtomicReference<>();
 
     /**
-     * A strategy with {@link WakeableIdleStrategy}'s default spins, yields and longest park.
+     * The engine's default writer wait: {@link WakeableIdleStrategy}'s default spins and longest
+     * park, and {@value #DEFAULT_YIELDS} yields before parking ({@link #DEFAULT_YIELDS}).
      */
     public WakeableWaitStrategy()
     {
-        this(WakeableIdleStrategy.DEFAULT_SPINS, WakeableIdleStrategy.DEFAULT_YIELDS,
-            WakeableIdleStrategy.DEFAULT_MAX_PARK_NANOS);
+        this(WakeableIdleStrategy.DEFAULT_SPINS, DEFAULT_YIELDS, WakeableIdleStrategy.DEFAULT_MAX_PARK_NANOS);
     }
 
     /**

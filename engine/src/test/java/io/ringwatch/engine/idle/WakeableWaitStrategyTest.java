@@ -46,6 +46,21 @@ class WakeableWaitStrategyTest
     }
 
     @Test
+    void theDefaultYieldsBeforeItParksAndAPublishStillWakesIt() throws Exception
+    {
+        final WakeableWaitStrategy defaults = new WakeableWaitStrategy();
+        assertTrue(defaults.toString().contains("spins=" + WakeableIdleStrategy.DEFAULT_SPINS + ",") &&
+            defaults.toString().contains("yields=" + WakeableWaitStrategy.DEFAULT_YIELDS + ","), defaults.toString());
+        final RingBuffer<long[]> ring = RingBuffer.createMultiProducer(() -> new long[1], 16, defaults);
+        final SequenceBarrier barrier = ring.newBarrier();
+        final CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> waitForFirst(barrier));
+        awaitArmed(defaults);
+
+        ring.publish(ring.next());
+        assertEquals(0L, waiting.get(TEST_WAIT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aSecondConsumerThreadIsRefusedAndTheFirstStillWakes() throws Exception
     {
         final RingBuffer<long[]> ring = RingBuffer.createMultiProducer(() -> new long[1], 16, strategy);
@@ -93,8 +108,13 @@ class WakeableWaitStrategyTest
 
     private void awaitArmed()
     {
+        awaitArmed(strategy);
+    }
+
+    private static void awaitArmed(final WakeableWaitStrategy waiting)
+    {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TEST_WAIT_SECONDS);
-        while (!strategy.doorbell().isArmed())
+        while (!waiting.doorbell().isArmed())
         {
             assertTrue(System.nanoTime() < deadline, "the consumer armed");
             Thread.onSpinWait();

@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  */
 public enum WriterWait
 {
-    /** {@link WakeableWaitStrategy}: spins briefly, then parks until a publish rings. */
+    /** {@link WakeableWaitStrategy}: spins briefly, yields a few times, then parks until a publish rings. */
     WAKEABLE(WakeableWaitStrategy::new),
     /** {@link BlockingWaitStrategy}. */
     BLOCKING(BlockingWaitStrategy::new),
