@@ -84,7 +84,6 @@ public final class ChangeRecord
      */
     public static final int RETAINED_CAPACITY = 64 * 1024;
     private static final int INITIAL_CAPACITY = 256;
-    private static final int CACHE_LINE = 64;
     private static final boolean LITTLE_ENDIAN_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(HEADROOM + INITIAL_CAPACITY);
@@ -324,28 +323,6 @@ public final class ChangeRecord
     private static void putLongLittleEndian(final long address, final long value)
     {
         UnsafeApi.putLong(address, LITTLE_ENDIAN_NATIVE ? value : Long.reverseBytes(value));
-    }
-
-    /**
-     * Loads one byte of every cache line the record's headroom and changes lie in, and returns
-     * their sum, which means nothing: a consumer on another core calls it on a record it will read
-     * a few records later, so that the lines the builder wrote are on their way while it works on
-     * the records before (the loads are independent, so their misses overlap). The reading thread,
-     * after the hand-over; no allocation.
-     *
-     * @return a value derived from the loaded bytes, to keep the loads from being optimised away.
-     */
-    public long touch()
-    {
-        final long address = buffer.addressOffset();
-        final int end = HEADROOM + length;
-        // One load per 64 bytes, and the last byte: the buffer need not start on a line.
-        long sum = UnsafeApi.getByte(address + end - 1);
-        for (int at = 0; at < end; at += CACHE_LINE)
-        {
-            sum += UnsafeApi.getByte(address + at);
-        }
-        return sum;
     }
 
     /**

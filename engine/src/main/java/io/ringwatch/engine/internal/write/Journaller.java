@@ -49,12 +49,6 @@ import java.util.concurrent.locks.LockSupport;
 final class Journaller implements Runnable
 {
     private static final Logger LOG = LoggerFactory.getLogger(Journaller.class);
-    /**
-     * How many slots ahead of its append the stage touches a change record's bytes
-     * ({@link ChangeRecord#touch()}): the writer wrote them on another core, and a miss taken while
-     * the records before are appended overlaps with their work instead of stalling the append.
-     */
-    private static final int TOUCH_AHEAD = 4;
 
     private final Journal journal;
     private final boolean sync;
@@ -85,8 +79,6 @@ final class Journaller implements Runnable
     /** SYNC: lease records appended since the last flush (a batch of grants alone still needs one). */
     private boolean leaseRecordsUnflushed;
     private long appendedWindowSequence = -1;
-    /** Where the touches' loads go, so that the JIT keeps them; never read. */
-    private long touched;
     private long durableRevision;
     private volatile JournalFailedException failure;
     private volatile boolean stopping;
@@ -228,17 +220,8 @@ final class Journaller implements Runnable
             beginBatch();
             try
             {
-                final long touchedFirst = Math.min(available, next + TOUCH_AHEAD - 1);
-                for (long s = next; s <= touchedFirst; s++)
-                {
-                    touched += ring.get(s).changes.touch();
-                }
                 for (long s = next; s <= available; s++)
                 {
-                    if (s + TOUCH_AHEAD <= available)
-                    {
-                        touched += ring.get(s + TOUCH_AHEAD).changes.touch();
-                    }
                     onCommand(ring.get(s));
                 }
             }
