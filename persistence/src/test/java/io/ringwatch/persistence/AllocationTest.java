@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 
-import org.agrona.ExpandableDirectByteBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,8 +31,6 @@ class AllocationTest
     private final UnsafeBuffer key = new UnsafeBuffer(new byte[32]);
     private final UnsafeBuffer value = new UnsafeBuffer(new byte[64]);
     private final UnsafeBuffer encoded = new UnsafeBuffer(new byte[256]);
-    /** A change record's buffer: the changes behind 32 bytes of headroom, in direct memory. */
-    private final ExpandableDirectByteBuffer framed = new ExpandableDirectByteBuffer(512);
     private long revision;
 
     /** Looked up once: ManagementFactory.getThreadMXBean() itself allocates on every call. */
@@ -60,45 +56,31 @@ class AllocationTest
         }
     }
 
-    /**
-     * One PUT already in the per-change layout, as the engine's change record hands it over: from a
-     * heap buffer at 0 ({@code appendRevision}), or framed in place behind 32 bytes of headroom
-     * ({@code appendFramedRevision}).
-     */
-    private void appendWhole(final RevisionLog log, final boolean inPlace)
+    /** One PUT already in the per-change layout, as the engine's change record hands it over. */
+    private void appendWhole(final RevisionLog log)
     {
         revision++;
-        final MutableDirectBuffer changes = inPlace ? framed : encoded;
-        final int at = inPlace ? 32 : 0;
-        changes.putByte(at + ExcerptLayout.TYPE, ChangeType.PUT);
-        changes.putInt(at + ExcerptLayout.KEY_LENGTH, 32, ByteOrder.LITTLE_ENDIAN);
-        changes.putInt(at + ExcerptLayout.VALUE_LENGTH, 64, ByteOrder.LITTLE_ENDIAN);
-        changes.putLong(at + ExcerptLayout.CREATE_REVISION, revision, ByteOrder.LITTLE_ENDIAN);
-        changes.putLong(at + ExcerptLayout.MOD_REVISION, revision, ByteOrder.LITTLE_ENDIAN);
-        changes.putLong(at + ExcerptLayout.VERSION, 1, ByteOrder.LITTLE_ENDIAN);
-        changes.putLong(at + ExcerptLayout.CHANGE_FIXED_LENGTH, revision);
-        final int length = ExcerptLayout.CHANGE_FIXED_LENGTH + 32 + 64;
-        if (inPlace)
-        {
-            log.appendFramedRevision(revision, revision, framed, at, length, 1);
-        }
-        else
-        {
-            log.appendRevision(revision, revision, encoded, at, length, 1);
-        }
+        encoded.putByte(ExcerptLayout.TYPE, ChangeType.PUT);
+        encoded.putInt(ExcerptLayout.KEY_LENGTH, 32, ByteOrder.LITTLE_ENDIAN);
+        encoded.putInt(ExcerptLayout.VALUE_LENGTH, 64, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.CREATE_REVISION, revision, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.MOD_REVISION, revision, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.VERSION, 1, ByteOrder.LITTLE_ENDIAN);
+        encoded.putLong(ExcerptLayout.CHANGE_FIXED_LENGTH, revision);
+        log.appendRevision(revision, revision, encoded, 0, ExcerptLayout.CHANGE_FIXED_LENGTH + 32 + 64, 1);
         if (revision % BATCH == 0)
         {
             log.flush();
         }
     }
 
-    private long appendWholeRound(final RevisionLog log, final boolean inPlace)
+    private long appendWholeRound(final RevisionLog log)
     {
         long allocated = 0;
         for (int i = 0; i < ROUND; i++)
         {
             final long before = allocatedBytes();
-            appendWhole(log, inPlace);
+            appendWhole(log);
             allocated += allocatedBytes() - before;
         }
         return allocated;
@@ -171,22 +153,9 @@ class AllocationTest
         {
             for (int i = 0; i < WARM_UP; i++)
             {
-                appendWhole(log, false);
+                appendWhole(log);
             }
-            assertSomeRoundAllocatesNothing("appendRevision with a flush per batch", () -> appendWholeRound(log, false));
-        }
-    }
-
-    @Test
-    void appendingRevisionsFramedInPlaceAllocatesNothingInSteadyState()
-    {
-        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir).durability(LogConfig.Durability.SYNC).build()))
-        {
-            for (int i = 0; i < WARM_UP; i++)
-            {
-                appendWhole(log, true);
-            }
-            assertSomeRoundAllocatesNothing("appendFramedRevision with a flush per batch", () -> appendWholeRound(log, true));
+            assertSomeRoundAllocatesNothing("appendRevision with a flush per batch", () -> appendWholeRound(log));
         }
     }
 }

@@ -11,7 +11,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
-import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,35 +114,6 @@ class RevisionLogTest
         }
 
         assertArrayEquals(byChange, whole);
-
-        // Framed in place: the same changes behind 32 bytes of headroom in direct memory (a change
-        // record's buffer); the log writes its header there and appends header and changes at once.
-        final ExpandableDirectByteBuffer frame = new ExpandableDirectByteBuffer(256);
-        frame.putBytes(32, changes, 3, length);
-        final byte[] changesBefore = new byte[length];
-        frame.getBytes(32, changesBefore);
-        final byte[] framed;
-        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir.resolve("framed")).build()))
-        {
-            assertThrows(IllegalArgumentException.class, () -> log.appendFramedRevision(7, 99, frame, 32, 60, 1));
-            assertThrows(IllegalArgumentException.class, () -> log.appendFramedRevision(7, 99, frame, 32, 300, 2));
-            log.appendFramedRevision(7, 99, frame, 32, length, 2);
-            assertEquals(7, log.lastRevision());
-            framed = readOne(log);
-            assertTrue(log.verify().ok(), () -> log.verify().problem());
-            assertThrows(IllegalArgumentException.class, () -> log.appendFramedRevision(9, 99, frame, 32, length, 2));
-        }
-        assertArrayEquals(byChange, framed);
-        final byte[] changesAfter = new byte[length];
-        frame.getBytes(32, changesAfter);
-        assertArrayEquals(changesBefore, changesAfter, "framing writes only the headroom");
-
-        // Where there is no room for the header, or no direct memory for the CRC, it copies as appendRevision.
-        try (RevisionLog log = RevisionLog.open(LogConfig.builder(dir.resolve("no-room")).build()))
-        {
-            log.appendFramedRevision(7, 99, changes, 3, length, 2);
-            assertArrayEquals(byChange, readOne(log));
-        }
     }
 
     private static byte[] readOne(final RevisionLog log)
