@@ -86,9 +86,7 @@ public final class ChronicleJournal implements Journal
     @Override
     public void appendRevision(final long revision, final long timestampMillis, final ChangeRecord changes)
     {
-        // Framed in the record's headroom: the queue copies the slot's bytes once, straight into its file.
-        log.appendFramedRevision(revision, timestampMillis * 1_000_000L, changes.framingBuffer(), changes.offset(),
-            changes.length(), changes.count());
+        log.appendRevision(revision, timestampMillis * 1_000_000L, changes.buffer(), 0, changes.length(), changes.count());
     }
 
     @Override

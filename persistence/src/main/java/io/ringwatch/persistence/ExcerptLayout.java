@@ -74,17 +74,8 @@ final class ExcerptLayout
      */
     static int crc(final CRC32C crc, final ExpandableDirectByteBuffer buffer, final int length)
     {
-        return crc(crc, buffer.byteBuffer(), 0, length);
-    }
-
-    /**
-     * CRC32C of {@code [start + CRC_OFFSET + 4, start + length)} of a direct {@code bytes}: an
-     * excerpt that starts at {@code start}. Leaves {@code bytes} cleared (position 0, limit its
-     * capacity); no allocation.
-     */
-    static int crc(final CRC32C crc, final ByteBuffer bytes, final int start, final int length)
-    {
-        bytes.limit(start + length).position(start + CRC_OFFSET + 4);
+        final ByteBuffer bytes = buffer.byteBuffer();
+        bytes.limit(length).position(CRC_OFFSET + 4);
         crc.reset();
         crc.update(bytes);
         bytes.clear();

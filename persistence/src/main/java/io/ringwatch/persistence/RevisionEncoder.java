@@ -26,7 +26,6 @@ import java.util.zip.CRC32C;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * Builds one revision excerpt in a reusable staging buffer, so the queue sees a single write per
@@ -59,7 +58,12 @@ final class RevisionEncoder
 
     void begin(final long revision, final long timestampNanos)
     {
-        putHeader(buffer, 0, revision, timestampNanos);
+        buffer.putInt(CRC_OFFSET, 0, LITTLE_ENDIAN);
+        buffer.putByte(VERSION_OFFSET, FORMAT_VERSION);
+        buffer.putByte(KIND_OFFSET, KIND_REVISION);
+        buffer.putShort(KIND_OFFSET + 1, (short)0, LITTLE_ENDIAN);
+        buffer.putLong(REVISION_OFFSET, revision, LITTLE_ENDIAN);
+        buffer.putLong(TIMESTAMP_OFFSET, timestampNanos, LITTLE_ENDIAN);
         this.revision = revision;
         this.changeCount = 0;
         this.length = HEADER_LENGTH;
@@ -142,47 +146,6 @@ final class RevisionEncoder
         length = (int)newLength;
         this.changeCount = changeCount;
         return finish();
-    }
-
-    /**
-     * Frames a whole revision in place, without copying its changes: writes the header into the
-     * {@link ExcerptLayout#HEADER_LENGTH} bytes of {@code frame} just before {@code changesOffset},
-     * where the changes already lie in the per-change layout, then the change count and the CRC
-     * (read from {@code frame}'s direct {@code ByteBuffer}). The caller has validated the arguments
-     * and owns the bytes before the changes. No revision is open; no allocation.
-     *
-     * @return where the excerpt starts in {@code frame}; it is {@code HEADER_LENGTH + changesLength} long.
-     * @throws IllegalArgumentException if the revision would exceed the configured size cap.
-     */
-    int frame(
-        final MutableDirectBuffer frame,
-        final int changesOffset,
-        final long revision,
-        final long timestampNanos,
-        final int changesLength,
-        final int changeCount)
-    {
-        final long newLength = (long)HEADER_LENGTH + changesLength;
-        if (newLength > maxBytes)
-        {
-            throw new IllegalArgumentException("revision " + revision + " would encode to " + newLength +
-                " bytes, over the cap of " + maxBytes);
-        }
-        final int start = changesOffset - HEADER_LENGTH;
-        putHeader(frame, start, revision, timestampNanos);
-        frame.putInt(start + CHANGE_COUNT_OFFSET, changeCount, LITTLE_ENDIAN);
-        frame.putInt(start + CRC_OFFSET, ExcerptLayout.crc(crc, frame.byteBuffer(), start, (int)newLength), LITTLE_ENDIAN);
-        return start;
-    }
-
-    private static void putHeader(final MutableDirectBuffer to, final int at, final long revision, final long timestampNanos)
-    {
-        to.putInt(at + CRC_OFFSET, 0, LITTLE_ENDIAN);
-        to.putByte(at + VERSION_OFFSET, FORMAT_VERSION);
-        to.putByte(at + KIND_OFFSET, KIND_REVISION);
-        to.putShort(at + KIND_OFFSET + 1, (short)0, LITTLE_ENDIAN);
-        to.putLong(at + REVISION_OFFSET, revision, LITTLE_ENDIAN);
-        to.putLong(at + TIMESTAMP_OFFSET, timestampNanos, LITTLE_ENDIAN);
     }
 
     /**

@@ -2,7 +2,6 @@ package io.ringwatch.persistence;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +23,6 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueStore;
 import net.openhft.chronicle.wire.DocumentContext;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * The revision log: every applied revision as ONE Chronicle Queue excerpt (layout in
@@ -80,7 +78,7 @@ public final class RevisionLog implements AutoCloseable
     private final int maxRevisionBytes;
     private final LogReader maintenance;
     private final RevisionRecord scratch = new RevisionRecord();
-    /** A view of the sealed excerpt (the encoder's, or a caller's frame), handed to the appender; repointed per append. */
+    /** A view of the encoder's sealed excerpt, handed to the appender; repointed per append. */
     private final PointerBytesStore excerpt = BytesStore.nativePointer();
     private final AppendClock clock;
     /** Between {@link #beginBatch} and {@link #endBatch}: the clock stays pinned across appends. */
@@ -394,59 +392,7 @@ public final class RevisionLog implements AutoCloseable
                 ExcerptLayout.CHANGE_FIXED_LENGTH + " bytes each: " + changeCount + " changes in " + length + " bytes");
         }
         checkRange("changes", changes, offset, length, 1);
-        write(revision, encoder.address(), encoder.encode(revision, timestampNanos, changes, offset, length, changeCount));
-    }
-
-    /**
-     * Appends a whole revision as {@link #appendRevision} does, with the same checks, the same
-     * excerpt and the same disk-space claim, but without copying the changes into the log's
-     * staging buffer: the header goes into the {@link ExcerptLayout#HEADER_LENGTH} bytes of
-     * {@code frame} just before {@code offset}, which the caller gives up to the log, and the queue
-     * takes header and changes in ONE copy from {@code frame}. Where {@code frame} cannot be framed
-     * in place (fewer bytes before {@code offset}, or no direct {@code ByteBuffer} behind it for the
-     * CRC), this is {@link #appendRevision}. Writer thread; no allocation in steady state.
-     *
-     * @param revision       must be {@link #lastRevision()} + 1, or any positive value for an empty log.
-     * @param timestampNanos when the writer applied it.
-     * @param frame          holds the encoded changes at {@code offset}; the log overwrites the
-     *                       header's bytes before them and nothing else.
-     * @param offset         where the first change starts in {@code frame}.
-     * @param length         the changes' total length in bytes.
-     * @param changeCount    how many changes, at least 1.
-     * @throws IllegalArgumentException if the revision is out of sequence, the framing is invalid,
-     *                                  or the revision is over the size cap; nothing is written.
-     * @throws IllegalStateException    if a revision is begun, or the log is read-only or closed.
-     * @throws LogWriteException        if the queue cannot take the excerpt (for example a full
-     *                                  disk); the revision is not in the log.
-     */
-    public void appendFramedRevision(
-        final long revision,
-        final long timestampNanos,
-        final MutableDirectBuffer frame,
-        final int offset,
-        final int length,
-        final int changeCount)
-    {
-        final ByteBuffer bytes = frame == null ? null : frame.byteBuffer();
-        if (offset < ExcerptLayout.HEADER_LENGTH || bytes == null || !bytes.isDirect() || frame.wrapAdjustment() != 0)
-        {
-            appendRevision(revision, timestampNanos, frame, offset, length, changeCount);
-            return;
-        }
-        checkWritable();
-        if (encoder.isOpen())
-        {
-            throw new IllegalStateException("revision " + encoder.revision() + " is still open; end it first");
-        }
-        checkNext(revision);
-        if (changeCount < 1 || length < (long)changeCount * ExcerptLayout.CHANGE_FIXED_LENGTH)
-        {
-            throw new IllegalArgumentException("revision " + revision + " needs at least one change of at least " +
-                ExcerptLayout.CHANGE_FIXED_LENGTH + " bytes each: " + changeCount + " changes in " + length + " bytes");
-        }
-        checkRange("changes", frame, offset, length, 1);
-        final int start = encoder.frame(frame, offset, revision, timestampNanos, length, changeCount);
-        write(revision, frame.addressOffset() + start, ExcerptLayout.HEADER_LENGTH + length);
+        write(revision, encoder.encode(revision, timestampNanos, changes, offset, length, changeCount));
     }
 
     /**
@@ -520,11 +466,11 @@ public final class RevisionLog implements AutoCloseable
         {
             throw new IllegalStateException("revision " + revision + " holds no change; it was discarded");
         }
-        write(revision, encoder.address(), length);
+        write(revision, length);
     }
 
     /**
-     * Appends the sealed excerpt at {@code address} (the encoder's buffer, or a frame), claiming its disk space first, with one
+     * Appends the sealed excerpt in the encoder's buffer, claiming its disk space first, with one
      * clock read for both ({@link AppendClock}), or none inside a batch ({@link #beginBatch}). Chronicle's {@code writeBytes} rather than a
      * {@code writingDocument()} context: opening a context re-reads the queue's write position and
      * scans Chronicle's index forward from its last entry to find the sequence number, on every
@@ -533,7 +479,7 @@ public final class RevisionLog implements AutoCloseable
      * the same excerpt, a data document's header and then the bytes, and looks the sequence up only
      * when the write position moved under it.
      */
-    private void write(final long revision, final long address, final int length)
+    private void write(final long revision, final int length)
     {
         final boolean pinHere = !batchOpen;
         if (pinHere)
@@ -543,7 +489,7 @@ public final class RevisionLog implements AutoCloseable
         try
         {
             space.beforeAppend(appender, length);
-            writeExcerpt(revision, address, length);
+            writeExcerpt(revision, length);
         }
         catch (final RuntimeException ex)
         {
@@ -579,11 +525,11 @@ public final class RevisionLog implements AutoCloseable
         }
     }
 
-    private void writeExcerpt(final long revision, final long address, final int length)
+    private void writeExcerpt(final long revision, final int length)
     {
         try
         {
-            excerpt.set(address, length);
+            excerpt.set(encoder.address(), length);
             appender.writeBytes(excerpt);
         }
         catch (final RuntimeException | InternalError ex)
@@ -1148,7 +1094,7 @@ public final class RevisionLog implements AutoCloseable
             throw new IllegalArgumentException("cannot skip to revision " + revision + ": the log ends at " + lastRevision);
         }
         final boolean empty = firstRevision == 0;
-        write(revision, encoder.address(), encoder.encodeSkip(from, revision, config.clockMillis().getAsLong() * 1_000_000L));
+        write(revision, encoder.encodeSkip(from, revision, config.clockMillis().getAsLong() * 1_000_000L));
         if (empty)
         {
             firstRevision = from;

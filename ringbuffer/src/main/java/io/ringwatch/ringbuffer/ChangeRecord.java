@@ -7,20 +7,18 @@ import java.nio.ByteOrder;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One revision's changes, built once by the writer and consumed where they go: the
  * {@link WatchWindow} copies each change into its rings ({@link WatchWindow#append(long, ChangeRecord)}),
- * the journal appends the encoded bytes whole, and a roll-back reads the states before. A flyweight
+ * the journal copies the encoded bytes whole, and a roll-back reads the states before. A flyweight
  * over one buffer it owns, in the manner of Agrona's {@code BufferClaim}: the changes lie back to
- * back from {@link #HEADROOM}, each with the key's state after and before it, and the bytes before
- * them are left for the journal to frame them in place ({@link #framingBuffer()}).
+ * back, each with the key's state after and before it.
  * <p>
- * The layout of a change is the revision log's per-change excerpt layout, so the journal appends
- * {@code [offset(), offset() + length())} without re-encoding:
+ * The layout of a change is the revision log's per-change excerpt layout, so the journal copies
+ * {@code [0, length())} without re-encoding:
  * <pre>
  * per change (little-endian):
  *   0 byte  type ({@link #PUT} or {@link #DELETE})   1 int keyLength   5 int valueLength   9 int prevValueLength
@@ -71,11 +69,6 @@ public final class ChangeRecord
     public static final int PREV_LEASE = 69;
     /** Length of a change's fixed part; its key, value and previous value follow. */
     public static final int FIXED_LENGTH = 77;
-    /**
-     * Bytes before the first change, left for a consumer's frame header (the revision log's
-     * 28-byte excerpt header), so that header and changes go on in one piece without a copy.
-     */
-    public static final int HEADROOM = 32;
 
     /**
      * The largest buffer a record keeps across {@link #clear()}: a write ring's slots each own a
@@ -86,7 +79,7 @@ public final class ChangeRecord
     private static final int INITIAL_CAPACITY = 256;
     private static final boolean LITTLE_ENDIAN_NATIVE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
-    private ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(HEADROOM + INITIAL_CAPACITY);
+    private ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(INITIAL_CAPACITY);
     private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer value = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer prevValue = new UnsafeBuffer(0, 0);
@@ -123,7 +116,7 @@ public final class ChangeRecord
             // Freed now, not by a collection: a writer that puts huge values one after another
             // would otherwise reach the direct memory limit before the cleaner caught up.
             BufferUtil.free(buffer);
-            buffer = new ExpandableDirectByteBuffer(HEADROOM + INITIAL_CAPACITY);
+            buffer = new ExpandableDirectByteBuffer(INITIAL_CAPACITY);
             length = 0;
             count = 0;
             position = -1;
@@ -141,7 +134,7 @@ public final class ChangeRecord
     }
 
     /**
-     * How many bytes the changes take, from {@link #offset()} of {@link #buffer()}. No allocation.
+     * How many bytes the changes take, from offset 0 of {@link #buffer()}. No allocation.
      *
      * @return the length in bytes.
      */
@@ -151,37 +144,12 @@ public final class ChangeRecord
     }
 
     /**
-     * Where the first change starts in {@link #buffer()}: always {@link #HEADROOM}. No allocation.
-     *
-     * @return the offset.
-     */
-    public int offset()
-    {
-        return HEADROOM;
-    }
-
-    /**
-     * The buffer the changes lie in, valid for {@code [offset(), offset() + length())} until the
-     * next {@link #clear()} or {@code add}. No allocation.
+     * The buffer the changes lie in, valid for {@code [0, length())} until the next
+     * {@link #clear()} or {@code add}. No allocation.
      *
      * @return the buffer; read it, never write it.
      */
     public DirectBuffer buffer()
-    {
-        return buffer;
-    }
-
-    /**
-     * The same buffer as {@link #buffer()}, for the one consumer that frames the changes in place:
-     * it may write {@code [0, HEADROOM)}, the bytes just before the first change (a header), and
-     * must not write the changes. It is a direct {@code ByteBuffer}'s view
-     * ({@link DirectBuffer#byteBuffer()}, index for index), so a checksum can read it. Only the
-     * thread that holds the record after the hand-over (the journal stage), while no one adds to
-     * it; valid as {@link #buffer()} is. No allocation.
-     *
-     * @return the buffer.
-     */
-    public MutableDirectBuffer framingBuffer()
     {
         return buffer;
     }
@@ -276,7 +244,7 @@ public final class ChangeRecord
             requireRange("prevValue", prevValue, prevValueOffset, prevValueLength);
         }
 
-        final int at = HEADROOM + length;
+        final int at = length;
         final int bytesAt = at + FIXED_LENGTH;
         final int end = bytesAt + keyLength + storedValueLength + storedPrevLength;
         // One capacity check for the whole change; every store below then lies inside the buffer, so
@@ -310,7 +278,7 @@ public final class ChangeRecord
         {
             UncheckedCopy.copy(prevValue.byteArray(), prevValue.addressOffset() + prevValueOffset, null, bytes, storedPrevLength);
         }
-        length = end - HEADROOM;
+        length = end;
         count++;
         moveTo(at);
     }
@@ -341,8 +309,8 @@ public final class ChangeRecord
      */
     public boolean next()
     {
-        final int next = position < 0 ? HEADROOM : position + FIXED_LENGTH + keyLength() + valueLength() + prevValueLength();
-        if (next >= HEADROOM + length)
+        final int next = position < 0 ? 0 : position + FIXED_LENGTH + keyLength() + valueLength() + prevValueLength();
+        if (next >= length)
         {
             return false;
         }

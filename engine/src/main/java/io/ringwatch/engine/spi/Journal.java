@@ -32,16 +32,15 @@ public interface Journal extends History, AutoCloseable
     /**
      * Records one revision whole, from its changes as the writer built them once, in the order it
      * applied them, each with the key's state after it and before it. From here readers can see
-     * it. A journal that keeps bytes copies the changes of {@link ChangeRecord#buffer()} as they are
-     * (the record holds the revision log's per-change layout), and may frame them in place in the
-     * record's headroom ({@link ChangeRecord#framingBuffer()}) to write header and changes in one
-     * copy; no journal re-encodes a change. Journal thread; no allocation per change in steady state.
+     * it. A journal that keeps bytes copies {@link ChangeRecord#buffer()} as it is (the record
+     * holds the revision log's per-change layout); no journal re-encodes a change. Journal thread;
+     * no allocation per change in steady state.
      *
      * @param revision        the revision, one more than the last recorded.
      * @param timestampMillis when its write entered the engine, in milliseconds since the epoch.
      * @param changes         the revision's changes, at least one; valid only during the call. The
      *                        journal may move its reading position ({@code rewind}, {@code next})
-     *                        and write its headroom, but never changes a change.
+     *                        but never changes it.
      */
     void appendRevision(long revision, long timestampMillis, ChangeRecord changes);
 
