@@ -55,6 +55,14 @@ public class WriteEngineState
     @Param({"true"})
     public boolean watched;
 
+    /**
+     * The revision log's mapping block size in MiB, or 0 (the default) for the log's own
+     * ({@link LogConfig#DEFAULT_BLOCK_SIZE}, 16 MiB); {@code rawChronicle}'s parameter of the same
+     * name, so {@code -p blockMiB=64} compares the engine and the bare queue at one mapping.
+     */
+    @Param({"0"})
+    public int blockMiB;
+
     private final List<AckWindow> producers = new CopyOnWriteArrayList<>();
     private RingWatch engine;
     private RevisionCheckingListener listener;
@@ -75,8 +83,12 @@ public class WriteEngineState
         if (storage.durability() != null)
         {
             directory = ScratchDirectory.create("engine-");
-            config.persistence(LogConfig.builder(directory).durability(storage.durability()).build())
-                .snapshotEveryRevisions(0);
+            final LogConfig.Builder log = LogConfig.builder(directory).durability(storage.durability());
+            if (blockMiB > 0)
+            {
+                log.blockSize(blockMiB * 1024L * 1024L);
+            }
+            config.persistence(log.build()).snapshotEveryRevisions(0);
         }
         engine = RingWatch.open(config.build());
         batches = storage == Storage.SYNC ? new JournalBatches(engine.stats()) : null;
