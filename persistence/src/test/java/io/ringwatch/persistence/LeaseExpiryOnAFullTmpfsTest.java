@@ -10,11 +10,9 @@ import io.ringwatch.engine.watch.Event;
 import io.ringwatch.engine.watch.EventType;
 import io.ringwatch.engine.watch.PullWatcher;
 import io.ringwatch.engine.watch.WatchRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -31,7 +29,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Lease expiries on a real full disk (an 8 MiB tmpfs, SYNC): leases whose keys hold large values
@@ -48,28 +45,9 @@ class LeaseExpiryOnAFullTmpfsTest
     private static final int KEYS_PER_LEASE = 8;
     private static final int VALUE_BYTES = 8 * 1024;
 
-    @TempDir
-    Path root;
-    private Path mount;
-    private Path dir;
+    @RegisterExtension
+    final SmallTmpfs tmpfs = new SmallTmpfs();
     private final AtomicLong clock = new AtomicLong(1_000_000);
-
-    @BeforeEach
-    void mountTmpfs() throws IOException
-    {
-        mount = Files.createDirectories(root.resolve("tmpfs"));
-        assumeTrue(Tmpfs.mount(mount, 8), "cannot mount an 8 MiB tmpfs here (needs root): the real disk-full test is skipped");
-        dir = mount.resolve("log");
-    }
-
-    @AfterEach
-    void unmountTmpfs()
-    {
-        if (mount != null)
-        {
-            Tmpfs.unmount(mount);
-        }
-    }
 
     @Test
     void expiriesThatFillTheDiskAreDurableBeforeAnyWatcherSeesThemAndWholeOrAbsentAfter() throws Exception
@@ -104,8 +82,8 @@ class LeaseExpiryOnAFullTmpfsTest
         }
         assertTrue(seenPerRevision.values().stream().allMatch(n -> n == KEYS_PER_LEASE), "each end one revision: " + seenPerRevision);
 
-        Files.delete(mount.resolve("filler"));
-        assertTrue(Tmpfs.resize(mount, 64), "remount with room");
+        Files.delete(tmpfs.mount().resolve("filler"));
+        assertTrue(Tmpfs.resize(tmpfs.mount(), 64), "remount with room");
         try (RingWatch engine = open())
         {
             final long[] live = engine.leases().leases();
@@ -151,7 +129,7 @@ class LeaseExpiryOnAFullTmpfsTest
     {
         return RingWatch.open(RingWatchConfig.builder()
             .name("full-tmpfs-leases")
-            .persistence(LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC).diskReserveBytes(0).build())
+            .persistence(LogConfig.builder(tmpfs.log()).blockSize(1 << 20).durability(LogConfig.Durability.SYNC).diskReserveBytes(0).build())
             .leaseClock(clock::get)
             .leaseCheckInterval(Duration.ZERO)
             .build());
@@ -161,7 +139,7 @@ class LeaseExpiryOnAFullTmpfsTest
     private void fillTheDisk() throws IOException
     {
         final byte[] chunk = new byte[4096];
-        try (OutputStream filler = Files.newOutputStream(mount.resolve("filler")))
+        try (OutputStream filler = Files.newOutputStream(tmpfs.mount().resolve("filler")))
         {
             while (true)
             {

@@ -14,9 +14,8 @@ import java.util.stream.Stream;
 import net.openhft.chronicle.queue.rollcycles.TestRollCycles;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,30 +31,14 @@ class TmpfsDiskFullTest
     @TempDir
     Path root;
 
-    private Path mount;
-    private Path dir;
+    @RegisterExtension
+    final SmallTmpfs tmpfs = new SmallTmpfs();
+
     private final BigRevisions revisions = new BigRevisions(VALUE_BYTES);
-
-    @BeforeEach
-    void mountTmpfs() throws IOException
-    {
-        mount = Files.createDirectories(root.resolve("tmpfs"));
-        assumeTrue(Tmpfs.mount(mount, 8), "cannot mount an 8 MiB tmpfs here (needs root): the real disk-full test is skipped");
-        dir = mount.resolve("log");
-    }
-
-    @AfterEach
-    void unmountTmpfs()
-    {
-        if (mount != null)
-        {
-            Tmpfs.unmount(mount);
-        }
-    }
 
     private LogConfig config(final long reserve)
     {
-        return LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC).diskReserveBytes(reserve).build();
+        return LogConfig.builder(tmpfs.log()).blockSize(1 << 20).durability(LogConfig.Durability.SYNC).diskReserveBytes(reserve).build();
     }
 
     private long fill(final RevisionLog log)
@@ -95,12 +78,12 @@ class TmpfsDiskFullTest
             assertThrows(LogWriteException.class, () -> revisions.write(log, acknowledged + 1), "still full");
         }
         assertThrows(RevisionLogException.class, () -> RevisionLog.open(config(0)), "reopen on the full disk");
-        try (RevisionLog reader = RevisionLog.openReadOnly(dir))
+        try (RevisionLog reader = RevisionLog.openReadOnly(tmpfs.log()))
         {
             revisions.readAll(reader, acknowledged);
             assertTrue(reader.verify().ok(), () -> reader.verify().problem());
         }
-        assertTrue(Tmpfs.resize(mount, 64), "remount with room");
+        assertTrue(Tmpfs.resize(tmpfs.mount(), 64), "remount with room");
         try (RevisionLog log = RevisionLog.open(config(0)))
         {
             assertEquals(acknowledged, log.lastRevision(), "every acknowledged revision recovered");
@@ -119,7 +102,7 @@ class TmpfsDiskFullTest
     @Test
     void aFirstOpenOnAFullTmpfsFailsTypedAndTheDirectoryOpensOnceThereIsRoom() throws IOException
     {
-        final Path filler = mount.resolve("filler");
+        final Path filler = tmpfs.mount().resolve("filler");
         final byte[] block = new byte[64 * 1024];
         try (OutputStream out = Files.newOutputStream(filler))
         {
@@ -157,7 +140,7 @@ class TmpfsDiskFullTest
     void aSnapshotThatWouldFillTheDiskFailsAndTheJournalGoesOnAppending() throws IOException
     {
         final long reserve = LogConfig.DEFAULT_DISK_RESERVE_BYTES;
-        final LogConfig config = LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC)
+        final LogConfig config = LogConfig.builder(tmpfs.log()).blockSize(1 << 20).durability(LogConfig.Durability.SYNC)
             .diskReserveBytes(reserve).claimAheadBytes(0).build();
         long revision = 0;
         try (RevisionLog log = RevisionLog.open(config))
@@ -174,7 +157,7 @@ class TmpfsDiskFullTest
             {
                 try
                 {
-                    for (int entry = 0; Files.getFileStore(mount).getUsableSpace() > reserve / 2; entry++)
+                    for (int entry = 0; Files.getFileStore(tmpfs.mount()).getUsableSpace() > reserve / 2; entry++)
                     {
                         key.putInt(0, entry);
                         snapshot.append(key, 0, key.capacity(), value, 0, value.capacity(), 1, 1, 1, 0);
@@ -193,7 +176,7 @@ class TmpfsDiskFullTest
                 }
             }
             assertTrue(refused, "the snapshot was refused");
-            try (Stream<Path> files = Files.list(dir.resolve(LogDirectory.SNAPSHOTS)))
+            try (Stream<Path> files = Files.list(tmpfs.log().resolve(LogDirectory.SNAPSHOTS)))
             {
                 assertEquals(0, files.count(), "the refused snapshot left no file");
             }
@@ -221,7 +204,7 @@ class TmpfsDiskFullTest
         {
             revisions.write(log, 1);
         }
-        final Path lockOnTmpfs = Files.createFile(mount.resolve("lock"));
+        final Path lockOnTmpfs = Files.createFile(tmpfs.mount().resolve("lock"));
         fillTmpfs();
         final Path lockFile = logDir.resolve(DirectoryLock.NAME);
         assumeTrue(Tmpfs.bind(lockOnTmpfs, lockFile), "cannot bind-mount a file here");
@@ -245,7 +228,7 @@ class TmpfsDiskFullTest
     private void fillTmpfs()
     {
         final byte[] block = new byte[4096];
-        try (OutputStream out = Files.newOutputStream(mount.resolve("filler")))
+        try (OutputStream out = Files.newOutputStream(tmpfs.mount().resolve("filler")))
         {
             while (true)
             {
@@ -269,7 +252,7 @@ class TmpfsDiskFullTest
     void aTmpfsThatFillsAcrossCycleRollsLosesNoAppendedRevision(final int perCycle)
     {
         final long[] now = {1_700_000_000_000L};
-        final LogConfig config = LogConfig.builder(dir).blockSize(1 << 20).durability(LogConfig.Durability.SYNC)
+        final LogConfig config = LogConfig.builder(tmpfs.log()).blockSize(1 << 20).durability(LogConfig.Durability.SYNC)
             .rollCycle(TestRollCycles.TEST_SECONDLY).clockMillis(() -> now[0]).diskReserveBytes(0).claimAheadBytes(0).build();
         long appended = 0;
         try (RevisionLog log = RevisionLog.open(config))
@@ -299,7 +282,7 @@ class TmpfsDiskFullTest
         {
             // The close could not clear the OPEN mark: the reopen treats the log as not closed cleanly.
         }
-        assertTrue(Tmpfs.resize(mount, 64), "remount with room");
+        assertTrue(Tmpfs.resize(tmpfs.mount(), 64), "remount with room");
         try (RevisionLog log = RevisionLog.open(config))
         {
             assertEquals(appended, log.lastRevision(), "every appended revision recovered");
@@ -321,8 +304,8 @@ class TmpfsDiskFullTest
             acknowledged = fill(log);
             revisions.readAll(log, acknowledged);
         }
-        assertTrue(Files.getFileStore(mount).getUsableSpace() > 0, "the reserve kept room");
-        assertTrue(Tmpfs.resize(mount, 64));
+        assertTrue(Files.getFileStore(tmpfs.mount()).getUsableSpace() > 0, "the reserve kept room");
+        assertTrue(Tmpfs.resize(tmpfs.mount(), 64));
         try (RevisionLog log = RevisionLog.open(config(LogConfig.DEFAULT_DISK_RESERVE_BYTES)))
         {
             revisions.readAll(log, acknowledged);
