@@ -1,13 +1,12 @@
 package io.ringwatch.persistence;
 
+import io.ringwatch.engine.internal.durable.ChildJvm;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,22 +54,7 @@ public final class LockHolder
     /** Starts a child JVM running this class with the test JVM's flags and class path. */
     static Process start(final String mode, final Path dir) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (argument.startsWith("--add-") || argument.startsWith("--enable-native-access") ||
-                argument.startsWith("--sun-misc") || argument.startsWith("-Dchronicle"))
-            {
-                command.add(argument);
-            }
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(LockHolder.class.getName());
-        command.add(mode);
-        command.add(dir.toString());
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return ChildJvm.start(LockHolder.class, mode, dir.toString());
     }
 
     /** The child's first line of output. */

@@ -9,6 +9,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.internal.durable.ChildJvm;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.persistence.LogConfig;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -225,19 +225,8 @@ class SigtermTest
 
     private static Process startServer(final List<String> arguments, final Path log) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
-        {
-            if (argument.startsWith("--add-") || argument.startsWith("--enable-native-access") ||
-                argument.startsWith("--sun-misc") || argument.startsWith("-Dchronicle"))
-            {
-                command.add(argument);
-            }
-        }
-        command.addAll(List.of("-Xmx512m", "-cp", System.getProperty("java.class.path"), ServerMain.class.getName()));
-        command.addAll(arguments);
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(ChildJvm.command(List.of("-Xmx512m"), ServerMain.class, arguments.toArray(String[]::new)))
+            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     private static void awaitListening(final Process server, final Path log) throws Exception

@@ -43,6 +43,20 @@ public final class ChildJvm
     public static Process start(final ProcessBuilder.Redirect stderr, final Class<?> main, final String... arguments)
         throws IOException
     {
+        return new ProcessBuilder(command(List.of(), main, arguments)).redirectError(stderr).start();
+    }
+
+    /**
+     * The command line that runs {@code main} in a child JVM: this JVM's java, its module and
+     * Chronicle flags, {@code jvmOptions}, the test class path, then the arguments.
+     *
+     * @param jvmOptions further JVM options, for example a heap bound.
+     * @param main       the class whose main method runs.
+     * @param arguments  its arguments.
+     * @return the command, for a {@link ProcessBuilder} that redirects as its caller needs.
+     */
+    public static List<String> command(final List<String> jvmOptions, final Class<?> main, final String... arguments)
+    {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         for (final String argument : ManagementFactory.getRuntimeMXBean().getInputArguments())
@@ -53,11 +67,12 @@ public final class ChildJvm
                 command.add(argument);
             }
         }
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(main.getName());
         command.addAll(List.of(arguments));
-        return new ProcessBuilder(command).redirectError(stderr).start();
+        return command;
     }
 
     /**
