@@ -6,7 +6,6 @@ import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchRequest;
 import io.ringwatch.server.api.etcdserverpb.ResponseHeader;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
-import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
@@ -358,7 +357,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         if (!closed)
         {
             close();
-            out.onError(Status.UNAVAILABLE.withDescription("etcdserver: server stopped").asRuntimeException());
+            out.onError(EtcdErrors.serverStopped());
         }
     }
 
