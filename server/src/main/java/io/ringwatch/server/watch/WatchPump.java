@@ -125,13 +125,26 @@ final class WatchPump implements Agent
 
     /**
      * A pass left {@code stream} with ready watches: the admission measures it until it has none.
-     * Pump thread (inside {@link WatchStream#pump}); the stream lists itself once.
+     * Without admission nothing measures or drops streams, so none is listed. Pump thread (inside
+     * {@link WatchStream#pump}); the stream lists itself once.
      *
      * @param stream a stream behind.
      */
     void listBehind(final WatchStream stream)
     {
-        behind.add(stream);
+        if (admission != null)
+        {
+            behind.add(stream);
+        }
+    }
+
+    /**
+     * @return how many streams the admission measures as behind (pump thread, or a test with the
+     *         pump stopped).
+     */
+    int streamsBehind()
+    {
+        return behind.size();
     }
 
     /**
