@@ -52,6 +52,7 @@ public final class RingWatchServer implements AutoCloseable
     private final Server server;
     private final NonBlockingCalls calls;
     private final WatchService watch;
+    private final LeaseService lease;
     private final MemberIdentity member;
     private final WriteGate gate;
 
@@ -60,6 +61,7 @@ public final class RingWatchServer implements AutoCloseable
         this.server = server;
         this.calls = calls;
         this.watch = served.watch;
+        this.lease = served.lease;
         this.member = served.member;
         this.gate = served.gate;
     }
@@ -128,8 +130,11 @@ public final class RingWatchServer implements AutoCloseable
         return started;
     }
 
-    /** The member the services answer as, the watch service the server closes and the write gate (null without admission). */
-    private record Registered(MemberIdentity member, WatchService watch, WriteGate gate)
+    /**
+     * The member the services answer as, the watch and lease services whose streams the server
+     * ends when it closes, and the write gate (null without admission).
+     */
+    private record Registered(MemberIdentity member, WatchService watch, LeaseService lease, WriteGate gate)
     {
     }
 
@@ -149,8 +154,9 @@ public final class RingWatchServer implements AutoCloseable
         services.addService(watch);
         services.addService(new MaintenanceService(engine, member));
         services.addService(new ClusterService(engine, member));
-        services.addService(new LeaseService(engine, member));
-        return new Registered(member, watch, gate);
+        final LeaseService lease = new LeaseService(engine, member);
+        services.addService(lease);
+        return new Registered(member, watch, lease, gate);
     }
 
     /**
@@ -250,7 +256,8 @@ public final class RingWatchServer implements AutoCloseable
     }
 
     /**
-     * Stops serving: refuses new calls, ends every watch stream (clients get UNAVAILABLE), lets
+     * Stops serving: refuses new calls, ends every watch and keep-alive stream (clients get
+     * UNAVAILABLE "etcdserver: server stopped"), lets
      * calls in progress finish for up to 5 s, then cuts the rest. Writes the engine acknowledged
      * stay acknowledged: closing the engine afterwards is what makes them durable in ASYNC mode.
      */
@@ -259,6 +266,7 @@ public final class RingWatchServer implements AutoCloseable
     {
         server.shutdown();
         watch.close();
+        lease.close();
         if (gate != null)
         {
             // Held writes are let through to finish within the grace period, as any call in progress.

@@ -21,9 +21,11 @@ import java.util.concurrent.Callable;
  * {@code --data-dir}) and serves it to etcd v3 clients. Takes etcd's own flags for what the two
  * share, so a script written for a single etcd member starts it unchanged, plus RingWatch's
  * durability and window. On SIGTERM (or Ctrl-C) a shutdown hook stops the server, then closes
- * the engine, which makes every acknowledged write durable, and ends every watch stream with
- * UNAVAILABLE; the JVM then exits with 143, its status for SIGTERM (the main thread returns
- * normally, never calling {@code System.exit}): {@code SigtermTest}. Runs on the main thread until then.
+ * the engine, which makes every acknowledged write durable, and ends every watch and lease
+ * keep-alive stream with UNAVAILABLE; the JVM then exits with 143, its status for SIGTERM (the main
+ * thread returns normally, never calling {@code System.exit}): {@code SigtermTest} (puts and
+ * watches), {@code SigtermMixedOpsTest} (transactions, deletes and leases, plaintext and TLS).
+ * Runs on the main thread until then.
  * Netty's buffer leak detector is off unless its level is given ({@link LeakDetection}).
  */
 @Command(name = "ringwatch-server", mixinStandardHelpOptions = true, version = "ringwatch-server 0.1.0",

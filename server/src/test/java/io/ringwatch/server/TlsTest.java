@@ -17,17 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.util.Base64;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * TLS through Netty: a server certificate, and client-certificate authentication. The self-signed
- * certificates are made in the test by the JDK's keytool and written as PEM.
+ * certificates are made in the test by the JDK's keytool and written as PEM ({@link SelfSignedPem}).
  */
 class TlsTest
 {
@@ -44,19 +36,19 @@ class TlsTest
 
     private static RingWatch engine;
     private static RingWatchServer server;
-    private static Pem serverPem;
-    private static Pem clientPem;
+    private static SelfSignedPem serverPem;
+    private static SelfSignedPem clientPem;
 
     @BeforeAll
     static void start() throws Exception
     {
-        serverPem = selfSigned("server");
-        clientPem = selfSigned("client");
+        serverPem = SelfSignedPem.make(dir, "server");
+        clientPem = SelfSignedPem.make(dir, "client");
         engine = RingWatch.open(RingWatchConfig.builder().name("tls-test").build());
         server = RingWatchServer.start(engine, ServerOptions.builder()
             .listenClientUrl(URI.create("https://127.0.0.1:0"))
-            .tls(serverPem.cert, serverPem.key)
-            .trustedCaFile(clientPem.cert)
+            .tls(serverPem.cert(), serverPem.key())
+            .trustedCaFile(clientPem.cert())
             .clientCertAuth(true)
             .build());
     }
@@ -71,8 +63,8 @@ class TlsTest
     @Test
     void aClientWithATrustedCertificateIsServed() throws Exception
     {
-        final ManagedChannel channel = channel(GrpcSslContexts.forClient().trustManager(serverPem.cert.toFile())
-            .keyManager(clientPem.cert.toFile(), clientPem.key.toFile()));
+        final ManagedChannel channel = channel(GrpcSslContexts.forClient().trustManager(serverPem.cert().toFile())
+            .keyManager(clientPem.cert().toFile(), clientPem.key().toFile()));
         try
         {
             final KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(channel);
@@ -88,7 +80,7 @@ class TlsTest
     @Test
     void aClientWithoutACertificateIsRefused() throws Exception
     {
-        final ManagedChannel channel = channel(GrpcSslContexts.forClient().trustManager(serverPem.cert.toFile()));
+        final ManagedChannel channel = channel(GrpcSslContexts.forClient().trustManager(serverPem.cert().toFile()));
         try
         {
             final StatusRuntimeException e = assertThrows(StatusRuntimeException.class, () -> KVGrpc.newBlockingStub(channel)
@@ -120,52 +112,5 @@ class TlsTest
     private static ManagedChannel channel(final SslContextBuilder ssl) throws IOException
     {
         return NettyChannelBuilder.forAddress("127.0.0.1", server.port()).sslContext(ssl.build()).build();
-    }
-
-    /** A PEM certificate and its PKCS#8 key. */
-    private static final class Pem
-    {
-        final Path cert;
-        final Path key;
-
-        Pem(final Path cert, final Path key)
-        {
-            this.cert = cert;
-            this.key = key;
-        }
-    }
-
-    private static Pem selfSigned(final String name) throws Exception
-    {
-        final Path store = dir.resolve(name + ".p12");
-        final char[] password = "changeit".toCharArray();
-        final Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-            "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-            "-dname", "CN=" + name, "-ext", "SAN=IP:127.0.0.1,DNS:localhost", "-keystore", store.toString(),
-            "-storetype", "PKCS12", "-storepass", new String(password), "-keypass", new String(password))
-            .redirectErrorStream(true).start();
-        final String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (keytool.waitFor() != 0)
-        {
-            throw new IllegalStateException("keytool failed: " + output);
-        }
-        final KeyStore keyStore = KeyStore.getInstance("PKCS12");
-        try (InputStream in = new FileInputStream(store.toFile()))
-        {
-            keyStore.load(in, password);
-        }
-        final Certificate certificate = keyStore.getCertificate(name);
-        final Path cert = dir.resolve(name + ".crt");
-        final Path key = dir.resolve(name + ".key");
-        Files.write(cert, pem("CERTIFICATE", certificate.getEncoded()));
-        Files.write(key, pem("PRIVATE KEY", keyStore.getKey(name, password).getEncoded()));
-        return new Pem(cert, key);
-    }
-
-    private static List<String> pem(final String type, final byte[] der)
-    {
-        return List.of("-----BEGIN " + type + "-----",
-            Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der),
-            "-----END " + type + "-----");
     }
 }

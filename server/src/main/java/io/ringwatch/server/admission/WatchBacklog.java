@@ -1,8 +1,8 @@
 package io.ringwatch.server.admission;
 
 /**
- * What {@link WriteAdmission} needs to know of one watch stream: whether its client reads, and
- * how far its watches have got.
+ * What {@link WriteAdmission} needs to know of one watch stream that is behind: whether its client
+ * reads, and how far its watches that have something to send have got.
  *
  * <p>Called on the thread that runs {@link WriteAdmission#evaluate}.
  */
@@ -15,8 +15,8 @@ public interface WatchBacklog
     long lastReadyNanos();
 
     /**
-     * @return the lowest revision up to which every live watch of the stream has been handed the
-     * events it wants, or {@link Long#MAX_VALUE} when the stream has no live watch.
+     * @return the lowest revision up to which every live watch of the stream that has something to
+     * send has been handed the events it wants, or {@link Long#MAX_VALUE} when none has.
      */
     long position();
 }

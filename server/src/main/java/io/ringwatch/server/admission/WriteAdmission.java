@@ -1,5 +1,6 @@
 package io.ringwatch.server.admission;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -10,7 +11,9 @@ import java.util.concurrent.TimeUnit;
  * yet), the window how many revisions the engine's watch window holds. While admitting, the limit
  * is that watch's position plus the high mark, which the gate enforces on every write between two
  * measurements; once the gate had to hold writes, or the backlog is past the high mark, the gate
- * is shut until the backlog is below the low mark. In memory a watch that falls out of the window
+ * is shut until the backlog is below the low mark. A measurement reads only the streams that are
+ * behind (their watches with something to send); every other watch counts as in step with the
+ * engine's revision. In memory a watch that falls out of the window
  * is cancelled (its client must relist), so writes wait while a reading client catches up
  * instead.
  *
@@ -51,19 +54,27 @@ public final class WriteAdmission
     }
 
     /**
-     * Measures the backlog of the reading streams and sets the gate's limit.
+     * Measures the backlog of the reading streams and sets the gate's limit. Only the streams that
+     * are behind are measured: a watch that has handed its stream everything it was given is in
+     * step, at {@code inStep}, so a measurement costs the watches that have something to send, not
+     * every watch.
      *
-     * @param streams         the open watch streams.
+     * @param behind          the open streams that have watches with something to send (their
+     *                        positions count only those watches).
+     * @param inStep          where the other watches are: the engine's current revision while
+     *                        any watch is live, {@link Long#MAX_VALUE} when none is.
      * @param nowNanos        {@link System#nanoTime()} now.
      * @param currentRevision the engine's current revision.
      * @param windowRevisions the revisions the engine's watch window holds ({@link #windowRevisions}).
      * @return whether writes are admitted.
      */
-    public boolean evaluate(final WatchBacklog[] streams, final long nowNanos, final long currentRevision, final long windowRevisions)
+    public boolean evaluate(final List<? extends WatchBacklog> behind, final long inStep, final long nowNanos,
+        final long currentRevision, final long windowRevisions)
     {
-        long lowest = Long.MAX_VALUE;
-        for (final WatchBacklog stream : streams)
+        long lowest = inStep;
+        for (int i = 0; i < behind.size(); i++)
         {
+            final WatchBacklog stream = behind.get(i);
             if (nowNanos - stream.lastReadyNanos() <= stallNanos)
             {
                 lowest = Math.min(lowest, stream.position());

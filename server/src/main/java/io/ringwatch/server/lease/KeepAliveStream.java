@@ -10,6 +10,7 @@ import io.ringwatch.server.rpc.EtcdErrors;
 import io.ringwatch.server.rpc.MemberIdentity;
 
 import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 
 /**
  * One etcd LeaseKeepAlive stream: each request renews its lease and is answered with the TTL it was
@@ -37,6 +38,8 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
     private final RingWatch engine;
     private final MemberIdentity member;
     private final ServerCallStreamObserver<LeaseKeepAliveResponse> responses;
+    /** Told once when the stream ends, however it ends. */
+    private final Consumer<KeepAliveStream> onEnd;
     private boolean ended;
     private boolean halfClosed;
     private int inFlight;
@@ -47,11 +50,13 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
      * Takes the call's inbound flow control: call it from the service method, before gRPC starts
      * the call.
      */
-    KeepAliveStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<LeaseKeepAliveResponse> responses)
+    KeepAliveStream(final RingWatch engine, final MemberIdentity member, final ServerCallStreamObserver<LeaseKeepAliveResponse> responses,
+        final Consumer<KeepAliveStream> onEnd)
     {
         this.engine = engine;
         this.member = member;
         this.responses = responses;
+        this.onEnd = onEnd;
         responses.disableAutoRequest();
         responses.setOnReadyHandler(this::onReady);
         responses.setOnCancelHandler(this::onCancel);
@@ -79,7 +84,7 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
     @Override
     public synchronized void onError(final Throwable t)
     {
-        ended = true;
+        end();
     }
 
     /** The client sent its last request: the stream ends once every renewal in flight is answered. */
@@ -92,7 +97,30 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
 
     private synchronized void onCancel()
     {
-        ended = true;
+        end();
+    }
+
+    /**
+     * The server stops: the stream ends now with etcd's UNAVAILABLE "etcdserver: server stopped",
+     * as the watch streams do, rather than holding the stop until the grace period cuts it.
+     * Renewals in flight complete in the engine unanswered. Any thread.
+     */
+    synchronized void shutdown()
+    {
+        if (!ended)
+        {
+            end();
+            responses.onError(EtcdErrors.serverStopped());
+        }
+    }
+
+    private void end()
+    {
+        if (!ended)
+        {
+            ended = true;
+            onEnd.accept(this);
+        }
     }
 
     private synchronized void onReady()
@@ -114,7 +142,7 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
         final Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         if (cause != null && !(cause instanceof LeaseNotFoundException))
         {
-            ended = true;
+            end();
             responses.onError(EtcdErrors.fromEngine(cause instanceof RuntimeException ? (RuntimeException)cause : new IllegalStateException(cause)));
             return;
         }
@@ -135,7 +163,7 @@ final class KeepAliveStream implements StreamObserver<LeaseKeepAliveRequest>
     {
         if (halfClosed && inFlight == 0 && !ended)
         {
-            ended = true;
+            end();
             responses.onCompleted();
         }
     }

@@ -23,7 +23,9 @@ import io.ringwatch.server.rpc.MemberIdentity;
 import io.ringwatch.server.rpc.Unary;
 
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * etcd's Lease service over the engine's {@link Leases}: LeaseGrant (ID 0: the engine chooses),
@@ -37,10 +39,12 @@ import java.util.concurrent.CompletionException;
  * continuations only build the response), and keep-alive renewals do not wait either.
  * Thread-safe; allocates per call.
  */
-public final class LeaseService extends LeaseGrpc.LeaseImplBase
+public final class LeaseService extends LeaseGrpc.LeaseImplBase implements AutoCloseable
 {
     private final RingWatch engine;
     private final MemberIdentity member;
+    /** The keep-alive streams open, to end when the server stops. */
+    private final Set<KeepAliveStream> keepAlives = ConcurrentHashMap.newKeySet();
 
     /**
      * @param engine the engine whose leases to serve.
@@ -88,7 +92,10 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase
     @Override
     public StreamObserver<LeaseKeepAliveRequest> leaseKeepAlive(final StreamObserver<LeaseKeepAliveResponse> responses)
     {
-        return new KeepAliveStream(engine, member, (ServerCallStreamObserver<LeaseKeepAliveResponse>)responses);
+        final KeepAliveStream stream = new KeepAliveStream(engine, member,
+            (ServerCallStreamObserver<LeaseKeepAliveResponse>)responses, keepAlives::remove);
+        keepAlives.add(stream);
+        return stream;
     }
 
     /**
@@ -146,5 +153,19 @@ public final class LeaseService extends LeaseGrpc.LeaseImplBase
     private static Throwable unwrap(final Throwable error)
     {
         return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    /**
+     * Ends every keep-alive stream still open with etcd's UNAVAILABLE "etcdserver: server stopped",
+     * as a stopping server ends its watch streams. Any thread; call after the server stopped taking
+     * new calls.
+     */
+    @Override
+    public void close()
+    {
+        for (final KeepAliveStream stream : keepAlives)
+        {
+            stream.shutdown();
+        }
     }
 }

@@ -34,6 +34,15 @@ public final class EtcdErrors
     }
 
     /**
+     * @return etcd's ErrGRPCStopped: UNAVAILABLE, which clients retry, for the calls and streams a
+     *         stopping server ends.
+     */
+    public static StatusRuntimeException serverStopped()
+    {
+        return error(Status.UNAVAILABLE, "etcdserver: server stopped");
+    }
+
+    /**
      * @return etcd's ErrGRPCEmptyKey.
      */
     public static StatusRuntimeException emptyKey()
@@ -204,7 +213,7 @@ public final class EtcdErrors
         }
         if (e instanceof EngineClosedException)
         {
-            return error(Status.UNAVAILABLE, "etcdserver: server stopped");
+            return serverStopped();
         }
         return Status.INTERNAL.withDescription("etcdserver: " + e.getMessage()).withCause(e).asRuntimeException();
     }

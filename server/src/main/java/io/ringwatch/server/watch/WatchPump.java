@@ -10,8 +10,10 @@ import org.agrona.concurrent.Agent;
 
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The agent that moves events from the engine's pull watchers to the clients: each duty cycle
@@ -29,11 +31,13 @@ import java.util.concurrent.TimeUnit;
  * a lock by the admission; a cycle allocates nothing itself (the responses it sends do; the list of
  * active streams grows to the most streams ever ready).
  * With write admission, the pump also measures the streams' backlog for it every
- * {@link #ADMISSION_INTERVAL_NANOS} (it visits every watch, so not on every busy cycle), and on
- * every cycle that found nothing to send while writes are held, so that it never parks on a
- * measurement that would let them through; it skips the measurement while nothing can have
- * changed it (no new revision, no backlog, no write held or passing), so idle watches cost it
- * nothing either.
+ * {@link #ADMISSION_INTERVAL_NANOS}, and on every cycle that found nothing to send while writes
+ * are held, so that it never parks on a measurement that would let them through. A measurement
+ * reads only the streams behind: those a pass left with ready watches (its client reads slower
+ * than they fill, or not at all), and of those only the ready watches; every other live watch has
+ * been handed everything it was given, so it is in step with the engine's revision. A
+ * measurement therefore costs what is behind, not the number of watches. It is skipped while
+ * nothing can have changed it (no new revision, no backlog, no write held or passing).
  */
 final class WatchPump implements Agent
 {
@@ -48,6 +52,10 @@ final class WatchPump implements Agent
     /** The marked streams the pump took, oldest first; pump thread only. */
     private final ArrayDeque<ReadyQueue.Entry<WatchStream>> active = new ArrayDeque<>();
     private volatile WatchStream[] streams = NONE;
+    /** The streams a pass left with ready watches, measured by the admission; pump thread only. */
+    private final ArrayList<WatchStream> behind = new ArrayList<>();
+    /** Live watches of every stream: while there is one, the watches not behind are in step. */
+    private final AtomicLong liveWatches = new AtomicLong();
     private long lastAdmission;
     /** The engine's revision at the last measurement, -1 before any. */
     private long lastAdmissionRevision = -1;
@@ -116,6 +124,41 @@ final class WatchPump implements Agent
     }
 
     /**
+     * A pass left {@code stream} with ready watches: the admission measures it until it has none.
+     * Without admission nothing measures or drops streams, so none is listed. Pump thread (inside
+     * {@link WatchStream#pump}); the stream lists itself once.
+     *
+     * @param stream a stream behind.
+     */
+    void listBehind(final WatchStream stream)
+    {
+        if (admission != null)
+        {
+            behind.add(stream);
+        }
+    }
+
+    /**
+     * @return how many streams the admission measures as behind (pump thread, or a test with the
+     *         pump stopped).
+     */
+    int streamsBehind()
+    {
+        return behind.size();
+    }
+
+    /**
+     * A stream's live watches changed (created, cancelled, ended, the stream closed). Any thread,
+     * under the stream's lock; allocates nothing.
+     *
+     * @param delta the change.
+     */
+    void watchesLive(final int delta)
+    {
+        liveWatches.addAndGet(delta);
+    }
+
+    /**
      * @return how many streams are open.
      */
     int streamCount()
@@ -162,7 +205,8 @@ final class WatchPump implements Agent
     /**
      * Measures the backlog for the admission, unless nothing can have changed it since the last
      * measurement: no new revision, no backlog then (positions only grow, so it is still none),
-     * and no write held or passing. A measurement reads every watch's position.
+     * and no write held or passing. A measurement reads the positions of the ready watches of the
+     * streams behind, dropping the streams no longer behind.
      */
     private void measure(final long now)
     {
@@ -173,7 +217,16 @@ final class WatchPump implements Agent
             return;
         }
         lastAdmissionRevision = revision;
-        admission.evaluate(streams, now, revision,
+        for (int i = behind.size() - 1; i >= 0; i--)
+        {
+            if (!behind.get(i).stillBehind())
+            {
+                final int last = behind.size() - 1;
+                behind.set(i, behind.get(last));
+                behind.remove(last);
+            }
+        }
+        admission.evaluate(behind, liveWatches.get() > 0 ? revision : Long.MAX_VALUE, now, revision,
             WriteAdmission.windowRevisions(revision, engine.windowOldestRevision(), engine.windowSize(), engine.windowCapacity()));
     }
 

@@ -6,7 +6,6 @@ import io.ringwatch.server.api.etcdserverpb.WatchCreateRequest;
 import io.ringwatch.server.api.etcdserverpb.WatchRequest;
 import io.ringwatch.server.api.etcdserverpb.ResponseHeader;
 import io.ringwatch.server.api.etcdserverpb.WatchResponse;
-import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
@@ -42,7 +41,9 @@ import java.util.Set;
  *
  * <p>For write admission ({@link WatchBacklog}) the stream tells when the pump last found it ready
  * (now, unless the pump found it not ready and has not found it ready since) and how far its
- * slowest watch has got.
+ * slowest watch with something to send has got. A pump pass that leaves the stream with ready
+ * watches lists it among the pump's streams behind, so that admission measures only those; the
+ * other watches have handed over everything they were given and count as in step.
  *
  * <p>Threads: gRPC calls {@link #onNext} on its executor, the pump calls {@link #pump} and the
  * {@link WatchBacklog} methods; all take this stream's lock, which also serialises every write to
@@ -93,6 +94,8 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     private long lastReadyNanos;
     /** Whether the pump found the stream not ready and has not found it ready since. */
     private boolean waitingForReady;
+    /** Whether the stream is among the pump's streams behind; pump thread only. */
+    private boolean listedBehind;
 
     /**
      * @param engine          the engine whose pull watchers the watches are.
@@ -225,6 +228,11 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             LOG.debug("watch stream ended while sending", e);
             close();
         }
+        if (!listedBehind && !closed && !pending.isEmpty())
+        {
+            listedBehind = true;
+            pump.listBehind(this);
+        }
         return events;
     }
 
@@ -273,13 +281,41 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         return waitingForReady ? lastReadyNanos : System.nanoTime();
     }
 
+    /**
+     * Whether the stream still has ready watches (taking the ones marked since the last pass, as a
+     * pass would); if not, it leaves the pump's streams behind. Pump thread, while it measures.
+     *
+     * @return whether the stream stays among the streams behind.
+     */
+    synchronized boolean stillBehind()
+    {
+        if (!closed)
+        {
+            for (ReadyQueue.Entry<StreamWatch> entry = readyWatches.poll(); entry != null; entry = readyWatches.poll())
+            {
+                pending.addLast(entry.attachment());
+            }
+            if (!pending.isEmpty())
+            {
+                return true;
+            }
+        }
+        listedBehind = false;
+        return false;
+    }
+
+    /**
+     * The lowest position of the watches with something to send (the ready ones); every other
+     * live watch has been handed everything it was given and is in step. O(ready watches). Pump
+     * thread, after {@link #stillBehind}.
+     */
     @Override
     public synchronized long position()
     {
         long lowest = Long.MAX_VALUE;
-        for (final StreamWatch watch : order)
+        for (final StreamWatch watch : pending)
         {
-            if (!watch.ended())
+            if (!watch.ended() && !watch.removed())
             {
                 lowest = Math.min(lowest, watch.watcher().position());
             }
@@ -300,6 +336,10 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         closed = true;
         for (final StreamWatch watch : order)
         {
+            if (!watch.ended())
+            {
+                pump.watchesLive(-1);
+            }
             watch.remove();
             watch.watcher().cancel();
         }
@@ -317,7 +357,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         if (!closed)
         {
             close();
-            out.onError(Status.UNAVAILABLE.withDescription("etcdserver: server stopped").asRuntimeException());
+            out.onError(EtcdErrors.serverStopped());
         }
     }
 
@@ -386,6 +426,10 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     void watchEnded(final StreamWatch watch)
     {
         ended.add(watch);
+        if (!watch.removed())
+        {
+            pump.watchesLive(-1);
+        }
         answerReachedRounds();
     }
 
@@ -449,6 +493,7 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
         }
         watches.put(watchId, watch);
         order.add(watch);
+        pump.watchesLive(1);
         // Set once the watch is in the stream, so the mark it makes finds it there.
         watcher.readyIn(watch.readyEntry());
     }
@@ -515,6 +560,10 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
             return;
         }
         order.remove(watch);
+        if (!watch.ended())
+        {
+            pump.watchesLive(-1);
+        }
         watch.remove();
         watch.watcher().cancel();
         send(WatchResponse.newBuilder().setWatchId(watch.watchId()).setCanceled(true), 0);
