@@ -187,7 +187,7 @@ public final class UndoLog
      * Keeps the pre-images pinned reads need from one applied revision. Writer thread only, once
      * per revision after its changes are in the index and before the next revision begins, with
      * {@link #beginRevision()} called before the first of them. Allocates only a new segment when
-     * the pool is empty.
+     * the pool is empty and no reader gave one.
      *
      * @param revision the revision.
      * @param changes  its changes, each with the key's state before it.
