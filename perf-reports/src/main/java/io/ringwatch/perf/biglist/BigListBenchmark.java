@@ -17,9 +17,12 @@ import picocli.CommandLine;
 import java.io.PrintWriter;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Issue 17's scenario as a benchmark: {@code --keys} keys under {@code /pods/} with
@@ -28,9 +31,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * whole prefix meanwhile. Prints reads ok / attempted, each read's time and keys per second, and
  * the writer's throughput (revisions per second) in the same run, alone in slices of
  * {@code --alone-seconds} before each read and after the last, and during the reads: the slices
- * alternate with the reads, so the ratio compares like with like on a machine whose speed drifts;
- * the collections during the reads and their time; then one read with the writer idle, the read's
- * own speed.
+ * alternate with the reads, so the ratio compares like with like on a machine whose speed drifts
+ * (after {@code --warmup-reads} reads, not counted, in which the JIT compiles the reader and the heap
+ * grows);
+ * the collections during the reads and their time; the CPU time of the writer thread per revision
+ * in both phases (what the ratio becomes once the writer has a core of its own) and the reader's and
+ * producer's CPU during the reads; then one read with the writer idle, the read's own speed.
  * <p>
  * Run: {@code java <JVM flags> -cp perf-reports/target/ringwatch-perf.jar io.ringwatch.perf.biglist.BigListBenchmark}
  * (see perf-reports/README.md, "Big LIST under load"). One run per JVM, on the main thread plus
@@ -53,12 +59,23 @@ public final class BigListBenchmark implements Callable<Integer>
     @Option(names = "--reads", description = "consistent reads of the whole prefix. Default: ${DEFAULT-VALUE}")
     private int reads = 5;
 
+    @Option(names = "--warmup-reads", description = "reads under writes before the measured ones, printed but not counted: "
+        + "the JIT compiles the reader and the heap grows to hold a result during them. Default: ${DEFAULT-VALUE}")
+    private int warmupReads = 2;
+
     @Option(names = "--alone-seconds", description = "seconds the writer runs alone before each read and after the last. "
         + "Default: ${DEFAULT-VALUE}")
     private double aloneSeconds = 1;
 
     @Spec
     private CommandSpec spec;
+
+    private final Consumer<String> phases;
+
+    private BigListBenchmark(final Consumer<String> phases)
+    {
+        this.phases = phases;
+    }
 
     /**
      * Runs the benchmark and exits: 0 when every read succeeded, 1 otherwise, 2 for bad options.
@@ -77,7 +94,22 @@ public final class BigListBenchmark implements Callable<Integer>
      */
     public static CommandLine commandLine()
     {
-        final CommandLine commandLine = new CommandLine(new BigListBenchmark());
+        return commandLine(phase -> { });
+    }
+
+    /**
+     * Builds the command line of a run that announces its phases, for a profiler to split its
+     * samples by phase ({@code perf-reports/probes/BigListProfile.java}). Any thread; allocates the
+     * parser.
+     *
+     * @param phases called on the benchmark's thread as each measured phase begins: {@code "alone"}
+     *               (a writer-alone slice), {@code "reads"} (a read under writes), {@code "other"}
+     *               (anything else: load, summary, the idle read).
+     * @return the parser, ready to {@code execute}.
+     */
+    public static CommandLine commandLine(final Consumer<String> phases)
+    {
+        final CommandLine commandLine = new CommandLine(new BigListBenchmark(phases));
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) ->
         {
             if (e instanceof IllegalArgumentException)
@@ -99,9 +131,10 @@ public final class BigListBenchmark implements Callable<Integer>
     @Override
     public Integer call() throws InterruptedException
     {
-        if (keys < 1 || keys > 10_000_000 || valueSize < 16 || reads < 1 || aloneSeconds <= 0)
+        if (keys < 1 || keys > 10_000_000 || valueSize < 16 || reads < 1 || warmupReads < 0 || aloneSeconds <= 0)
         {
-            throw new IllegalArgumentException("keys must be 1 to 10,000,000, reads and alone-seconds positive, value-size at least 16");
+            throw new IllegalArgumentException("keys must be 1 to 10,000,000, reads and alone-seconds positive, warmup-reads "
+                + "not negative, value-size at least 16");
         }
         final PrintWriter out = spec.commandLine().getOut();
         try (RingWatch engine = RingWatch.open(RingWatchConfig.builder().indexInitialCapacity(keys).build()))
@@ -116,7 +149,14 @@ public final class BigListBenchmark implements Callable<Integer>
             int ok = 0;
             try
             {
-                final WriterRates rates = new WriterRates();
+                for (int i = 1; i <= warmupReads; i++)
+                {
+                    final long start = System.nanoTime();
+                    final RangeResult result = engine.range(KeyRange.prefix("/pods/"), 0);
+                    out.printf("warm-up read %d (not counted): %,d keys in %.3f s%n", i, result.kvs().size(), seconds(start));
+                    out.flush();
+                }
+                final WriterRates rates = new WriterRates(new ThreadCpu(producer), phases);
                 long keysRead = 0;
                 for (int i = 1; i <= reads; i++)
                 {
@@ -146,9 +186,11 @@ public final class BigListBenchmark implements Callable<Integer>
                     rates.duringRate() / rates.aloneRate());
                 out.printf("collections during the reads: %d, %d ms (the collectors' MXBeans: G1's young, mixed and full "
                     + "pauses, not its remark and cleanup)%n", rates.collections(), rates.collectionMillis());
+                rates.printCpu(out);
             }
             finally
             {
+                phases.accept("other");
                 stop.set(true);
                 producer.join();
             }
@@ -238,6 +280,11 @@ public final class BigListBenchmark implements Callable<Integer>
      */
     private static final class WriterRates
     {
+        private final ThreadCpu cpu;
+        private final Consumer<String> phases;
+        private final long[] aloneCpu = new long[ThreadCpu.THREADS];
+        private final long[] duringCpu = new long[ThreadCpu.THREADS];
+        private final long[] from = new long[ThreadCpu.THREADS];
         private long aloneRevisions;
         private double aloneSeconds;
         private long duringRevisions;
@@ -251,13 +298,23 @@ public final class BigListBenchmark implements Callable<Integer>
         private long readFromCollectionMillis;
         private long readStartNanos;
 
+        WriterRates(final ThreadCpu cpu, final Consumer<String> phases)
+        {
+            this.cpu = cpu;
+            this.phases = phases;
+        }
+
         void alone(final RingWatch engine, final double forSeconds) throws InterruptedException
         {
+            phases.accept("alone");
+            cpu.sample(from);
             final long fromRevision = engine.currentRevision();
             final long start = System.nanoTime();
             Thread.sleep((long)(forSeconds * 1000));
             final long revisions = engine.currentRevision() - fromRevision;
             final double took = seconds(start);
+            cpu.addSince(from, aloneCpu);
+            phases.accept("other");
             aloneRevisions += revisions;
             aloneSeconds += took;
             slowestAlone = Math.min(slowestAlone, revisions / took);
@@ -266,6 +323,8 @@ public final class BigListBenchmark implements Callable<Integer>
 
         void readStarts(final RingWatch engine)
         {
+            phases.accept("reads");
+            cpu.sample(from);
             readFromRevision = engine.currentRevision();
             readFromCollections = gcCount();
             readFromCollectionMillis = gcMillis();
@@ -277,6 +336,8 @@ public final class BigListBenchmark implements Callable<Integer>
         {
             final double took = seconds(readStartNanos);
             duringRevisions += engine.currentRevision() - readFromRevision;
+            cpu.addSince(from, duringCpu);
+            phases.accept("other");
             duringSeconds += took;
             collections += gcCount() - readFromCollections;
             collectionMillis += gcMillis() - readFromCollectionMillis;
@@ -316,6 +377,69 @@ public final class BigListBenchmark implements Callable<Integer>
         long collectionMillis()
         {
             return collectionMillis;
+        }
+
+        /** Prints the threads' CPU: the writer's per revision in both phases, each thread's share of a core. */
+        void printCpu(final PrintWriter out)
+        {
+            final double aloneUs = aloneCpu[ThreadCpu.WRITER] / 1e3 / aloneRevisions;
+            final double duringUs = duringCpu[ThreadCpu.WRITER] / 1e3 / duringRevisions;
+            out.printf("writer CPU per revision: alone %.3f us, during the reads %.3f us: alone / during %.2f "
+                + "(the ratio with a core for each thread)%n", aloneUs, duringUs, aloneUs / duringUs);
+            out.printf("cores busy alone: writer %.2f, producer %.2f; during the reads: writer %.2f, producer %.2f, reader %.2f%n",
+                aloneCpu[ThreadCpu.WRITER] / 1e9 / aloneSeconds, aloneCpu[ThreadCpu.PRODUCER] / 1e9 / aloneSeconds,
+                duringCpu[ThreadCpu.WRITER] / 1e9 / duringSeconds, duringCpu[ThreadCpu.PRODUCER] / 1e9 / duringSeconds,
+                duringCpu[ThreadCpu.READER] / 1e9 / duringSeconds);
+        }
+    }
+
+    /**
+     * The CPU time of the engine's writer thread, the producer and the reading (main) thread, from
+     * the JVM's thread MXBean. Main thread only.
+     */
+    private static final class ThreadCpu
+    {
+        static final int WRITER = 0;
+        static final int PRODUCER = 1;
+        static final int READER = 2;
+        static final int THREADS = 3;
+
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final long[] ids = new long[THREADS];
+
+        ThreadCpu(final Thread producer)
+        {
+            ids[WRITER] = writerId(threads);
+            ids[PRODUCER] = producer.getId();
+            ids[READER] = Thread.currentThread().getId();
+        }
+
+        private static long writerId(final ThreadMXBean threads)
+        {
+            for (final ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds()))
+            {
+                if (info != null && info.getThreadName().endsWith("-writer"))
+                {
+                    return info.getThreadId();
+                }
+            }
+            throw new IllegalStateException("no writer thread (a thread whose name ends in -writer)");
+        }
+
+        void sample(final long[] into)
+        {
+            for (int i = 0; i < THREADS; i++)
+            {
+                into[i] = threads.getThreadCpuTime(ids[i]);
+            }
+        }
+
+        void addSince(final long[] from, final long[] sums)
+        {
+            for (int i = 0; i < THREADS; i++)
+            {
+                sums[i] += threads.getThreadCpuTime(ids[i]) - from[i];
+            }
         }
     }
 

@@ -6,10 +6,12 @@ import io.ringwatch.ringbuffer.ChangeRecord;
 import io.ringwatch.ringbuffer.PaddedSequence;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What pinned reads need from the writer: while any read is pinned, the pre-image of every key
@@ -28,7 +30,12 @@ import java.util.ArrayDeque;
  * the writer saw in {@link #beginRevision}, before it changed anything: a key the scan read before
  * that look was read before the change. Segments come from a pool of direct memory; a segment whose newest
  * entry is not after the oldest pin is recycled, all of them once no read is pinned, and then all
- * but a few spare ones are freed. Live and pooled segments never exceed the budget.
+ * but a few spare ones are freed. A range read's scan, each time it reports how far it has come,
+ * allocates a segment for the writer when the writer has fewer than a few spare ones
+ * ({@link #pass}): the writer then rarely allocates, and never zeroes new memory, while it keeps
+ * pre-images for a big read (allocating and first touching 1 MiB of direct memory cost it more
+ * than the copies it keeps). Live and pooled segments never exceed the budget by more than one
+ * segment per reader allocating at that moment.
  * The writer never waits and never fails because of a reader: when the undo area would exceed
  * its budget, it drops everything kept and marks every read pinned before the current revision
  * broken ({@link ReadBudgetExceededException} for them).
@@ -60,7 +67,15 @@ public final class UndoLog
     private static final int MIN_SEGMENT_BYTES = 1 << 20;
     /** Spare segments kept for the next read once the last one left; the rest are freed. */
     private static final int POOLED_SEGMENTS = 4;
+    /** Readers allocate a segment for the writer while it has fewer spare ones than this. */
+    private static final int SPARE_WANTED = 4;
     private static final int PIN_SLOTS = 256;
+    /**
+     * Revisions between two looks at the passed keys: an older look only keeps more (a scan passes
+     * a few keys per revision), and the look's loads, a miss each time a scan reported, were a
+     * third of what the writer spent on pinned reads.
+     */
+    private static final int LOOK_EVERY = 16;
 
     private final ReadPins pins = new ReadPins(PIN_SLOTS);
     private final long budgetBytes;
@@ -73,6 +88,14 @@ public final class UndoLog
     private final PaddedSequence recorded = new PaddedSequence(-1);
     private final PaddedSequence brokenBelow = new PaddedSequence(-1);
     private final ArrayDeque<UndoSegment> pool = new ArrayDeque<>();
+    /** Segments readers allocated for the writer: readers offer, the writer polls. */
+    private final ManyToOneConcurrentArrayQueue<UndoSegment> donated = new ManyToOneConcurrentArrayQueue<>(SPARE_WANTED);
+    /** The writer's pooled segments, published for readers deciding whether to allocate one. */
+    private final PaddedSequence spare = new PaddedSequence(0);
+    /** Segments allocated and not freed: live, pooled and donated. */
+    private final AtomicInteger segments = new AtomicInteger();
+    /** Segments the writer thread allocated itself: a figure for tests. */
+    private long allocatedByWriter;
 
     // Writer only: its view of the pins, refreshed when their counter moves.
     private long seenPinChanges;
@@ -86,6 +109,7 @@ public final class UndoLog
     private final KeyRange[] activeScopes = new KeyRange[PIN_SLOTS];
     private final byte[][] passedKeys = new byte[PIN_SLOTS][];
     private long passedSeenAt = -1;
+    private int untilLook;
 
     /**
      * @param budgetBytes   the most direct memory the undo area may hold for pinned reads.
@@ -121,6 +145,15 @@ public final class UndoLog
         return budgetBytes;
     }
 
+    /**
+     * @return how many segments the writer thread allocated itself (none a reader gave it); a
+     * figure for tests. Writer thread, or any thread once the writer is quiet.
+     */
+    public long segmentsAllocatedByWriter()
+    {
+        return allocatedByWriter;
+    }
+
     /** @return bytes of undo the writer holds for pinned reads now (whole segments); any thread. */
     public long bytesInUse()
     {
@@ -131,15 +164,18 @@ public final class UndoLog
 
     /**
      * Looks at how far the pinned reads' scans have come, before the writer changes anything in a
-     * revision. Writer thread only, before each revision's first change to the index; with no
-     * read pinned it reads one field. Allocates nothing.
+     * revision: every {@value #LOOK_EVERY} revisions, and at the first after the pins changed (a
+     * look made before earlier revisions is still one made before this revision's changes). Writer
+     * thread only, before each revision's first change to the index; with no read pinned, or
+     * between looks, it reads two fields. Allocates nothing.
      */
     public void beginRevision()
     {
-        if (activePins == 0)
+        if (activePins == 0 || (passedSeenAt != -1 && --untilLook > 0))
         {
             return;
         }
+        untilLook = LOOK_EVERY;
         passedSeenAt = pins.changes();
         for (int i = 0; i < activePins; i++)
         {
@@ -151,7 +187,7 @@ public final class UndoLog
      * Keeps the pre-images pinned reads need from one applied revision. Writer thread only, once
      * per revision after its changes are in the index and before the next revision begins, with
      * {@link #beginRevision()} called before the first of them. Allocates only a new segment when
-     * the pool is empty.
+     * the pool is empty and no reader gave one.
      *
      * @param revision the revision.
      * @param changes  its changes, each with the key's state before it.
@@ -264,10 +300,17 @@ public final class UndoLog
         {
             return;
         }
+        UndoSegment given;
+        while ((given = donated.poll()) != null)
+        {
+            pool.add(given);
+        }
         while (pool.size() > POOLED_SEGMENTS)
         {
             pool.poll().free();
+            segments.decrementAndGet();
         }
+        spare.set(pool.size());
     }
 
     private boolean append(final long revision, final ChangeRecord changes)
@@ -316,13 +359,32 @@ public final class UndoLog
         {
             return false;
         }
-        final UndoSegment segment = pool.isEmpty() ? new UndoSegment(segmentBytes) : pool.poll();
+        final UndoSegment segment = takeSegment();
         segment.assign(sequence);
         ring[(int)sequence & mask] = segment;
         tail.setVolatile(sequence + 1);
         current = segment;
         position = 0;
         return true;
+    }
+
+    /** A pooled segment, else one a reader gave, else a new one. */
+    private UndoSegment takeSegment()
+    {
+        UndoSegment segment = pool.poll();
+        if (segment != null)
+        {
+            spare.set(pool.size());
+            return segment;
+        }
+        segment = donated.poll();
+        if (segment != null)
+        {
+            return segment;
+        }
+        segments.incrementAndGet();
+        allocatedByWriter++;
+        return new UndoSegment(segmentBytes);
     }
 
     /** Recycles the oldest segments that hold nothing after the oldest pin (never the one being written). */
@@ -366,6 +428,7 @@ public final class UndoLog
         ring[at] = null;
         // Pooled, not freed: a pinned reader may still be copying from it (and will drop the copy).
         pool.add(segment);
+        spare.set(pool.size());
     }
 
     // ------------------------------------------------------------------ readers
@@ -397,7 +460,9 @@ public final class UndoLog
     /**
      * Says that a pinned read's scan, in ascending key order, has read every key of its range up
      * to and including {@code key}: the writer need not keep pre-images of those keys for it any
-     * more. Any thread; the caller's own slot; allocates nothing.
+     * more. Also gives the writer a new segment when it has fewer than a few spare ones, so that
+     * the writer need not allocate (and zero) the memory a big read makes it keep. Any thread; the
+     * caller's own slot; allocates a segment of direct memory at times, nothing else.
      *
      * @param slot the slot {@link #pin()} gave, pinned.
      * @param key  the last key read; not modified afterwards.
@@ -405,6 +470,25 @@ public final class UndoLog
     public void pass(final int slot, final byte[] key)
     {
         pins.pass(slot, key);
+        if (spare.get() + donated.size() < SPARE_WANTED)
+        {
+            donate();
+        }
+    }
+
+    private void donate()
+    {
+        if (segments.incrementAndGet() > maxSegments)
+        {
+            segments.decrementAndGet();
+            return;
+        }
+        final UndoSegment segment = new UndoSegment(segmentBytes);
+        if (!donated.offer(segment))
+        {
+            segment.free();
+            segments.decrementAndGet();
+        }
     }
 
     /**

@@ -183,6 +183,64 @@ class UndoLogTest
         undo.unpin(newRead);
     }
 
+    @Test
+    void theWriterLooksAtThePassedKeysEverySixteenRevisions()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int slot = undo.pin();
+        undo.pinAt(slot, 1);
+        put(undo, 2, "x", "v2", "v1", 1);
+        undo.pass(slot, bytes("c"));
+        put(undo, 3, "b", "v3", "v1", 1);
+        undo.pass(slot, bytes("m"));
+        // Looked at revision 3: keys between "c" and "m" are kept (the older look only keeps more) until the next look.
+        for (int revision = 4; revision <= 18; revision++)
+        {
+            put(undo, revision, "d" + revision, "v" + revision, "v1", 1);
+        }
+        put(undo, 19, "e", "v19", "v1", 1);
+        put(undo, 20, "z", "v20", "v1", 1);
+
+        final List<String> kept = readSince(undo, 1, null);
+        assertEquals(15, kept.stream().filter(kv -> kv.startsWith("d")).count(), kept.toString());
+        assertEquals(List.of("x=v1@1", "z=v1@1"), kept.stream().filter(kv -> !kv.startsWith("d")).toList());
+        undo.unpin(slot);
+    }
+
+    @Test
+    void aScanReportingItsProgressGivesTheWriterEverySegmentItFills()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int slot = undo.pin();
+        undo.pinAt(slot, 0);
+        for (int i = 1; i <= 200; i++)
+        {
+            // The scan has not reached the keys the writer changes ("a" sorts before them), as early in a big read.
+            undo.pass(slot, bytes("a"));
+            put(undo, i, "k" + i, "v", null, 0);
+        }
+
+        assertTrue(undo.bytesInUse() >= 40 * 256, "200 entries of 64 bytes fill 50 segments: " + undo.bytesInUse());
+        assertEquals(0, undo.segmentsAllocatedByWriter(), "the reader allocated every segment the writer filled");
+        assertEquals(200, readSince(undo, 0, null).size());
+        undo.unpin(slot);
+    }
+
+    @Test
+    void aReadThatReportsNoProgressLeavesTheWriterToAllocate()
+    {
+        final UndoLog undo = new UndoLog(1 << 20, 64, 256);
+        final int slot = undo.pin();
+        undo.pinAt(slot, 0);
+        for (int i = 1; i <= 20; i++)
+        {
+            put(undo, i, "k" + i, "v", null, 0);
+        }
+
+        assertEquals(5, undo.segmentsAllocatedByWriter(), "20 entries of 64 bytes in segments of 256");
+        undo.unpin(slot);
+    }
+
     private void put(final UndoLog undo, final long revision, final String key, final String value, final String prev,
         final long prevModRevision)
     {
