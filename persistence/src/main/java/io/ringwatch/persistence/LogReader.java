@@ -167,9 +167,11 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
-     * Checks that every cycle file goes on right after the revision the file before it ends at, by
-     * reading the first and last excerpt of each (maps every file once). The reader's thread only;
-     * leaves the reader's position unspecified.
+     * Checks that every cycle file goes on right after the revision the file before it ends at,
+     * where a file could be missing: only between files whose cycle numbers are not consecutive (a
+     * file deleted from the middle always leaves such a pair; a log written in every cycle has
+     * none, so the check maps no file), by reading the last excerpt of the one and the first of the
+     * other. The reader's thread only; leaves the reader's position unspecified.
      *
      * @throws LogGapException if revisions are missing between two files (a file deleted from the
      *                         middle of the log).
@@ -177,19 +179,18 @@ public final class LogReader implements AutoCloseable
     void requireContiguousCycles()
     {
         loadCycles();
-        long previousLast = -1;
-        for (int i = 0; i < cycleCount; i++)
+        for (int i = 1; i < cycleCount; i++)
         {
-            final long first = firstRevisionOf(i);
-            if (first == Long.MAX_VALUE)
+            if (cycles[i] == cycles[i - 1] + 1)
             {
                 continue;
             }
-            if (previousLast > 0 && first > previousLast + 1)
+            final long previousLast = lastRevisionInCycle((int)cycles[i - 1]);
+            final long first = firstRevisionOf(i);
+            if (previousLast > 0 && first != Long.MAX_VALUE && first > previousLast + 1)
             {
                 throw new LogGapException(previousLast + 1, first - 1, "the log in " + queue.file().getParent());
             }
-            previousLast = Math.max(previousLast, lastRevisionInCycle((int)cycles[i]));
         }
         expectedNext = 0;
     }
