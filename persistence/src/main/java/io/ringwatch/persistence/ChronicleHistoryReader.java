@@ -1,5 +1,6 @@
 package io.ringwatch.persistence;
 
+import io.ringwatch.engine.spi.HistoryGapException;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.ReplayBatch;
 import io.ringwatch.ringbuffer.EventRecord;
@@ -11,7 +12,9 @@ import java.util.function.LongSupplier;
 /**
  * Reads the revision log one change at a time for a catching-up watcher or recovery: a tailer
  * over whole revision excerpts, handing out their changes in order. A seek past the log's end
- * waits there until the log reaches it. One thread at a time; no allocation per change.
+ * waits there until the log reaches it. Revisions missing from the middle of the log (a
+ * {@link LogGapException}) fail {@link #seek} and {@link #next} with the engine's
+ * {@link HistoryGapException}. One thread at a time; no allocation per change.
  */
 final class ChronicleHistoryReader implements HistoryReader
 {
@@ -50,6 +53,10 @@ final class ChronicleHistoryReader implements HistoryReader
         {
             return seekInside(revision);
         }
+        catch (final LogGapException gap)
+        {
+            throw lost(gap);
+        }
         finally
         {
             gate.leave();
@@ -84,6 +91,10 @@ final class ChronicleHistoryReader implements HistoryReader
         try
         {
             return nextInside(into);
+        }
+        catch (final LogGapException gap)
+        {
+            throw lost(gap);
         }
         finally
         {
@@ -202,6 +213,16 @@ final class ChronicleHistoryReader implements HistoryReader
         {
             throw new IllegalStateException(gone.getMessage(), gone);
         }
+    }
+
+    /**
+     * A watcher or a read meets a gap as the engine's histories report one: its cancellation names
+     * the range lost. Recovery ({@link #fill}) lets the log's own exception through, so the open
+     * fails with it.
+     */
+    private static HistoryGapException lost(final LogGapException gap)
+    {
+        return new HistoryGapException(gap.missingFrom(), gap.missingTo(), gap.getMessage(), gap);
     }
 
     private long readableRevision()

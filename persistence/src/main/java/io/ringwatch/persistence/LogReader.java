@@ -70,6 +70,8 @@ public final class LogReader implements AutoCloseable
     private long skippedAtNanos;
     /** The revision the next excerpt must start at, 0 where not known (after a seek or a move to the start). */
     private long expectedNext;
+    /** The cycle of the last revision or skip read: whether its file is still there tells retention from damage. */
+    private int cycleRead;
 
     LogReader(final SingleChronicleQueue queue, final boolean readOnly)
     {
@@ -92,6 +94,8 @@ public final class LogReader implements AutoCloseable
      * @return true if positioned; false if the log does not hold it (compacted away or not yet written),
      *         in which case the position is unspecified.
      * @throws IllegalArgumentException if {@code revision} is not positive.
+     * @throws LogGapException          if the revision lies in a gap a cycle file missing from the
+     *                                  middle of the log left.
      * @throws LogCorruptedException    if a queue file cannot be read (cut short or damaged).
      */
     public boolean seek(final long revision)
@@ -135,8 +139,60 @@ public final class LogReader implements AutoCloseable
         {
             return false;
         }
-        return seekInCycle((int)cycles[candidate], revision) ||
-            (candidate > 0 && seekInCycle((int)cycles[candidate - 1], revision));
+        if (seekInCycle((int)cycles[candidate], revision) ||
+            (candidate > 0 && seekInCycle((int)cycles[candidate - 1], revision)))
+        {
+            return true;
+        }
+        requireNoGapAfter(candidate, revision);
+        return false;
+    }
+
+    /**
+     * A revision not found although a later cycle file exists lies in a gap between the cycle
+     * {@code i}, which is there, and the next one: the files between are missing from the middle.
+     */
+    private void requireNoGapAfter(final int i, final long revision)
+    {
+        if (i + 1 >= cycleCount)
+        {
+            return;
+        }
+        final long next = firstRevisionOf(i + 1);
+        final long last = lastRevisionInCycle((int)cycles[i]);
+        if (last >= 0 && revision > last && next > last + 1 && next != Long.MAX_VALUE)
+        {
+            throw new LogGapException(last + 1, next - 1, "the log in " + queue.file().getParent());
+        }
+    }
+
+    /**
+     * Checks that every cycle file goes on right after the revision the file before it ends at,
+     * where a file could be missing: only between files whose cycle numbers are not consecutive (a
+     * file deleted from the middle always leaves such a pair; a log written in every cycle has
+     * none, so the check maps no file), by reading the last excerpt of the one and the first of the
+     * other. The reader's thread only; leaves the reader's position unspecified.
+     *
+     * @throws LogGapException if revisions are missing between two files (a file deleted from the
+     *                         middle of the log).
+     */
+    void requireContiguousCycles()
+    {
+        loadCycles();
+        for (int i = 1; i < cycleCount; i++)
+        {
+            if (cycles[i] == cycles[i - 1] + 1)
+            {
+                continue;
+            }
+            final long previousLast = lastRevisionInCycle((int)cycles[i - 1]);
+            final long first = firstRevisionOf(i);
+            if (previousLast > 0 && first != Long.MAX_VALUE && first > previousLast + 1)
+            {
+                throw new LogGapException(previousLast + 1, first - 1, "the log in " + queue.file().getParent());
+            }
+        }
+        expectedNext = 0;
     }
 
     /**
@@ -149,6 +205,8 @@ public final class LogReader implements AutoCloseable
      * @throws LogFormatException    if the excerpt was written by a newer format version.
      * @throws LogCompactedException if retention deleted the next revision while this reader read an
      *                               older file (the reader stays where it was).
+     * @throws LogGapException       if the next revision is missing while the file of the one read
+     *                               last is still there (a cycle file deleted from the middle).
      */
     public boolean next(final RevisionRecord into)
     {
@@ -204,6 +262,7 @@ public final class LogReader implements AutoCloseable
                 final long revision = buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN);
                 requireNext(revision, index);
                 expectedNext = revision + 1;
+                cycleRead = rollCycle.toCycle(index);
                 into.index(length, index);
                 return KIND_REVISION;
             }
@@ -214,6 +273,7 @@ public final class LogReader implements AutoCloseable
                 skippedTo = buffer.getLong(REVISION_OFFSET, LITTLE_ENDIAN);
                 skippedAtNanos = buffer.getLong(ExcerptLayout.TIMESTAMP_OFFSET, LITTLE_ENDIAN);
                 expectedNext = skippedTo + 1;
+                cycleRead = rollCycle.toCycle(index);
                 if (skips++ == 0)
                 {
                     firstSkippedFrom = skippedFrom;
@@ -225,14 +285,20 @@ public final class LogReader implements AutoCloseable
 
     /**
      * Revisions are appended contiguously (a skip starts right after the revision before it), so an
-     * excerpt that does not start at the expected revision lies beyond cycle files deleted under
-     * this reader. The tailer is put back on that excerpt: a later call fails the same way.
+     * excerpt that does not start at the expected revision lies beyond missing cycle files: deleted
+     * under this reader by retention, which deletes oldest first, when the file of the revision read
+     * last is gone too; else missing from the middle of the log (a {@link LogGapException}). The
+     * tailer is put back on that excerpt: a later call fails the same way.
      */
     private void requireNext(final long from, final long index)
     {
         if (expectedNext != 0 && from != expectedNext)
         {
             tailer.moveToIndex(index);
+            if (firstCycleOnDisk() <= cycleRead)
+            {
+                throw new LogGapException(expectedNext, from - 1, "the log in " + queue.file().getParent());
+            }
             throw new LogCompactedException("revision " + expectedNext + " is no longer in the log (retention " +
                 "deleted it while this reader read an older file; the next revision held is " + from + ")", expectedNext);
         }

@@ -137,6 +137,12 @@ public final class RevisionLog implements AutoCloseable
             maintenance = new LogReader(opened, !writable);
             encoder = new RevisionEncoder(maxBytes);
             maxRevisionBytes = maxBytes;
+            if (writable)
+            {
+                // etcd does not start on a WAL with a hole: neither does a writer over a log with a
+                // cycle file missing from the middle (its history there is lost, not compacted).
+                maintenance.requireContiguousCycles();
+            }
             lastRevision = scanLastRevision();
             firstRevision = scanFirstRevision();
             if (writable)
@@ -190,7 +196,9 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogDirectoryException if the directory cannot be used (nothing changed).
      * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
-     * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
+     * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed); a
+     *                               {@link LogGapException} if a cycle file is missing from the
+     *                               middle of the log.
      * @throws LogWriteException     if the disk has less free space than the reserve, or the
      *                               metadata's OPEN mark or the lock file's holder line cannot be
      *                               written (then nothing stays open or locked).
@@ -211,7 +219,9 @@ public final class RevisionLog implements AutoCloseable
      * @throws LogDirectoryException if the directory cannot be used (nothing changed).
      * @throws LogLockedException    if another open log owns the directory (nothing changed).
      * @throws LogFormatException    if a newer format version wrote it (nothing changed).
-     * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed).
+     * @throws LogCorruptedException if the metadata or queue is corrupt (nothing changed); a
+     *                               {@link LogGapException} if a cycle file is missing from the
+     *                               middle of the log.
      * @throws LogWriteException     if the disk has less free space than the reserve, or the
      *                               metadata's OPEN mark or the lock file's holder line cannot be
      *                               written (then nothing stays open or locked).
@@ -287,7 +297,15 @@ public final class RevisionLog implements AutoCloseable
         }
         try
         {
-            new RevisionLog(config, LogDirectory.inspect(directory, false), null, DEFAULT_THREAD_PREFIX).close();
+            final RevisionLog probed = new RevisionLog(config, LogDirectory.inspect(directory, false), null, DEFAULT_THREAD_PREFIX);
+            try
+            {
+                probed.maintenance.requireContiguousCycles();
+            }
+            finally
+            {
+                probed.close();
+            }
         }
         catch (final LogCorruptedException ex)
         {

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.RingWatchException;
+import io.ringwatch.persistence.LeaseFile;
 import io.ringwatch.persistence.LogConfig;
 import io.ringwatch.persistence.RevisionLogException;
 import picocli.CommandLine.Command;
@@ -29,6 +30,8 @@ import picocli.CommandLine.Spec;
  * state equals the source's at every re-published revision, under shifted revision numbers).
  * The target is a new history numbered contiguously: revisions a SKIP in the source says never
  * existed (an unclean reopen) have no counterpart, so later source revisions get lower numbers.
+ * Leases go too ({@link LeaseReplay}): same ids and TTLs, each put's lease, each end re-made by a
+ * revoke; a put whose lease grant the lease log no longer records is refused (exit code 5).
  * Runs on the command's thread; the engine brings its own threads and closes them at the end.
  */
 @Command(name = "republish", mixinStandardHelpOptions = true,
@@ -103,12 +106,18 @@ final class RepublishCommand implements Callable<Integer>
         final long targetLast;
         try (RingWatch engine = openTarget())
         {
-            republisher = new Republisher(engine, new Pacer(pace), System::nanoTime);
+            final LeaseReplay leases = new LeaseReplay(engine.leases(), LeaseFile.read(directory), span.from(), System::nanoTime);
+            republisher = new Republisher(engine, new Pacer(pace), System::nanoTime, leases);
+            if (span.from() > 1)
+            {
+                leases.grantBase(span.from() - 1);
+            }
             republisher.publishBase(base);
             final Progress bar = progress.start(err, "republish", span.count());
             try
             {
                 log.read(span, republisher::publish, bar);
+                republisher.finishLeases(span.to());
                 republisher.drain();
             }
             finally

@@ -24,8 +24,10 @@ import io.ringwatch.persistence.RevisionRecord;
  * source revision holding its puts and deletes in order, at the pace asked for. Transactions are
  * pipelined (at most {@link #MAX_IN_FLIGHT} outstanding) and each result is checked: every
  * revision must become exactly the next target revision, so from revision 1 with no base the
- * target log is revision for revision the same as the source. One command thread; allocates the
- * ops of each revision.
+ * target log is revision for revision the same as the source. With a {@link LeaseReplay} the
+ * source's leases go too: puts keep their lease, grants precede the revision they precede in the
+ * source, and a lease's end is re-made by revoking it in the target. One command thread; allocates
+ * the ops of each revision.
  */
 final class Republisher
 {
@@ -37,6 +39,7 @@ final class Republisher
     private final RingWatch engine;
     private final Pacer pacer;
     private final LongSupplier nanoClock;
+    private final LeaseReplay leases;
     private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
     private long nextTarget;
     private long revisions;
@@ -56,9 +59,24 @@ final class Republisher
      */
     Republisher(final RingWatch engine, final Pacer pacer, final LongSupplier nanoClock)
     {
+        this(engine, pacer, nanoClock, null);
+    }
+
+    /**
+     * Creates a republisher over a fresh engine that carries the source's leases.
+     *
+     * @param engine    the target engine, holding no revision yet.
+     * @param pacer     when each revision is due.
+     * @param nanoClock a monotonic clock.
+     * @param leases    the source's lease log over the target's leases; null to carry none (a put
+     *                  with a lease then goes in without it).
+     */
+    Republisher(final RingWatch engine, final Pacer pacer, final LongSupplier nanoClock, final LeaseReplay leases)
+    {
         this.engine = engine;
         this.pacer = pacer;
         this.nanoClock = nanoClock;
+        this.leases = leases;
         this.nextTarget = engine.currentRevision() + 1;
     }
 
@@ -80,7 +98,8 @@ final class Republisher
                 publishBaseTxn(ops);
                 bytes = 0;
             }
-            ops.add(Op.put(key.key(), key.value()));
+            ops.add(key.lease() != 0 && leases != null ? Op.put(key.key(), key.value()).withLease(key.lease()) :
+                Op.put(key.key(), key.value()));
             bytes += size;
         }
         if (!ops.isEmpty())
@@ -98,6 +117,16 @@ final class Republisher
     void publish(final RevisionRecord record)
     {
         waitUntilDue(record.timestampNanos());
+        final long source = record.revision();
+        if (leases != null)
+        {
+            leases.before(source);
+            if (leases.isEnd(record))
+            {
+                publishEnd(record);
+                return;
+            }
+        }
         final List<Op> ops = new ArrayList<>(record.changeCount());
         for (int i = 0; i < record.changeCount(); i++)
         {
@@ -107,7 +136,16 @@ final class Republisher
             {
                 final byte[] value = new byte[change.valueLength()];
                 change.buffer().getBytes(change.valueOffset(), value);
-                ops.add(Op.put(key, value));
+                final long lease = change.lease();
+                if (lease != 0 && leases != null)
+                {
+                    leases.requireHeld(lease, source);
+                    ops.add(Op.put(key, value).withLease(lease));
+                }
+                else
+                {
+                    ops.add(Op.put(key, value));
+                }
             }
             else
             {
@@ -118,7 +156,6 @@ final class Republisher
         {
             complete(inFlight.poll());
         }
-        final long source = record.revision();
         try
         {
             inFlight.add(new InFlight(source, nextTarget, engine.txnAsync(Txn.of(List.of(), ops, List.of()))));
@@ -130,6 +167,39 @@ final class Republisher
         nextTarget++;
         revisions++;
         changes += ops.size();
+    }
+
+    /**
+     * Re-makes a source revision that deleted an ended lease's keys by ending the lease in the
+     * target, once every earlier revision is in: the target deletes the same keys under one revision.
+     */
+    private void publishEnd(final RevisionRecord record)
+    {
+        drain();
+        final long made = leases.end(record.revision());
+        if (made != nextTarget)
+        {
+            throw new RepublishException("source revision " + record.revision() + " (the end of a lease) became target revision " +
+                made + ", expected " + nextTarget + ": the target's state diverged from the source's");
+        }
+        nextTarget++;
+        revisions++;
+        changes += record.changeCount();
+    }
+
+    /**
+     * Applies the lease records after the last published revision (grants and ends of leases
+     * without keys up to {@code to}). No-op without leases.
+     *
+     * @param to the last source revision published.
+     */
+    void finishLeases(final long to)
+    {
+        if (leases != null)
+        {
+            drain();
+            leases.rest(to);
+        }
     }
 
     /**

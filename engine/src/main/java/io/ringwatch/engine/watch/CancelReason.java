@@ -13,6 +13,14 @@ public enum CancelReason
     COMPACTED,
     /** The start revision is older than the oldest event still held in memory. */
     REVISION_UNAVAILABLE,
+    /**
+     * Revisions the watcher needed are missing from the middle of the revision log (a cycle file
+     * deleted or lost while older ones are still there): data loss, not compaction. The cause is an
+     * {@link io.ringwatch.engine.spi.HistoryGapException} naming the missing range, and
+     * {@link WatchCancellation#compactRevision()} is the first revision after it. Relisting works,
+     * but the history in the gap cannot be watched again; an operator should restore the file.
+     */
+    HISTORY_LOST,
     /** The writer overwrote events the watcher had not consumed yet. */
     LAPPED,
     /**

@@ -2,12 +2,15 @@ package io.ringwatch.engine.internal.dispatch;
 
 import io.ringwatch.engine.errors.IndexFunctionException;
 import io.ringwatch.engine.internal.secondary.IndexMatch;
+import io.ringwatch.engine.spi.HistoryGapException;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.WatchCancellation;
 import io.ringwatch.engine.watch.WatchListener;
 import io.ringwatch.ringbuffer.EventRecord;
 import io.ringwatch.ringbuffer.EventType;
 import io.ringwatch.ringbuffer.WatchWindow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The consumer's side of one watcher (the delivery thread of a push watcher, the polling thread
@@ -30,6 +33,8 @@ import io.ringwatch.ringbuffer.WatchWindow;
  */
 final class WatcherConsumer
 {
+    private static final Logger LOG = LoggerFactory.getLogger(WatcherConsumer.class);
+
     /** Delivering what the routes queue. */
     static final byte SYNCED = 0;
     /** Off the routes, reading the history by {@link #cursor}. */
@@ -368,6 +373,14 @@ final class WatcherConsumer
             // since the turn's check leave it behind a compaction, which clients relist after.
             if (compactedUnder(at))
             {
+                return delivered;
+            }
+            if (e instanceof HistoryGapException gap)
+            {
+                LOG.error("A watcher needed revisions {}..{}, which are missing from the middle of the revision log " +
+                    "(data loss, not compaction): {}", gap.missingFrom(), gap.missingTo(), gap.getMessage());
+                watcher.terminate(CancelReason.HISTORY_LOST, gap.missingTo() + 1, e,
+                    "revisions " + gap.missingFrom() + ".." + gap.missingTo() + " are lost from the revision log: " + e.getMessage());
                 return delivered;
             }
             watcher.terminate(CancelReason.REVISION_UNAVAILABLE, watcher.shard.history.resumeRevision(), e,
