@@ -426,7 +426,7 @@ public final class RingWatchConfig
         private long leaseMinTtlSeconds = 2;
         private Duration leaseCheckInterval = Duration.ofMillis(500);
         private LeaseClock leaseClock = LeaseClock.MONOTONIC;
-        private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::forMultiProducerRing;
+        private Supplier<WaitStrategy> writerWaitStrategy = WakeableWaitStrategy::new;
         private Supplier<IdleStrategy> dispatcherIdleStrategy = WakeableIdleStrategy::forHandOffs;
         private Supplier<IdleStrategy> deliveryIdleStrategy = WakeableIdleStrategy::forHandOffs;
         private Persistence persistence;

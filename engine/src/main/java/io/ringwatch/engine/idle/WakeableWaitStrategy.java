@@ -41,8 +41,6 @@ public final class WakeableWaitStrategy implements WaitStrategy
     public static final int DEFAULT_YIELDS = 1;
 
     private final WaitPhases phases;
-    /** Whether every ring follows a volatile read-modify-write of the cursor the consumer waits on (see {@link #forMultiProducerRing()}). */
-    private final boolean claimFences;
     private final AtomicReference<Thread> consumer = new AtomicReference<>();
 
     /**
@@ -62,33 +60,7 @@ public final class WakeableWaitStrategy implements WaitStrategy
      */
     public WakeableWaitStrategy(final int spins, final int yields, final long maxParkNanos)
     {
-        this(spins, yields, maxParkNanos, false);
-    }
-
-    private WakeableWaitStrategy(final int spins, final int yields, final long maxParkNanos, final boolean claimFences)
-    {
         phases = new WaitPhases(new Doorbell(), spins, 0, yields, maxParkNanos, SystemNanoClock.INSTANCE);
-        this.claimFences = claimFences;
-    }
-
-    /**
-     * The engine's default writer wait ({@link #WakeableWaitStrategy()}'s steps) for a ring of
-     * {@code ProducerType.MULTI} whose one consumer waits on the ring's cursor (the first and only
-     * stage, as the engine's writer), and whose publishes ring without a full fence of their own:
-     * such a producer claimed its slot with an atomic add on that cursor (a volatile
-     * read-modify-write, {@code MultiProducerSequencer.next}), and the consumer parks only while the
-     * cursor is below the sequence it waits for, so the claim and the ring's volatile read of the
-     * armed thread already pair with the consumer's arm, fence and read of the cursor (jcstress:
-     * {@code WriterRingClaimStress}). A halt's alert is a volatile store, which pairs the same way.
-     * Not for a single-producer ring, whose cursor moves by a release store at the publish. Any
-     * thread; allocates the strategy.
-     *
-     * @return a new strategy for one multi-producer ring.
-     */
-    public static WakeableWaitStrategy forMultiProducerRing()
-    {
-        return new WakeableWaitStrategy(WakeableIdleStrategy.DEFAULT_SPINS, DEFAULT_YIELDS,
-            WakeableIdleStrategy.DEFAULT_MAX_PARK_NANOS, true);
     }
 
     /**
@@ -130,21 +102,11 @@ public final class WakeableWaitStrategy implements WaitStrategy
     @Override
     public void signalAllWhenBlocking()
     {
-        if (claimFences)
-        {
-            phases.doorbell().ringAfterFence();
-        }
-        else
-        {
-            phases.doorbell().ring();
-        }
+        phases.doorbell().ring();
     }
 
-    /**
-     * @return the doorbell every publish rings, for tests and stress tests that check the
-     * protocol. Any thread.
-     */
-    public Doorbell doorbell()
+    /** @return the doorbell every publish rings; for tests in this package. */
+    Doorbell doorbell()
     {
         return phases.doorbell();
     }

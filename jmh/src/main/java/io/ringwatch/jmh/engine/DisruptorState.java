@@ -40,7 +40,7 @@ public class DisruptorState
          * {@link WakeableWaitStrategy}, the engine's default writer wait strategy: spins, yields,
          * then parks until a publish wakes it.
          */
-        WAKEABLE(WakeableWaitStrategy::forMultiProducerRing),
+        WAKEABLE(WakeableWaitStrategy::new),
         /** The Disruptor's default: a monitor that every publish takes and notifies. */
         BLOCKING(BlockingWaitStrategy::new),
         /** Spins on the cursor: lowest latency, one core busy. */

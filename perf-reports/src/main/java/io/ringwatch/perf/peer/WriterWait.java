@@ -20,7 +20,7 @@ import java.util.function.Supplier;
 public enum WriterWait
 {
     /** {@link WakeableWaitStrategy}: spins briefly, yields a few times, then parks until a publish rings. */
-    WAKEABLE(WakeableWaitStrategy::forMultiProducerRing),
+    WAKEABLE(WakeableWaitStrategy::new),
     /** {@link BlockingWaitStrategy}. */
     BLOCKING(BlockingWaitStrategy::new),
     /** {@link SleepingWaitStrategy}. */
