@@ -359,7 +359,7 @@ final class Dispatcher implements Agent
     /**
      * Lets the writer's rings through while a watcher is registered, and stops them once none is:
      * without one a ring after every batch only woke this thread to read events nobody wants
-     * (a fifth of an ASYNC writer's CPU), and the longest park bounds how far behind the window it
+     * (9 to 22% of an ASYNC writer's CPU samples), and the longest park bounds how far behind the window it
      * falls. A registration rings this dispatcher itself ({@link #submit}); the gate opens here,
      * before this cycle's and every later check of the window, so an event the writer published
      * without ringing is seen by the check that follows the doorbell's arm (see
