@@ -104,7 +104,7 @@ public class WatcherRegistrationWakeStress
         }
         if ((int)COMMAND.getAcquire(this) != 0)
         {
-            // planted
+            windowBell.open();
         }
         if ((long)PUBLISHED.getAcquire(this) != 0)
         {
