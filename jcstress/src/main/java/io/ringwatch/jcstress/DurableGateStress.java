@@ -1,7 +1,7 @@
 package io.ringwatch.jcstress;
 
 import io.ringwatch.engine.config.RingWatchConfig;
-import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.spi.SnapshotSink;
@@ -66,7 +66,7 @@ public class DurableGateStress
         .maxEventBytes(32)
         .dataBytesPerEvent(32)
         .build();
-    private static final Doorbell[] NO_WINDOW_READERS = new Doorbell[0];
+    private static final GatedDoorbell[] NO_WINDOW_READERS = new GatedDoorbell[0];
     private static final byte[] VALUE = "1".getBytes();
     private static final AtomicLong KEYS = new AtomicLong();
 

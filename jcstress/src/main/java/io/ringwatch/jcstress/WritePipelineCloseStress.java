@@ -2,7 +2,7 @@ package io.ringwatch.jcstress;
 
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.EngineClosedException;
-import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
@@ -77,7 +77,7 @@ public class WritePipelineCloseStress
         .build();
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** Nothing follows this window, so the writer has no dispatcher to wake. */
-    private static final Doorbell[] NO_WINDOW_READERS = new Doorbell[0];
+    private static final GatedDoorbell[] NO_WINDOW_READERS = new GatedDoorbell[0];
     private static final Op PUT_A = Op.put("a", "1");
     private static final Op PUT_B = Op.put("b", "2");
 

@@ -4,6 +4,7 @@ import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.spi.History;
 import io.ringwatch.engine.internal.history.TieredHistory;
@@ -188,17 +189,18 @@ public final class WatchHub implements AutoCloseable
     }
 
     /**
-     * The doorbells the writer rings after it publishes events to the window: one per dispatcher.
-     * Any thread; allocates the returned array.
+     * The doorbells the writer rings after it publishes events to the window, one per dispatcher,
+     * each behind a gate its dispatcher opens only while it has a watcher. Any thread; allocates
+     * the returned array.
      *
-     * @return the dispatchers' doorbells.
+     * @return the dispatchers' gated doorbells.
      */
-    public Doorbell[] dispatcherDoorbells()
+    public GatedDoorbell[] dispatcherDoorbells()
     {
-        final Doorbell[] doorbells = new Doorbell[dispatchers.length];
+        final GatedDoorbell[] doorbells = new GatedDoorbell[dispatchers.length];
         for (int i = 0; i < dispatchers.length; i++)
         {
-            doorbells[i] = dispatchers[i].doorbell();
+            doorbells[i] = dispatchers[i].windowBell();
         }
         return doorbells;
     }

@@ -3,7 +3,7 @@ package io.ringwatch.engine.internal.write;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import io.ringwatch.engine.errors.JournalFailedException;
-import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.stats.TimingCounter;
@@ -14,6 +14,7 @@ import io.ringwatch.ringbuffer.WatchWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -57,7 +58,7 @@ final class Journaller implements Runnable
     private final RingBuffer<WriteCommand> ring;
     private final WatchWindow window;
     private final RevisionCursor cursor;
-    private final Doorbell[] windowReaders;
+    private final GatedDoorbell[] windowReaders;
     private final IndexRollback rollback;
     private final WakeableIdleStrategy idle = new WakeableIdleStrategy();
     /** This stage's progress over the ring: the ring reuses a slot only once it passed it. */
@@ -89,7 +90,7 @@ final class Journaller implements Runnable
         final RingBuffer<WriteCommand> ring,
         final WatchWindow window,
         final RevisionCursor cursor,
-        final Doorbell[] windowReaders,
+        final GatedDoorbell[] windowReaders,
         final IndexRollback rollback)
     {
         this.journal = journal;
@@ -388,9 +389,10 @@ final class Journaller implements Runnable
         cursor.markDurable(revision);
         window.publish(appendedWindowSequence, revision);
         cursor.markApplied(revision);
-        for (final Doorbell reader : windowReaders)
+        VarHandle.fullFence();
+        for (final GatedDoorbell reader : windowReaders)
         {
-            reader.ring();
+            reader.ringAfterFence();
         }
     }
 

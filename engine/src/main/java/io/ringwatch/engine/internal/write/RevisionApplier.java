@@ -7,7 +7,7 @@ import io.ringwatch.engine.errors.LeaseNotFoundException;
 import io.ringwatch.engine.errors.RevisionTooLargeException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.errors.WriterFailedException;
-import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.internal.index.IndexVisitor;
@@ -34,6 +34,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -117,7 +118,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private final RevisionSizer sizer;
     private final Journaller journal;
     private final boolean publishes;
-    private final Doorbell[] windowReaders;
+    private final GatedDoorbell[] windowReaders;
     private long rungRevision;
     /**
      * The write ring's slots: in memory, the flush completes the commands applied since the last one
@@ -151,7 +152,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         final LeaseTable leases,
         final Journal journalSizes,
         final Journaller journal,
-        final Doorbell[] windowReaders,
+        final GatedDoorbell[] windowReaders,
         final DataProvider<WriteCommand> slots,
         final int maxKeyBytes,
         final int maxValueBytes)
@@ -273,13 +274,17 @@ final class RevisionApplier implements EventHandler<WriteCommand>
         }
     }
 
-    /** Rings the doorbells of the dispatchers, which follow the window this writer just published. */
+    /**
+     * Rings the doorbells of the dispatchers, which follow the window this writer just published:
+     * one fence for all of them, and an unpark only for one that parks with a watcher to serve.
+     */
     private void wakeWindowReaders()
     {
         rungRevision = revision;
-        for (final Doorbell reader : windowReaders)
+        VarHandle.fullFence();
+        for (final GatedDoorbell reader : windowReaders)
         {
-            reader.ring();
+            reader.ringAfterFence();
         }
     }
 

@@ -12,7 +12,7 @@ import io.ringwatch.engine.errors.DuplicateKeyException;
 import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.RingWatchException;
-import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.lease.LeaseRecovery;
@@ -81,7 +81,8 @@ public final class WritePipeline implements AutoCloseable
      *                (thread {@code ringwatch-journal}) appends each revision after the writer and
      *                completes the writes (see {@link Journaller}).
      * @param windowReaders rung by the writer after it publishes events to the window (at the end
-     *                of each batch, and every few dozen revisions within a long one).
+     *                of each batch, and every few hundred revisions within a long one), each
+     *                only while its gate is open.
      */
     public WritePipeline(
         final RingWatchConfig config,
@@ -92,7 +93,7 @@ public final class WritePipeline implements AutoCloseable
         final UndoLog undo,
         final LongSupplier compactMark,
         final Journal journal,
-        final Doorbell[] windowReaders)
+        final GatedDoorbell[] windowReaders)
     {
         this.maxKeyBytes = config.maxKeyBytes();
         this.maxValueBytes = config.maxValueBytes();
