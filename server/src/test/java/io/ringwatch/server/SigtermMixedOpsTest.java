@@ -18,7 +18,6 @@ import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
 import io.ringwatch.engine.errors.LeaseNotFoundException;
-import io.ringwatch.engine.internal.durable.ChildJvm;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.lease.LeaseTimeToLive;
 import io.ringwatch.persistence.LogConfig;
@@ -28,9 +27,6 @@ import io.ringwatch.server.kv.EtcdLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,9 +68,7 @@ class SigtermMixedOpsTest
     private static final int ROUNDS = Boolean.getBoolean("ringwatch.long") ? 8 : 2;
     private static final int TXN_WRITERS = 2;
     private static final long EXIT_BOUND_SECONDS = 30;
-    private static final long START_BOUND_SECONDS = 120;
     private static final long OP_TIMEOUT_SECONDS = 10;
-    private static final int SIGTERM_EXIT_STATUS = 128 + 15;
     private static final int KEYS_PER_GROUP = 3;
     /** Below the engine's least TTL: granted at that least TTL, so these leases end while the writes go on. */
     private static final long SHORT_TTL = 1;
@@ -104,7 +98,7 @@ class SigtermMixedOpsTest
         final Path dataDir = roundDir.resolve("data");
         Files.createDirectories(roundDir);
         final Path log = roundDir.resolve("server.log");
-        final int port = freePort();
+        final int port = ServerProcess.freePort();
         final String url = (tls == null ? "http" : "https") + "://127.0.0.1:" + port;
         final List<String> arguments = new ArrayList<>(List.of("--name", "sigterm-mixed", "--listen-client-urls", url,
             "--data-dir", dataDir.toString(), "--durability", durability.name()));
@@ -112,12 +106,11 @@ class SigtermMixedOpsTest
         {
             arguments.addAll(List.of("--cert-file", tls.cert().toString(), "--key-file", tls.key().toString()));
         }
-        final Process server = new ProcessBuilder(ChildJvm.command(List.of("-Xmx512m"), ServerMain.class, arguments.toArray(String[]::new)))
-            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process server = ServerProcess.start(arguments, log);
         final Ops ops = new Ops();
         try
         {
-            awaitListening(server, log);
+            ServerProcess.awaitListening(server, log);
             final ClientBuilder builder = Client.builder().endpoints(url)
                 .waitForReady(false).retryMaxAttempts(1).retryMaxDuration(Duration.ofSeconds(2));
             if (tls != null)
@@ -147,7 +140,7 @@ class SigtermMixedOpsTest
                 final boolean exited = server.waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS);
                 final long exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
                 assertTrue(exited, what + ": no exit within " + EXIT_BOUND_SECONDS + " s of SIGTERM; see " + log);
-                assertEquals(SIGTERM_EXIT_STATUS, server.exitValue(), what + ": exit status; see " + log);
+                assertEquals(ServerProcess.SIGTERM_EXIT_STATUS, server.exitValue(), what + ": exit status; see " + log);
                 ops.stop.set(true);
                 for (final Thread worker : workers)
                 {
@@ -311,30 +304,6 @@ class SigtermMixedOpsTest
         final List<io.ringwatch.engine.kv.KeyValue> kvs = engine.range(KeyRange.key(key), 0).kvs();
         assertEquals(1, kvs.size(), what + ": acknowledged " + key + " at " + revision + " lost");
         assertEquals(revision, kvs.get(0).modRevision(), what + ": revision of " + key);
-    }
-
-    private static void awaitListening(final Process server, final Path log) throws Exception
-    {
-        // A liveness bound: a child JVM has taken over 30 s to start on the shared 2-core VM at load 16.
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_BOUND_SECONDS);
-        while (System.nanoTime() < deadline)
-        {
-            assertTrue(server.isAlive(), "the server exited at start; see " + log);
-            if (Files.readString(log, StandardCharsets.UTF_8).contains("serving etcd v3 clients"))
-            {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the server did not listen within " + START_BOUND_SECONDS + " s; see " + log);
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
-        }
     }
 
     private static ByteSequence bytes(final String text)

@@ -9,7 +9,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
-import io.ringwatch.engine.internal.durable.ChildJvm;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.persistence.LogConfig;
@@ -23,9 +22,6 @@ import io.ringwatch.server.kv.EtcdLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,8 +67,6 @@ class SigtermTest
     private static final int WRITERS = 4;
     private static final int IN_FLIGHT_PER_WRITER = 16;
     private static final long EXIT_BOUND_SECONDS = 30;
-    private static final long START_BOUND_SECONDS = 120;
-    private static final int SIGTERM_EXIT_STATUS = 128 + 15;
     /** What the server tells a watch stream it ends because it stops (a dropped connection says otherwise). */
     private static final String SERVER_STOPPED = "etcdserver: server stopped";
 
@@ -97,21 +91,21 @@ class SigtermTest
         final Path dataDir = dir.resolve("data");
         Files.createDirectories(dir);
         final Path log = dir.resolve("server.log");
-        final int port = freePort();
+        final int port = ServerProcess.freePort();
         final List<String> arguments = new ArrayList<>(List.of("--name", "sigterm",
             "--listen-client-urls", "http://127.0.0.1:" + port, "--data-dir", dataDir.toString()));
         if (explicit)
         {
             arguments.addAll(List.of("--durability", durability.name()));
         }
-        final Process server = startServer(arguments, log);
+        final Process server = ServerProcess.start(arguments, log);
         final Writes writes = new Writes();
         final List<WatchStream> streams = new ArrayList<>();
         final List<ManagedChannel> channels = new ArrayList<>();
         long exitMillis;
         try
         {
-            awaitListening(server, log);
+            ServerProcess.awaitListening(server, log);
             for (int c = 0; c < 2; c++)
             {
                 channels.add(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
@@ -146,7 +140,7 @@ class SigtermTest
                 final boolean exited = server.waitFor(EXIT_BOUND_SECONDS, TimeUnit.SECONDS);
                 exitMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - signalled);
                 assertTrue(exited, what + ": no exit within " + EXIT_BOUND_SECONDS + " s of SIGTERM; see " + log);
-                assertEquals(SIGTERM_EXIT_STATUS, server.exitValue(), what + ": exit status; see " + log);
+                assertEquals(ServerProcess.SIGTERM_EXIT_STATUS, server.exitValue(), what + ": exit status; see " + log);
                 writes.stop.set(true);
                 for (final Thread writer : writers)
                 {
@@ -221,36 +215,6 @@ class SigtermTest
         {
             final VerifyReport report = log.verify();
             assertTrue(report.ok(), what + ": the log does not verify: " + report);
-        }
-    }
-
-    private static Process startServer(final List<String> arguments, final Path log) throws IOException
-    {
-        return new ProcessBuilder(ChildJvm.command(List.of("-Xmx512m"), ServerMain.class, arguments.toArray(String[]::new)))
-            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
-    private static void awaitListening(final Process server, final Path log) throws Exception
-    {
-        // A liveness bound: a child JVM has taken over 30 s to start on the shared 2-core VM at load 16.
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_BOUND_SECONDS);
-        while (System.nanoTime() < deadline)
-        {
-            assertTrue(server.isAlive(), "the server exited at start; see " + log);
-            if (Files.readString(log, StandardCharsets.UTF_8).contains("serving etcd v3 clients"))
-            {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the server did not listen within " + START_BOUND_SECONDS + " s; see " + log);
-    }
-
-    private static int freePort() throws IOException
-    {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
-        {
-            return socket.getLocalPort();
         }
     }
 
