@@ -442,6 +442,9 @@ public final class RingWatch implements AutoCloseable
      * @throws CompactedException      if {@code atRevision} is before the compaction point or no
      *                                 longer in the history.
      * @throws FutureRevisionException if {@code atRevision} is beyond the current revision.
+     * @throws io.ringwatch.engine.errors.HistoryLostException if revisions after {@code atRevision} are
+     *                                 missing from the middle of the revision log (a cycle file deleted
+     *                                 or lost), not compacted.
      * @throws io.ringwatch.engine.errors.RingWatchException if the revision log (ASYNC), needed where the window no longer
      *                                 holds the revisions after {@code atRevision}, has not appended
      *                                 up to the current revision within 10 s (a stalled or failed journal),

@@ -19,7 +19,9 @@ import java.util.stream.Stream;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.errors.HistoryLostException;
 import io.ringwatch.engine.kv.KeyRange;
+import io.ringwatch.engine.kv.KeyValue;
 import io.ringwatch.engine.spi.HistoryGapException;
 import io.ringwatch.engine.watch.CancelReason;
 import io.ringwatch.engine.watch.EventBatch;
@@ -146,6 +148,31 @@ class MissingCycleFileTest
             {
                 assertEquals(i + 1, seen.get(i));
             }
+        }
+    }
+
+    /**
+     * A read at a past revision before the gap, which must undo the changes after it from the log,
+     * is told those revisions are lost (typed, naming them), not that its revision was compacted; a
+     * read at a revision after the gap still works.
+     */
+    @Test
+    void aReadAtAPastRevisionAcrossTheGapIsToldTheHistoryIsLost() throws Exception
+    {
+        try (RingWatch engine = RingWatch.open(config(0)))
+        {
+            fill(engine);
+            Files.delete(queueFiles().get(2));
+            final HistoryLostException lost =
+                assertThrows(HistoryLostException.class, () -> engine.range(KeyRange.all(), 0, 100));
+            assertEquals(100, lost.requestedRevision());
+            assertEquals(GAP_FROM, lost.missingFrom());
+            assertEquals(GAP_TO, lost.missingTo());
+            assertTrue(lost.getMessage().contains(GAP_FROM + ".." + GAP_TO), lost.getMessage());
+            final long after = GAP_TO + PER_CYCLE / 2;
+            final List<KeyValue> atAfter = engine.range(KeyRange.all(), 0, after).kvs();
+            assertEquals(PER_CYCLE, atAfter.size());
+            assertEquals("v3", atAfter.get(0).valueAsString(), "k0 was last written in the fourth cycle by " + after);
         }
     }
 

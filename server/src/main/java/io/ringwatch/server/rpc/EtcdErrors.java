@@ -6,6 +6,7 @@ import io.ringwatch.engine.errors.CompactedException;
 import io.ringwatch.engine.errors.DuplicateKeyException;
 import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.FutureRevisionException;
+import io.ringwatch.engine.errors.HistoryLostException;
 import io.ringwatch.engine.errors.InvalidRequestException;
 import io.ringwatch.engine.errors.KeyNotFoundException;
 import io.ringwatch.engine.errors.LeaseExistsException;
@@ -159,8 +160,9 @@ public final class EtcdErrors
 
     /**
      * Maps an exception the engine threw to the error etcd would answer: compaction, future
-     * revisions, leases (not found, exists, TTL too large) and absent keys to etcd's messages, bad arguments to INVALID_ARGUMENT, a closed engine to
-     * UNAVAILABLE, anything else to INTERNAL (its message kept, for the operator).
+     * revisions, leases (not found, exists, TTL too large) and absent keys to etcd's messages, bad
+     * arguments to INVALID_ARGUMENT, history lost from the middle of the log to DATA_LOSS, a closed
+     * engine to UNAVAILABLE, anything else to INTERNAL (its message kept, for the operator).
      *
      * @param e what the engine threw.
      * @return the gRPC error to send.
@@ -206,6 +208,11 @@ public final class EtcdErrors
         if (e instanceof InvalidRequestException)
         {
             return error(Status.INVALID_ARGUMENT, "etcdserver: " + e.getMessage());
+        }
+        if (e instanceof HistoryLostException)
+        {
+            // etcd has no such state (it will not start on a WAL with a hole); DATA_LOSS says what it is.
+            return error(Status.DATA_LOSS, "etcdserver: " + e.getMessage());
         }
         if (e instanceof ReadBudgetExceededException)
         {

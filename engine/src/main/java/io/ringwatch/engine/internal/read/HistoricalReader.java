@@ -1,8 +1,10 @@
 package io.ringwatch.engine.internal.read;
 
 import io.ringwatch.engine.errors.CompactedException;
+import io.ringwatch.engine.errors.HistoryLostException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.spi.History;
+import io.ringwatch.engine.spi.HistoryGapException;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.kv.KeyRange;
 import io.ringwatch.engine.kv.KeyValue;
@@ -58,6 +60,8 @@ public final class HistoricalReader
      * @return the key-values at {@code atRevision}, in key order, with that revision.
      * @throws CompactedException if the history no longer reaches back to {@code atRevision}, or
      *                            (in memory) the window overwrote it while it was read.
+     * @throws HistoryLostException if revisions after {@code atRevision} are missing from the middle
+     *                            of the revision log.
      * @throws RingWatchException if the history does not reach the present revision within
      *                            {@link #HISTORY_LAG_WAIT} (a stalled or failed journal), or at once
      *                            where it would have to wait on the thread that appends it.
@@ -75,7 +79,7 @@ public final class HistoricalReader
         final FirstChanges firstChanges = new FirstChanges();
         try (HistoryReader reader = history.newReader())
         {
-            if (!reader.seek(atRevision + 1))
+            if (!seek(reader, atRevision))
             {
                 throw new CompactedException(atRevision, history.firstRevision() - 1);
             }
@@ -137,12 +141,32 @@ public final class HistoricalReader
         return deadline;
     }
 
-    /** Reads the next change; a window that overwrote it while read no longer reaches back that far. */
+    /** Positions the reader after {@code atRevision}; a gap in the history there is lost history, not compaction. */
+    private static boolean seek(final HistoryReader reader, final long atRevision)
+    {
+        try
+        {
+            return reader.seek(atRevision + 1);
+        }
+        catch (final HistoryGapException gap)
+        {
+            throw new HistoryLostException(atRevision, gap.missingFrom(), gap.missingTo(), gap);
+        }
+    }
+
+    /**
+     * Reads the next change; a window that overwrote it while read no longer reaches back that far,
+     * and a gap in the log is lost history.
+     */
     private boolean next(final HistoryReader reader, final EventRecord change, final long atRevision)
     {
         try
         {
             return reader.next(change);
+        }
+        catch (final HistoryGapException gap)
+        {
+            throw new HistoryLostException(atRevision, gap.missingFrom(), gap.missingTo(), gap);
         }
         catch (final IllegalStateException lapped)
         {
