@@ -82,7 +82,9 @@ class ServerProbesTest
                     canceled++;
                 }
             }
-            assertEquals(before + watches / 2, fixture.engine.watcherCount());
+            // The engine counts a watcher once its dispatcher has taken the registration, which
+            // may come after the stream's answer: wait for it (a liveness bound, not a timing).
+            awaitWatcherCount(before + watches / 2);
             // Every watch of st/4 was cancelled (even ids); every one of st/3 stands (odd ids).
             fixture.engine.put("st/4", "x");
             final long revision = fixture.engine.put("st/3", "x").revision();
@@ -96,12 +98,18 @@ class ServerProbesTest
             }
             assertNull(stream.responses.poll(200, TimeUnit.MILLISECONDS));
         }
+        awaitWatcherCount(before);
+    }
+
+    /** Waits up to 10 s until the engine counts {@code expected} watchers, then asserts it does. */
+    private static void awaitWatcherCount(final int expected) throws InterruptedException
+    {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (fixture.engine.watcherCount() != before && System.nanoTime() < deadline)
+        while (fixture.engine.watcherCount() != expected && System.nanoTime() < deadline)
         {
             Thread.sleep(10);
         }
-        assertEquals(before, fixture.engine.watcherCount());
+        assertEquals(expected, fixture.engine.watcherCount());
     }
 
     @Test
