@@ -1,5 +1,7 @@
 package io.ringwatch.engine.idle;
 
+import java.lang.invoke.VarHandle;
+
 /**
  * Left padding of {@link GatedDoorbell}: 120 bytes between the object header and {@code open}.
  */
@@ -36,7 +38,8 @@ abstract class GatedDoorbellRightPadding extends GatedDoorbellGate
  * Protocol. The owner opens the gate before it next checks for the producer's work, and that
  * check comes after the owner's {@link Doorbell#arm() arm} (whose full fence then orders the
  * gate's store before it) or on the way to it. The producer makes its work visible, issues a full
- * fence, then {@link #ringAfterFence() reads the gate} and, if open, the doorbell. So a producer
+ * fence, then {@link #ringAfterFence() reads the gate} and, if open, the doorbell
+ * ({@link #ringAll} does both for every dispatcher the writer follows). So a producer
  * that finds the gate closed published before the owner's fenced check, which sees the work: a
  * Dekker pair like the doorbell's own, and no work published while the gate opens is left
  * waiting for the owner's longest park (jcstress: {@code WatcherRegistrationWakeStress}). While
@@ -111,5 +114,21 @@ public final class GatedDoorbell extends GatedDoorbellRightPadding
     public boolean ringAfterFence()
     {
         return open && doorbell.ringAfterFence();
+    }
+
+    /**
+     * Makes the producer's work, stored before this call, visible to each owner and wakes every
+     * owner whose gate is open and who is armed: one full fence for all of them, then
+     * {@link #ringAfterFence()} on each. Any thread; no allocation.
+     *
+     * @param gates the gates to ring.
+     */
+    public static void ringAll(final GatedDoorbell[] gates)
+    {
+        VarHandle.fullFence();
+        for (final GatedDoorbell gate : gates)
+        {
+            gate.ringAfterFence();
+        }
     }
 }

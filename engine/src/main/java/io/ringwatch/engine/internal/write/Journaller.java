@@ -14,7 +14,6 @@ import io.ringwatch.ringbuffer.WatchWindow;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -389,11 +388,7 @@ final class Journaller implements Runnable
         cursor.markDurable(revision);
         window.publish(appendedWindowSequence, revision);
         cursor.markApplied(revision);
-        VarHandle.fullFence();
-        for (final GatedDoorbell reader : windowReaders)
-        {
-            reader.ringAfterFence();
-        }
+        GatedDoorbell.ringAll(windowReaders);
     }
 
     private void fail(final String what, final Throwable cause)

@@ -34,7 +34,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -281,11 +280,7 @@ final class RevisionApplier implements EventHandler<WriteCommand>
     private void wakeWindowReaders()
     {
         rungRevision = revision;
-        VarHandle.fullFence();
-        for (final GatedDoorbell reader : windowReaders)
-        {
-            reader.ringAfterFence();
-        }
+        GatedDoorbell.ringAll(windowReaders);
     }
 
     private void apply(final WriteCommand command)
