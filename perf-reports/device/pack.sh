@@ -37,7 +37,7 @@ if [ -n "$2" ]; then
   # The older engine under the new benchmark classes (ab.sh's big read): without io/ringwatch/perf. The device has no zip.
   cp $out/perf-old-rw.jar $out/perf-old-engine.jar && zip -q -d $out/perf-old-engine.jar 'io/ringwatch/perf/*' > /dev/null
 fi
-cp perf-reports/device/run.sh perf-reports/device/ab.sh $out/
+cp perf-reports/device/run.sh perf-reports/device/ab.sh perf-reports/device/bounds.sh $out/
 # async-profiler's agent for the profile step (from tools.profiler:async-profiler), if at hand
 ap=${ASYNC_PROFILER_LIB:-/tmp/ap/linux-x64/libasyncProfiler.so}
 [ -f "$ap" ] && cp "$ap" $out/
