@@ -3,6 +3,7 @@ package io.ringwatch.server.kv;
 import io.ringwatch.server.api.etcdserverpb.Compare;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
+import io.ringwatch.server.api.etcdserverpb.ResponseHeader;
 import io.ringwatch.server.api.etcdserverpb.ResponseOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
 import io.ringwatch.server.api.etcdserverpb.TxnResponse;
@@ -78,8 +79,8 @@ final class TxnExecutor
         {
             return applied.thenApply(result -> response(member, request, result, null, engine.maxKeyBytes()));
         }
-        return applied.thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result),
-            engine.maxKeyBytes()));
+        return applied.thenApplyAsync(result -> response(member, request, result,
+            new TxnReads(engine, member.insideTxn(), request, result), engine.maxKeyBytes()));
     }
 
     /**
@@ -203,7 +204,8 @@ final class TxnExecutor
     private static TxnResponse response(
         final MemberIdentity member, final TxnRequest request, final TxnResult result, final TxnReads reads, final int maxKeyBytes)
     {
-        return response(member, request, result, reads, maxKeyBytes, new Changes(changes(request, result, maxKeyBytes)));
+        return response(member.header(result.revision()), member.insideTxn(), request, result, reads, maxKeyBytes,
+            new Changes(changes(request, result, maxKeyBytes)));
     }
 
     /**
@@ -259,12 +261,17 @@ final class TxnExecutor
         return false;
     }
 
-    private static TxnResponse response(final MemberIdentity member, final TxnRequest request, final TxnResult result,
-        final TxnReads reads, final int maxKeyBytes, final Changes changes)
+    /**
+     * @param header the transaction's header: the member's for the request's, an empty one for a
+     *               nested transaction (etcd's newTxnResp; only the outermost is filled).
+     * @param member heads the answers inside the transaction ({@link MemberIdentity#insideTxn()}).
+     */
+    private static TxnResponse response(final ResponseHeader header, final MemberIdentity member, final TxnRequest request,
+        final TxnResult result, final TxnReads reads, final int maxKeyBytes, final Changes changes)
     {
         final List<RequestOp> branch = result.succeeded() ? request.getSuccessList() : request.getFailureList();
         final TxnResponse.Builder response = TxnResponse.newBuilder()
-            .setHeader(member.header(result.revision()))
+            .setHeader(header)
             .setSucceeded(result.succeeded());
         int write = 0;
         int nested = 0;
@@ -284,7 +291,8 @@ final class TxnExecutor
                     break;
                 case REQUEST_TXN:
                     response.addResponses(ResponseOp.newBuilder()
-                        .setResponseTxn(response(member, op.getRequestTxn(), result.nested().get(nested++), reads, maxKeyBytes, changes)));
+                        .setResponseTxn(response(ResponseHeader.getDefaultInstance(), member, op.getRequestTxn(),
+                            result.nested().get(nested++), reads, maxKeyBytes, changes)));
                     break;
                 default:
                     final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange(), maxKeyBytes) == null ? null :
