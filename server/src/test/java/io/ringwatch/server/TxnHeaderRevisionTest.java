@@ -58,6 +58,24 @@ class TxnHeaderRevisionTest
     }
 
     @Test
+    void aRangeAtARevisionBeforeAnyChangeAnswersTheRevisionBeforeTheTransaction()
+    {
+        final KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(fixture.channel);
+        final long before = kv.put(PutRequest.newBuilder().setKey(utf8("th/r")).setValue(utf8("1")).build()).getHeader().getRevision();
+
+        final TxnResponse txn = kv.txn(TxnRequest.newBuilder()
+            .addSuccess(RequestOp.newBuilder().setRequestRange(RangeRequest.newBuilder().setKey(utf8("th/r")).setRevision(before)))
+            .addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(utf8("th/r2"))))
+            .addSuccess(RequestOp.newBuilder().setRequestRange(RangeRequest.newBuilder().setKey(utf8("th/r")).setRevision(before)))
+            .build());
+
+        assertEquals(before + 1, txn.getHeader().getRevision());
+        assertEquals(before, txn.getResponses(0).getResponseRange().getHeader().getRevision());
+        assertEquals(1, txn.getResponses(0).getResponseRange().getCount());
+        assertEquals(before + 1, txn.getResponses(2).getResponseRange().getHeader().getRevision());
+    }
+
+    @Test
     void answersInsideATransactionCarryTheRevisionOnlyAndANestedTransactionsHeaderIsEmpty()
     {
         final KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(fixture.channel);
