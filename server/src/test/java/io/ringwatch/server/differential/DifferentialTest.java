@@ -37,12 +37,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class DifferentialTest
 {
-    private static final int SHORT_OPS = 600;
+    private static final int SHORT_OPS = 400;
     private static final int LONG_OPS = 4000;
     private static final int LONG_SEEDS = 10;
     private static final int SETTLE_EVERY = 40;
-    private static final long QUIET_MILLIS = 60;
-    private static final int HISTORY = 25;
+    private static final long QUIET_MILLIS = 100;
+    private static final int HISTORY = 40;
 
     @Test
     void sameAnswersAsEtcd() throws Exception
@@ -151,8 +151,13 @@ class DifferentialTest
                 else if (op instanceof OpGenerator.Watch watch)
                 {
                     settle();
+                    final int before = reference.watchLog.responses();
                     reference.watch(watch.request());
                     subject.watch(watch.request());
+                    if (watch.request().hasCreateRequest())
+                    {
+                        awaitResponse(before);
+                    }
                     settle();
                 }
                 if (index % SETTLE_EVERY == SETTLE_EVERY - 1)
@@ -161,6 +166,16 @@ class DifferentialTest
                 }
             }
             settle();
+        }
+
+        /** Every create is answered; etcd may take longer than the quiet period to do it. */
+        private void awaitResponse(final int before) throws InterruptedException
+        {
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (reference.watchLog.responses() == before && System.nanoTime() < deadline)
+            {
+                Thread.sleep(2);
+            }
         }
 
         private void remember(final String op)

@@ -66,6 +66,7 @@ final class OpGenerator
     private static final String[] VALUES = {"", "v0", "v1", "v2", "longer-value-3"};
     private static final int WATCH_IDS = 6;
     private static final long MISSING_LEASE = 99;
+    private static final ByteString FROM_KEY = ByteString.copyFrom(new byte[] {0});
 
     private final Random random;
     private final State state;
@@ -266,7 +267,11 @@ final class OpGenerator
         }
         if (pick < 9)
         {
-            return RequestOp.newBuilder().setRequestDeleteRange(delete()).build();
+            // Not from a key on ("\0"): etcd's duplicate-key check misses a put inside such a
+            // delete and applies both, which RingWatch's engine refuses (a known limit).
+            final DeleteRangeRequest delete = delete();
+            return RequestOp.newBuilder().setRequestDeleteRange(delete.getRangeEnd().equals(FROM_KEY)
+                ? delete.toBuilder().clearRangeEnd().build() : delete).build();
         }
         return RequestOp.newBuilder().setRequestTxn(txn(depth + 1)).build();
     }
@@ -306,7 +311,7 @@ final class OpGenerator
         return switch (random.nextInt(6))
         {
             case 0, 1 -> ByteString.EMPTY;
-            case 2 -> ByteString.copyFrom(new byte[] {0});
+            case 2 -> FROM_KEY;
             case 3 -> prefixEnd(bytes(key));
             default -> bytes(key());
         };
