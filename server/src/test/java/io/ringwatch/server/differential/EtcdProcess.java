@@ -63,6 +63,8 @@ final class EtcdProcess implements AutoCloseable
             "--listen-peer-urls", peerUrl, "--initial-advertise-peer-urls", peerUrl,
             "--initial-cluster", "diff=" + peerUrl))
             .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        // A test JVM that dies without closing it leaves no etcd behind.
+        Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "diff-etcd-reaper"));
         final EtcdProcess etcd = new EtcdProcess(process, dataDir, log, client);
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (System.nanoTime() < deadline)
