@@ -7,6 +7,7 @@ import io.ringwatch.server.RingWatchServer;
 import io.ringwatch.server.ServerOptions;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RangeRequest;
+import io.ringwatch.server.api.etcdserverpb.WatchRequest;
 import io.ringwatch.server.kv.EtcdLimits;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * code and message), and each watch's created/cancel answers and events compared whenever the
  * streams have settled (before and after every watch request, and every {@value #SETTLE_EVERY}
  * operations). Skipped, saying so, where etcd is not installed.
+ *
+ * <p>Worked around, not compared (ARCHITECTURE, Known limits): RingWatch's fresh store is one
+ * revision behind etcd's (aligned by a put of a key no request touches); progress requests go only
+ * where etcd 3.4 and the 3.5 rule the server keeps agree (a watch on the stream, none compacted, none
+ * starting in the future); deletes inside transactions never range from a key on. Not covered:
+ * lease expiry and keep-alive (TTLs are long; a TimeToLive's remaining seconds are compared by
+ * sign), periodic progress, fragments, sizes near the limits, several clients at once.
  *
  * <p>Default: one seed of {@value #SHORT_OPS} operations. {@code -Dringwatch.long=true}:
  * {@value #LONG_SEEDS} seeds of {@value #LONG_OPS}. {@code -Dringwatch.diff.seed=N} repeats one seed,
@@ -175,14 +183,15 @@ class DifferentialTest
          * Whether etcd answers the request: every create and progress request (only sent where
          * etcd 3.4 answers it), and a cancel of a watch the stream holds, compacted ones included.
          */
-        private boolean answered(final io.ringwatch.server.api.etcdserverpb.WatchRequest request)
+        private boolean answered(final WatchRequest request)
         {
             if (!request.hasCancelRequest())
             {
                 return true;
             }
             final String status = lastStatus(reference.watchLog.perWatch().getOrDefault(request.getCancelRequest().getWatchId(), List.of()));
-            return status.startsWith("created") && !status.contains("canceled") || status.startsWith("canceled") && !status.contains("compact_revision=0 ");
+            return status.startsWith("created") && !status.contains("canceled")
+                || status.startsWith("canceled") && !status.contains("compact_revision=0 ");
         }
 
         /** etcd may take longer than the quiet period to answer (a cancel waits for its victims). */
