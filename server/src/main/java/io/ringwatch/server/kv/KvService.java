@@ -86,6 +86,15 @@ public final class KvService extends KVGrpc.KVImplBase
             WriteRequests.checkPut(request);
             limits.checkWrite(request);
             WriteRequests.checkKeyFits(request, engine.maxKeyBytes());
+            if (request.getIgnoreValue() && request.getLease() != 0)
+            {
+                // etcd's applier looks a put's lease up before it reads the key, so a missing lease
+                // is the error even where the key is missing too (a transaction's check reads the key
+                // first: TxnExecutor).
+                return engine.leases().timeToLiveAsync(request.getLease(), false)
+                    .thenComposeAsync(live -> putOverExisting(request))
+                    .thenApply(result -> WriteRequests.putResponse(member, request, result));
+            }
             if (request.getIgnoreValue())
             {
                 return putOverExisting(request).thenApply(result -> WriteRequests.putResponse(member, request, result));

@@ -3,6 +3,7 @@ package io.ringwatch.server.kv;
 import io.ringwatch.server.api.etcdserverpb.Compare;
 import io.ringwatch.server.api.etcdserverpb.PutRequest;
 import io.ringwatch.server.api.etcdserverpb.RequestOp;
+import io.ringwatch.server.api.etcdserverpb.ResponseHeader;
 import io.ringwatch.server.api.etcdserverpb.ResponseOp;
 import io.ringwatch.server.api.etcdserverpb.TxnRequest;
 import io.ringwatch.server.api.etcdserverpb.TxnResponse;
@@ -78,8 +79,8 @@ final class TxnExecutor
         {
             return applied.thenApply(result -> response(member, request, result, null, engine.maxKeyBytes()));
         }
-        return applied.thenApplyAsync(result -> response(member, request, result, new TxnReads(engine, member, request, result),
-            engine.maxKeyBytes()));
+        return applied.thenApplyAsync(result -> response(member, request, result,
+            new TxnReads(engine, member.insideTxn(), request, result), engine.maxKeyBytes()));
     }
 
     /**
@@ -203,9 +204,74 @@ final class TxnExecutor
     private static TxnResponse response(
         final MemberIdentity member, final TxnRequest request, final TxnResult result, final TxnReads reads, final int maxKeyBytes)
     {
+        return response(member.header(result.revision()), member.insideTxn(), request, result, reads, maxKeyBytes,
+            new Changes(changes(request, result, maxKeyBytes)));
+    }
+
+    /**
+     * Whether a transaction's chosen path changed anything so far, in the path's order, for the
+     * header revision etcd gives a delete inside it (mvcc's {@code storeTxnWrite.DeleteRange}: the
+     * revision before the transaction while nothing changed, the transaction's once something
+     * did). One per response being built.
+     */
+    private static final class Changes
+    {
+        /** Whether the path changes anything at all (else the transaction's revision is the current one). */
+        final boolean any;
+        boolean sofar;
+
+        Changes(final boolean any)
+        {
+            this.any = any;
+        }
+
+        long deleteRevision(final long revision)
+        {
+            return sofar || !any ? revision : revision - 1;
+        }
+    }
+
+    /** @return whether the chosen path, nested transactions included, put a key or deleted one. */
+    private static boolean changes(final TxnRequest request, final TxnResult result, final int maxKeyBytes)
+    {
+        int write = 0;
+        int nested = 0;
+        for (final RequestOp op : result.succeeded() ? request.getSuccessList() : request.getFailureList())
+        {
+            switch (op.getRequestCase())
+            {
+                case REQUEST_PUT:
+                    return true;
+                case REQUEST_DELETE_RANGE:
+                    if (WriteRequests.delete(op.getRequestDeleteRange(), maxKeyBytes) != null && result.results().get(write++).deleted() > 0)
+                    {
+                        return true;
+                    }
+                    break;
+                case REQUEST_TXN:
+                    if (changes(op.getRequestTxn(), result.nested().get(nested++), maxKeyBytes))
+                    {
+                        return true;
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @param header the transaction's header: the member's for the request's, an empty one for a
+     *               nested transaction (etcd's newTxnResp; only the outermost is filled).
+     * @param member heads the answers inside the transaction ({@link MemberIdentity#insideTxn()}).
+     */
+    private static TxnResponse response(final ResponseHeader header, final MemberIdentity member, final TxnRequest request,
+        final TxnResult result, final TxnReads reads, final int maxKeyBytes, final Changes changes)
+    {
         final List<RequestOp> branch = result.succeeded() ? request.getSuccessList() : request.getFailureList();
         final TxnResponse.Builder response = TxnResponse.newBuilder()
-            .setHeader(member.header(result.revision()))
+            .setHeader(header)
             .setSucceeded(result.succeeded());
         int write = 0;
         int nested = 0;
@@ -219,12 +285,14 @@ final class TxnExecutor
                     break;
                 case REQUEST_PUT:
                     wrote(reads);
+                    changes.sofar = true;
                     response.addResponses(ResponseOp.newBuilder()
                         .setResponsePut(WriteRequests.putResponse(member, op.getRequestPut(), result.results().get(write++))));
                     break;
                 case REQUEST_TXN:
                     response.addResponses(ResponseOp.newBuilder()
-                        .setResponseTxn(response(member, op.getRequestTxn(), result.nested().get(nested++), reads, maxKeyBytes)));
+                        .setResponseTxn(response(ResponseHeader.getDefaultInstance(), member, op.getRequestTxn(),
+                            result.nested().get(nested++), reads, maxKeyBytes, changes)));
                     break;
                 default:
                     final WriteResult deleted = WriteRequests.delete(op.getRequestDeleteRange(), maxKeyBytes) == null ? null :
@@ -232,9 +300,11 @@ final class TxnExecutor
                     if (deleted != null)
                     {
                         wrote(reads);
+                        changes.sofar |= deleted.deleted() > 0;
                     }
-                    response.addResponses(ResponseOp.newBuilder()
-                        .setResponseDeleteRange(WriteRequests.deleteResponse(member, op.getRequestDeleteRange(), deleted, result.revision())));
+                    response.addResponses(ResponseOp.newBuilder().setResponseDeleteRange(WriteRequests.deleteResponse(member,
+                        op.getRequestDeleteRange(), deleted != null && deleted.deleted() > 0 ? deleted : null,
+                        changes.deleteRevision(result.revision()))));
                     break;
             }
         }

@@ -24,7 +24,8 @@ import java.util.TreeMap;
  * writes at once, so a range is read at the transaction's revision and the writes placed after it
  * are undone from their previous key-values (the transaction asks the engine for the previous
  * key-values of every write when it reads). Its header carries the revision etcd gives it: the
- * transaction's, once an earlier operation changed something, else the one before.
+ * transaction's, once an earlier operation changed something, else the one before (a range at a
+ * named revision included).
  *
  * <p>A cursor over the path: {@link #wrote()} and {@link #read} are called in the path's order,
  * by the one thread that builds the transaction's response. Allocates the reads.
@@ -97,13 +98,16 @@ final class TxnReads
      */
     RangeResponse read(final RangeRequest request)
     {
+        final KeyRange range = KeyRanges.of(request.getKey(), request.getRangeEnd());
+        final long header = changedBefore(done) || !changedBefore(writes.size()) ? revision : revision - 1;
         if (request.getRevision() > 0)
         {
-            return RangeQuery.execute(engine, member, request, revision);
+            // The engine checked the revision with the transaction; the header is the
+            // transaction's as for any read here, not the store's when the answer is built.
+            return RangeQuery.respond(member, request,
+                range == null ? List.of() : engine.range(range, 0, request.getRevision()).kvs(), header);
         }
-        final KeyRange range = KeyRanges.of(request.getKey(), request.getRangeEnd());
-        final List<KeyValue> kvs = range == null ? List.of() : inOrder(range);
-        return RangeQuery.respond(member, request, kvs, changedBefore(done) || !changedBefore(writes.size()) ? revision : revision - 1);
+        return RangeQuery.respond(member, request, range == null ? List.of() : inOrder(range), header);
     }
 
     private List<KeyValue> inOrder(final KeyRange range)

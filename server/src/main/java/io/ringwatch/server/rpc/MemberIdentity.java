@@ -24,6 +24,9 @@ public final class MemberIdentity
     private final List<String> clientUrls;
     private final long memberId;
     private final long clusterId;
+    /** Whether headers carry the revision only (the answers inside a transaction). */
+    private final boolean revisionOnly;
+    private final MemberIdentity insideTxn;
 
     /**
      * @param name       the member's name (etcd's --name).
@@ -35,6 +38,29 @@ public final class MemberIdentity
         this.clientUrls = List.copyOf(clientUrls);
         memberId = nonZero(fnv1a(name + "|" + String.join(",", clientUrls)));
         clusterId = nonZero(fnv1a("ringwatch-cluster|" + memberId));
+        revisionOnly = false;
+        insideTxn = new MemberIdentity(this);
+    }
+
+    private MemberIdentity(final MemberIdentity outer)
+    {
+        name = outer.name;
+        clientUrls = outer.clientUrls;
+        memberId = outer.memberId;
+        clusterId = outer.clusterId;
+        revisionOnly = true;
+        insideTxn = this;
+    }
+
+    /**
+     * etcd fills only the revision of the answers inside a transaction (its applier makes each
+     * with an empty header and sets the revision; the server fills the transaction's own header).
+     *
+     * @return this member as it heads those answers: {@link #header(long)} sets the revision only.
+     */
+    public MemberIdentity insideTxn()
+    {
+        return insideTxn;
     }
 
     /**
@@ -71,10 +97,15 @@ public final class MemberIdentity
 
     /**
      * @param revision the store revision the response reflects.
-     * @return a response header as a single-member etcd fills it.
+     * @return a response header as a single-member etcd fills it (the revision only for
+     *         {@link #insideTxn()}).
      */
     public ResponseHeader header(final long revision)
     {
+        if (revisionOnly)
+        {
+            return ResponseHeader.newBuilder().setRevision(revision).build();
+        }
         return ResponseHeader.newBuilder()
             .setClusterId(clusterId)
             .setMemberId(memberId)

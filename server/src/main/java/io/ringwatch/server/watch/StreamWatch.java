@@ -320,11 +320,18 @@ final class StreamWatch implements WatchListener
         ended = true;
         final WatchResponse.Builder response = WatchResponse.newBuilder().setWatchId(watchId).setCanceled(true);
         final CancelReason reason = cancellation.reason();
-        if (reason == CancelReason.COMPACTED || reason == CancelReason.REVISION_UNAVAILABLE || reason == CancelReason.LAPPED)
+        if (reason == CancelReason.COMPACTED || reason == CancelReason.REVISION_UNAVAILABLE || reason == CancelReason.LAPPED
+            || reason == CancelReason.HISTORY_LOST)
         {
             // etcd clients resume or relist from compact_revision; a lost history is a compaction to them.
+            // A hole in the log (HISTORY_LOST) is data loss, not compaction, so its reason says so, but
+            // its compact_revision (the first revision served after the hole) still makes clients relist.
             response.setCompactRevision(cancellation.compactRevision());
-            if (reason != CancelReason.COMPACTED)
+            if (reason == CancelReason.HISTORY_LOST)
+            {
+                response.setCancelReason("ringwatch: " + reason + ": " + cancellation.message());
+            }
+            else if (reason != CancelReason.COMPACTED)
             {
                 response.setCancelReason(EtcdErrors.COMPACTED_MESSAGE);
             }
