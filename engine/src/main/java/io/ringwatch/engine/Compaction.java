@@ -74,7 +74,8 @@ final class Compaction
      * @throws FutureRevisionException if it is beyond the current revision.
      * @throws CompactedException      if it is not beyond the current mark.
      * @throws RingWatchException      inside a write's completion, for a revision the journal has
-     *                                 not appended yet (it would wait for its own thread).
+     *                                 not appended yet (it would wait for its own thread); or if the
+     *                                 journal cannot record it (a full disk): nothing changed.
      */
     void compact(final long revision)
     {
@@ -106,7 +107,20 @@ final class Compaction
             if (journal != null)
             {
                 awaitAppended(revision);
-                journal.compact(revision);
+                try
+                {
+                    journal.compact(revision);
+                }
+                catch (final RingWatchException e)
+                {
+                    throw e;
+                }
+                catch (final RuntimeException e)
+                {
+                    // A full disk or an I/O error writing the log's metadata: nothing recorded, the
+                    // point stays; the engine's own error type, as for every refused call.
+                    throw new RingWatchException("cannot record the compaction at " + revision + " in the journal: " + e.getMessage(), e);
+                }
             }
             this.revision = revision;
         }
