@@ -83,7 +83,7 @@ final class EngineAssembly
             throw e;
         }
         cursor = new RevisionCursor(recovered);
-        compaction = new Compaction(gate, cursor, journal);
+        compaction = new Compaction(gate, cursor, journal, this::onCompletingThread);
         revisionWait = new RevisionWait(cursor);
         window = new WatchWindow(WindowConfig.builder()
             .minCapacity(config.windowMinCapacity())
@@ -150,6 +150,12 @@ final class EngineAssembly
             return;
         }
         closeParts();
+    }
+
+    /** @return true on the thread that completes writes (a compaction there must not wait for the journal). */
+    private boolean onCompletingThread()
+    {
+        return writes.onCompletingThread();
     }
 
     private boolean onEngineThread()

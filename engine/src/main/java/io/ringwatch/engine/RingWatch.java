@@ -547,6 +547,10 @@ public final class RingWatch implements AutoCloseable
      * @throws InvalidRequestException  if it is negative.
      * @throws FutureRevisionException  if it is beyond the current revision.
      * @throws CompactedException       if it is not beyond {@link #compactMark()}.
+     * @throws io.ringwatch.engine.errors.RingWatchException if a persistent engine's log cannot record it (a full disk;
+     *                                  nothing changed), or inside a write's completion for a
+     *                                  revision its ASYNC log has not appended yet (elsewhere a
+     *                                  compaction waits the microseconds until it is).
      */
     public void compact(final long revision)
     {

@@ -46,7 +46,7 @@ class FacadePartsTest
     void compactionRefusesBadPointsAndChangesNothing()
     {
         final ReadGate gate = new ReadGate();
-        final Compaction compaction = new Compaction(gate, new RevisionCursor(10), null);
+        final Compaction compaction = new Compaction(gate, new RevisionCursor(10), null, () -> false);
         assertThrows(InvalidRequestException.class, () -> compaction.compact(-1));
         assertThrows(FutureRevisionException.class, () -> compaction.compact(11));
         assertEquals(0, compaction.revision());

@@ -8,6 +8,7 @@ import io.ringwatch.engine.kv.Op;
 import io.ringwatch.engine.kv.WriteResult;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +33,27 @@ class InformerModelTest
     private static final int RUNS = 3;
     private static final int STEPS = 250;
 
+    /** The resync period of the handlers this run adds. */
+    private Duration resync = Duration.ZERO;
+
     @Test
     void theCacheAndEveryHandlerConvergeToTheEngineThroughCancelsAndRelists() throws InterruptedException
     {
+        final long base = Long.getLong("ringwatch.seed", System.nanoTime());
+        for (int run = 0; run < RUNS; run++)
+        {
+            runOnce(base + run);
+        }
+    }
+
+    /**
+     * The same with every handler resyncing each millisecond, so resyncs fall during relists, stalls
+     * and bursts: a resync is an update with old == new and must change no handler's state.
+     */
+    @Test
+    void resyncsDuringRelistsChangeNothing() throws InterruptedException
+    {
+        resync = Duration.ofMillis(1);
         final long base = Long.getLong("ringwatch.seed", System.nanoTime());
         for (int run = 0; run < RUNS; run++)
         {
@@ -135,6 +154,7 @@ class InformerModelTest
                 assertEquals(List.of(), handler.violations(), where);
             }
             assertTrue(stalls == 0 || informer.relistCount() > 0, where + ": a lapped watch relists");
+            assertTrue(resync.isZero() || all.stream().anyMatch(h -> h.resyncs() > 0), where + ": no handler was resynced");
             assertTrue(errors.stream().allMatch(e -> e instanceof HandlerFailedException), where + ": " + errors);
         }
         finally
@@ -145,14 +165,14 @@ class InformerModelTest
         }
     }
 
-    private static void add(
+    private void add(
         final SharedInformer informer,
         final RecordingHandler handler,
         final List<RecordingHandler> live,
         final List<HandlerRegistration> registrations,
         final List<RecordingHandler> all)
     {
-        registrations.add(informer.addEventHandler(handler));
+        registrations.add(informer.addEventHandler(handler, resync));
         live.add(handler);
         all.add(handler);
     }

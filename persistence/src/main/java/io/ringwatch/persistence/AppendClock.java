@@ -1,5 +1,6 @@
 package io.ringwatch.persistence;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 import net.openhft.chronicle.core.time.TimeProvider;
@@ -14,13 +15,22 @@ import net.openhft.chronicle.core.time.TimeProvider;
  * clock read instead of two (at 200,000 appends a second the second read was a tenth of an
  * append's CPU). Every other thread, and the appending thread outside an append, reads the clock.
  * <p>
+ * It never goes back: it answers at least the start of the newest cycle file at the open
+ * ({@link #holdAtLeast}) and the latest time pinned. A wall clock that steps back across a roll
+ * boundary (NTP correcting a clock that ran fast at midnight, a host back from a crash with its
+ * clock behind) would otherwise send the appender to an earlier cycle file than one already
+ * written: Chronicle ended that file when it rolled, so the append fails, or the revisions land in
+ * a file before their predecessors' and a reopen takes the log for one with a file missing.
+ * <p>
  * Package-private. {@link #pin()} and {@link #unpin()} on the appending thread (around one append,
- * or around a batch);
+ * or around a batch), {@link #holdAtLeast} on the opening thread before the first append;
  * {@link #currentTimeMillis()} on any thread; no allocation.
  */
 final class AppendClock implements TimeProvider
 {
     private final LongSupplier clockMillis;
+    /** The least time answered; raised by the appending thread only (ordered stores), read by any. */
+    private final AtomicLong floorMillis = new AtomicLong(Long.MIN_VALUE);
     /** The thread an append pinned the time for; only that thread reads {@link #pinnedMillis}. */
     private Thread pinnedBy;
     private long pinnedMillis;
@@ -30,10 +40,33 @@ final class AppendClock implements TimeProvider
         this.clockMillis = clockMillis;
     }
 
-    /** Reads the clock once for the append the calling thread is about to make. */
+    /**
+     * Answers no earlier time than {@code millis} from now on.
+     *
+     * @param millis the start of the newest cycle file in the log.
+     */
+    void holdAtLeast(final long millis)
+    {
+        if (millis > floorMillis.get())
+        {
+            floorMillis.set(millis);
+        }
+    }
+
+    /** Reads the clock once for the append the calling thread is about to make (never earlier than the last pin). */
     void pin()
     {
-        pinnedMillis = clockMillis.getAsLong();
+        final long now = clockMillis.getAsLong();
+        final long floor = floorMillis.get();
+        if (now > floor)
+        {
+            floorMillis.lazySet(now);
+            pinnedMillis = now;
+        }
+        else
+        {
+            pinnedMillis = floor;
+        }
         pinnedBy = Thread.currentThread();
     }
 
@@ -47,6 +80,6 @@ final class AppendClock implements TimeProvider
     public long currentTimeMillis()
     {
         // Another thread may read a stale pinnedBy, but never its own identity from a pin it did not make.
-        return pinnedBy == Thread.currentThread() ? pinnedMillis : clockMillis.getAsLong();
+        return pinnedBy == Thread.currentThread() ? pinnedMillis : Math.max(clockMillis.getAsLong(), floorMillis.get());
     }
 }

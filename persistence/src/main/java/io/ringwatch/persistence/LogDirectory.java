@@ -138,24 +138,33 @@ final class LogDirectory
         new MetadataFile(0, 0).write(directory);
     }
 
-    /** @return how many entries {@code directory} holds, all of them known. */
+    /**
+     * @return how many entries {@code directory} holds, all of them known; an entry with a known
+     * name that is gone when it is checked is not counted: a live owner renamed it (a snapshot's
+     * temp file committed) or deleted it (a snapshot pruned, a cycle file retention dropped) since
+     * the listing, as the checks before the lock and the replay tool's, which takes none, may see.
+     */
     private static int checkEntries(final Path directory, final String... suffixes)
     {
-        final List<Path> entries = list(directory);
-        for (final Path entry : entries)
+        int count = 0;
+        for (final Path entry : list(directory))
         {
             final String name = entry.getFileName().toString();
-            boolean known = false;
+            boolean knownName = false;
             for (final String suffix : suffixes)
             {
-                known |= name.endsWith(suffix) && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS);
+                knownName |= name.endsWith(suffix);
             }
-            if (!known)
+            if (knownName && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS))
+            {
+                count++;
+            }
+            else if (!knownName || Files.exists(entry, LinkOption.NOFOLLOW_LINKS))
             {
                 throw new LogDirectoryException(directory + " holds a foreign entry '" + name + "'; refusing to use it");
             }
         }
-        return entries.size();
+        return count;
     }
 
     private static List<Path> list(final Path directory)

@@ -131,6 +131,11 @@ public final class RevisionLog implements AutoCloseable
                 SpaceGuard.requireFree(config, 0);
             }
             opened = builder.build();
+            if (writable && opened.lastCycle() >= 0)
+            {
+                // Appends never go back to a cycle before the newest file, whatever the wall clock says.
+                clock.holdAtLeast(opened.epoch() + (long)opened.lastCycle() * config.rollCycle().lengthInMillis());
+            }
             final int maxBytes = (int)Math.min(config.maxRevisionBytes(), opened.overlapSize());
             droppedAtOpen = writable ? TornTailRepair.repair(opened, maxBytes) : 0;
             queue = opened;

@@ -39,4 +39,31 @@ class AppendClockTest
         now.set(6_000);
         assertEquals(6_000, clock.currentTimeMillis());
     }
+
+    @Test
+    void aClockSteppingBackPinsTheLatestTimeAlreadyPinned()
+    {
+        clock.pin();
+        clock.unpin();
+        now.set(500);
+        clock.pin();
+        assertEquals(1_000, clock.currentTimeMillis());
+        clock.unpin();
+        assertEquals(1_000, CompletableFuture.supplyAsync(clock::currentTimeMillis).join());
+        now.set(2_000);
+        clock.pin();
+        assertEquals(2_000, clock.currentTimeMillis());
+    }
+
+    @Test
+    void theOpensFloorHoldsUntilTheClockPassesIt()
+    {
+        clock.holdAtLeast(9_000);
+        clock.pin();
+        assertEquals(9_000, clock.currentTimeMillis());
+        clock.unpin();
+        assertEquals(9_000, clock.currentTimeMillis());
+        now.set(10_000);
+        assertEquals(10_000, clock.currentTimeMillis());
+    }
 }
