@@ -10,9 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +26,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ({@code probe.watchers}, "0,1000" by default; one extra watcher asks for progress
  * notifications every second in the runs with watchers), it opens an engine, writes one key, lets
  * it settle for a second, then measures over {@code probe.seconds} (10 by default) each engine
- * thread's CPU (ThreadMXBean) and wake-ups (voluntary context switches, from
- * {@code /proc/self/task/TID/status}, matched by the 15-character native thread name).
+ * thread's CPU and wake-ups (voluntary context switches), from {@code /proc/self/task} (Linux
+ * only), by the 15-character native thread name.
  * Run: {@code mvn -B -q -pl persistence -am test -Dtest=IdleCpuProbe -Dprobe.idleCpu=true
  * -Dsurefire.failIfNoSpecifiedTests=false -Djmh.skip=true -Djcstress.skip=true}.
  */
@@ -106,31 +103,15 @@ class IdleCpuProbe
         }
     }
 
-    /** Engine thread name to {cpu ns, voluntary context switches}. */
+    /**
+     * Engine thread (native name, the Java name's first 15 characters) to {CPU ns, voluntary
+     * context switches}, from {@code /proc/self/task/TID/schedstat} (time on CPU in ns: exact,
+     * where ThreadMXBean's CPU time counts in scheduler ticks on some kernels) and
+     * {@code .../status}.
+     */
     private static Map<String, long[]> sample() throws IOException
     {
-        final Map<String, Long> switches = switchesByNativeName();
-        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final Map<String, long[]> result = new TreeMap<>();
-        for (final ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds()))
-        {
-            if (info == null || !info.getThreadName().startsWith(NAME + "-"))
-            {
-                continue;
-            }
-            final String name = info.getThreadName();
-            final String nativeName = name.length() > 15 ? name.substring(0, 15) : name;
-            final long cpu = Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
-            final long[] row = result.computeIfAbsent(name, n -> new long[2]);
-            row[0] += cpu;
-            row[1] = switches.getOrDefault(nativeName, 0L);
-        }
-        return result;
-    }
-
-    private static Map<String, Long> switchesByNativeName() throws IOException
-    {
-        final Map<String, Long> result = new TreeMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task")))
         {
             for (final Path task : tasks)
@@ -138,11 +119,17 @@ class IdleCpuProbe
                 try
                 {
                     final String comm = Files.readString(task.resolve("comm")).trim();
+                    if (!comm.startsWith(NAME + "-"))
+                    {
+                        continue;
+                    }
+                    final long[] row = result.computeIfAbsent(comm, n -> new long[2]);
+                    row[0] += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
                     for (final String line : Files.readAllLines(task.resolve("status")))
                     {
                         if (line.startsWith("voluntary_ctxt_switches:"))
                         {
-                            result.merge(comm, Long.parseLong(line.substring(line.indexOf(':') + 1).trim()), Long::sum);
+                            row[1] += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                         }
                     }
                 }
