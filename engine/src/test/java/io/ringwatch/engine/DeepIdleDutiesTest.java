@@ -96,12 +96,18 @@ class DeepIdleDutiesTest
         final RecordingListener other = new RecordingListener();
         engine.watch(WatchRequest.of(KeyRange.key("other")), other);
         idleDeeply();
-        engine.put("block", "1");
-        assertTrue(entered.await(30, TimeUnit.SECONDS));
-        engine.put("other", "1");
-        other.awaitEvents(1);
-        assertEquals(1, engine.stats().deliveryThreadsReplaced(), "the housekeeper saw the block");
-        release.countDown();
+        try
+        {
+            engine.put("block", "1");
+            assertTrue(entered.await(30, TimeUnit.SECONDS));
+            engine.put("other", "1");
+            other.awaitEvents(1);
+            assertEquals(1, engine.stats().deliveryThreadsReplaced(), "the housekeeper saw the block");
+        }
+        finally
+        {
+            release.countDown();
+        }
         RecordingListener.await(() -> engine.stats().deliveryThreads() == 1, "the surplus thread retired");
     }
 
