@@ -69,6 +69,8 @@ public final class WatchWindow
     private volatile Generation generation;
     /** The capacity the writer expects to grow to next, 0 for none: what {@link #prepareGrowth()} builds. */
     private volatile int spareWanted;
+    /** Run on the writer thread when it starts to expect a growth; null for none. */
+    private volatile Runnable growthExpected;
     /** A generation of {@code spareWanted} events built (and filled) ahead of time, taken by the writer's next growth. */
     private final AtomicReference<PreparedGeneration> spare = new AtomicReference<>();
     /** {@link #prepareGrowth()}'s thread only: a capacity it found no direct memory for. */
@@ -544,7 +546,8 @@ public final class WatchWindow
      * Builds the generation the writer expects to grow to next, if it expects one and it is not
      * built yet, so that the growth does not allocate on the writer thread. Call it from one
      * thread other than the writer, now and then (the engine's housekeeper does, every
-     * millisecond); a window whose growth nobody prepared allocates inside {@code append}, as
+     * millisecond while the engine is busy, and when {@link #onGrowthExpected(Runnable)} wakes it);
+     * a window whose growth nobody prepared allocates inside {@code append}, as
      * without this call. The writer asks for the next capacity when the window is half full and
      * filled that half in less than half the freshness duration: at that pace the window will be
      * full while its oldest event is still fresh, and doubles then.
@@ -686,7 +689,24 @@ public final class WatchWindow
             timestampNanos - gen.writerTimestampAt(gen.writerOldest()) < config.freshnessNanos() / 2)
         {
             spareWanted = next;
+            final Runnable listener = growthExpected;
+            if (listener != null)
+            {
+                listener.run();
+            }
         }
+    }
+
+    /**
+     * Sets what the writer runs when it starts to expect a growth (once per growth), so that the
+     * thread calling {@link #prepareGrowth()} need not poll for it: typically a wake-up of that
+     * thread. Any thread; the listener runs on the writer thread, must be quick and not allocate.
+     *
+     * @param listener run when a growth becomes expected; null for none.
+     */
+    public void onGrowthExpected(final Runnable listener)
+    {
+        growthExpected = listener;
     }
 
     /**

@@ -21,7 +21,11 @@ import java.util.function.Supplier;
  * Defaults suit an embedded service on a small machine: the writer, dispatcher and delivery
  * threads spin for about a microsecond (the writer then yields a few times), then park until the
  * thread that hands them work wakes them ({@link WakeableWaitStrategy}, {@link WakeableIdleStrategy}), so an idle engine holds no
- * core and a hand-off to a parked thread costs a wake-up, not a timed park. On a machine of
+ * core and a hand-off to a parked thread costs a wake-up, not a timed park; after
+ * {@value WakeableIdleStrategy#DEEP_IDLE_AFTER_NANOS} ns without work a park lasts up to
+ * {@link WakeableIdleStrategy#DEEP_PARK_NANOS} instead of 1 ms, so an idle engine's threads wake
+ * about ten times a second (work that falls due at a time, such as a progress notification, ends
+ * a park early). On a machine of
  * {@value WakeableIdleStrategy#SPARE_CORE_PROCESSORS} or more available processors the dispatcher
  * and delivery threads also spin for {@value WakeableIdleStrategy#SPARE_CORE_SPIN_NANOS} ns
  * after their last work ({@link WakeableIdleStrategy#forHandOffs()}), so that under a steady

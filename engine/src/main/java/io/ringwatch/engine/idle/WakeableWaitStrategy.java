@@ -44,15 +44,21 @@ public final class WakeableWaitStrategy implements WaitStrategy
     private final AtomicReference<Thread> consumer = new AtomicReference<>();
 
     /**
-     * The engine's default writer wait: {@link WakeableIdleStrategy}'s default spins and longest
-     * park, and {@value #DEFAULT_YIELDS} yields before parking ({@link #DEFAULT_YIELDS}).
+     * The engine's default writer wait: {@link WakeableIdleStrategy}'s default spins, longest
+     * park and deep idle, and {@value #DEFAULT_YIELDS} yields before parking ({@link #DEFAULT_YIELDS}).
      */
     public WakeableWaitStrategy()
     {
-        this(WakeableIdleStrategy.DEFAULT_SPINS, DEFAULT_YIELDS, WakeableIdleStrategy.DEFAULT_MAX_PARK_NANOS);
+        // Deep idle as WakeableIdleStrategy's default: every publish and a halt ring, and the
+        // writer's ring wait has no other work to fall due.
+        phases = new WaitPhases(new Doorbell(), WakeableIdleStrategy.DEFAULT_SPINS, 0, DEFAULT_YIELDS,
+            WakeableIdleStrategy.DEFAULT_MAX_PARK_NANOS, WakeableIdleStrategy.DEEP_IDLE_AFTER_NANOS,
+            WakeableIdleStrategy.DEEP_PARK_NANOS, SystemNanoClock.INSTANCE);
     }
 
     /**
+     * A wait with these bounds and no deep idle: every park lasts at most {@code maxParkNanos}.
+     *
      * @param spins        wait steps that spin before any yield; not negative.
      * @param yields       wait steps that yield before parking; not negative.
      * @param maxParkNanos the longest park, in nanoseconds; positive.

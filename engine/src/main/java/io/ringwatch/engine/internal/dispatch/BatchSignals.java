@@ -76,6 +76,14 @@ final class BatchSignals
         }
     }
 
+    /**
+     * @return whether a watcher whose consumer could not be woken waits for the next cycle's retry.
+     */
+    boolean hasRetries()
+    {
+        return !retries.isEmpty();
+    }
+
     /** Wakes every watcher touched in this cycle (and those left from before), then starts the next cycle. */
     void finishCycle()
     {

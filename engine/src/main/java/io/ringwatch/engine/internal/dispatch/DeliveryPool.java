@@ -91,6 +91,7 @@ final class DeliveryPool
     private final long blockedAfterNanos;
     private final long runnableBlockedAfterNanos;
     private final long keepAliveNanos;
+    private final Doorbell housekeeping = new Doorbell();
     private final long slowListenerNanos;
     private final ManyToManyConcurrentArrayQueue<DeliveryTask> ready;
     private final AtomicReferenceArray<DeliveryWorker> workers;
@@ -214,6 +215,35 @@ final class DeliveryPool
     }
 
     /**
+     * The housekeeper's doorbell, which it arms and then checks {@link #isQuiet()} before it parks
+     * for long; every turn rings it once it has begun, so a listener that blocks is watched. Any
+     * thread.
+     *
+     * @return the doorbell.
+     */
+    Doorbell housekeeping()
+    {
+        return housekeeping;
+    }
+
+    /**
+     * @return true when no thread is in a turn: nothing for {@link #maintain(long)} to watch until
+     * a turn begins (and rings {@link #housekeeping()}). Any thread; no allocation.
+     */
+    boolean isQuiet()
+    {
+        for (int i = 0, used = slotsUsed; i < used; i++)
+        {
+            final DeliveryWorker worker = workers.get(i);
+            if (worker != null && worker.inTurn() != null)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Housekeeping, every millisecond or so: reports turns that overstayed the slow-listener
      * timeout, and starts threads to make up for blocked ones. Housekeeping thread only.
      *
@@ -248,7 +278,14 @@ final class DeliveryPool
                 }
             }
         }
+        final boolean fewerBlocked = blockedNow < blocked;
         blocked = blockedNow;
+        if (fewerBlocked)
+        {
+            // Threads came back from listeners: an idle one may now be surplus and must count its
+            // keep-alive, which a deeply parked one learns only when woken.
+            ringAll();
+        }
         int started = 0;
         while (threads - blockedNow < coreThreads && threads < maxThreads && startThread())
         {
@@ -293,16 +330,8 @@ final class DeliveryPool
     String close(final long timeoutNanos)
     {
         closing = true;
-        VarHandle.fullFence();
+        ringAll();
         final Thread self = Thread.currentThread();
-        for (int i = 0, used = slotsUsed; i < used; i++)
-        {
-            final DeliveryWorker worker = workers.get(i);
-            if (worker != null)
-            {
-                worker.doorbell().ringAfterFence();
-            }
-        }
         final long deadline = System.nanoTime() + timeoutNanos;
         for (int i = 0, used = slotsUsed; i < used; i++)
         {
@@ -419,6 +448,10 @@ final class DeliveryPool
         do
         {
             worker.enterTurn(task);
+            // A volatile store (the turn) then a volatile load (the armed housekeeper), against
+            // the housekeeper's arm then read of the turn: one of the two sees the other. A load
+            // per turn while the housekeeper is awake, an unpark only when it idles deeply.
+            housekeeping.ringAfterFence();
             try
             {
                 task.runTurn(batch, batchSize);
@@ -453,6 +486,28 @@ final class DeliveryPool
         }
         final int count = threads;
         return count - blocked > coreThreads && THREADS.compareAndSet(this, count, count - 1);
+    }
+
+    /** Wakes every parked thread after the caller's stores: one fence, then each doorbell. */
+    private void ringAll()
+    {
+        VarHandle.fullFence();
+        for (int i = 0, used = slotsUsed; i < used; i++)
+        {
+            final DeliveryWorker worker = workers.get(i);
+            if (worker != null)
+            {
+                worker.doorbell().ringAfterFence();
+            }
+        }
+    }
+
+    /**
+     * @return how long a thread beyond the core count lives without work, in nanoseconds.
+     */
+    long keepAliveNanos()
+    {
+        return keepAliveNanos;
     }
 
     /**
@@ -541,6 +596,10 @@ final class DeliveryPool
         final Doorbell doorbell = idle instanceof WakeableIdleStrategy ? ((WakeableIdleStrategy)idle).doorbell() : new Doorbell();
         final DeliveryWorker worker = new DeliveryWorker(this, slot, namePrefix + "-" + nextThreadNumber++, idle, doorbell,
             new EventBatchView(batchSize));
+        if (idle instanceof WakeableIdleStrategy)
+        {
+            ((WakeableIdleStrategy)idle).dueWork(worker);
+        }
         workers.set(slot, worker);
         if (slot >= slotsUsed)
         {

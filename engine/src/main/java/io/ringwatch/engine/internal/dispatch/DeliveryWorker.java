@@ -1,6 +1,7 @@
 package io.ringwatch.engine.internal.dispatch;
 
 import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.DueWork;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -13,7 +14,7 @@ import org.agrona.concurrent.IdleStrategy;
  * {@link #doorbell()} from any thread. Allocation: none after construction; two ordered stores
  * and a clock read per turn.
  */
-final class DeliveryWorker implements Runnable
+final class DeliveryWorker implements Runnable, DueWork
 {
     private final DeliveryPool pool;
     private final int slot;
@@ -23,6 +24,8 @@ final class DeliveryWorker implements Runnable
     private final Thread thread;
     private volatile DeliveryTask inTurn;
     private volatile long turnStartNanos;
+    /** Own thread: when this surplus thread last ran out of work, 0 while it has some or is not surplus. */
+    private long idleSince;
     /** Housekeeping-owned: the start of the last turn reported as overstayed. */
     long reportedTurnStart;
 
@@ -47,13 +50,28 @@ final class DeliveryWorker implements Runnable
         thread.setDaemon(true);
     }
 
+    /**
+     * While this thread is surplus and idles, its retirement falls due at the end of the pool's
+     * keep-alive, which its idle strategy must not sleep through; a surplus thread that has not
+     * started counting polls. Own thread, between its polls; no allocation.
+     */
+    @Override
+    public long nanosUntilDue(final long nowNanos)
+    {
+        if (idleSince != 0)
+        {
+            return pool.keepAliveNanos() - (nowNanos - idleSince);
+        }
+        return pool.hasSurplus() ? 0 : DueWork.NONE;
+    }
+
     @Override
     public void run()
     {
         boolean retired = false;
         try
         {
-            long idleSince = 0;
+            idleSince = 0;
             while (true)
             {
                 final DeliveryTask task = pool.poll();

@@ -2,6 +2,7 @@ package io.ringwatch.engine.internal.dispatch;
 
 import io.ringwatch.engine.errors.IndexFunctionException;
 import io.ringwatch.engine.idle.Doorbell;
+import io.ringwatch.engine.idle.DueWork;
 import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.internal.secondary.IndexMatch;
 import io.ringwatch.engine.internal.secondary.IndexRouteVisitor;
@@ -46,7 +47,7 @@ import java.util.function.Consumer;
  * that finishes it, so an owner waiting for the revision to be whole learns it without a timer.
  * Allocates nothing per event in steady state.
  */
-final class Dispatcher implements Agent
+final class Dispatcher implements Agent, DueWork
 {
     private static final int EVENTS_PER_DUTY_CYCLE = 4096;
     private static final long REPLAY_FAILED = -2;
@@ -172,6 +173,22 @@ final class Dispatcher implements Agent
         work += notifyProgressIfDue();
         signals.finishCycle();
         return work;
+    }
+
+    /**
+     * What this dispatcher's idle strategy may not sleep through, since no thread rings for it: a
+     * watcher whose consumer could not be woken (retried each cycle, so polled), and the next
+     * periodic progress notification. Dispatcher thread, between duty cycles; no allocation.
+     */
+    @Override
+    public long nanosUntilDue(final long nowNanos)
+    {
+        if (signals.hasRetries())
+        {
+            return 0;
+        }
+        // Paused means no progress watcher at the last cycle: the registration of one rings.
+        return progressPaused || registry.progressWatcherCount() == 0 ? DueWork.NONE : nextProgressNanos - nowNanos;
     }
 
     /**

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -119,6 +120,10 @@ public final class WatchHub implements AutoCloseable
             dispatchers[i] = new Dispatcher(config.name() + "-dispatcher-" + i, window, clock,
                 config.progressNotifyInterval().toNanos(), startRevision, config.watcherQueueDepth(), pendingShare,
                 doorbellOf(idle), delivery, history);
+            if (idle instanceof WakeableIdleStrategy)
+            {
+                ((WakeableIdleStrategy)idle).dueWork(dispatchers[i]);
+            }
             runners[i] = new AgentRunner(idle, WatchHub::reportError, null, dispatchers[i]);
             AgentRunner.startOnThread(runners[i], runnable ->
             {
@@ -137,6 +142,7 @@ public final class WatchHub implements AutoCloseable
         }
 
         this.window = window;
+        window.onGrowthExpected(delivery.housekeeping()::ring);
         housekeeper = new Thread(this::keepHouse, config.name() + "-housekeeper");
         housekeeper.setDaemon(true);
         housekeeper.start();
@@ -417,20 +423,33 @@ public final class WatchHub implements AutoCloseable
         // Often enough to compensate for a blocked delivery thread within 1.5 times the blocked
         // threshold, and to report a slow listener within a quarter of its timeout.
         final long periodNanos = Math.max(HOUSEKEEPING_MIN_PERIOD_NANOS, Math.min(slowListenerNanos / 4, blockedAfterNanos / 2));
+        final Doorbell doorbell = delivery.housekeeping();
+        long busySince = System.nanoTime();
         while (!closed)
         {
-            try
-            {
-                TimeUnit.NANOSECONDS.sleep(periodNanos);
-            }
-            catch (final InterruptedException e)
-            {
-                return;
-            }
-            delivery.maintain(System.nanoTime());
+            final long now = System.nanoTime();
+            delivery.maintain(now);
             // The window's next growth allocated and filled here, not on the writer thread (tens of ms).
-            window.prepareGrowth();
-            window.copyAhead(GROWTH_COPY_PER_ROUND);
+            final boolean grew = window.prepareGrowth() | window.copyAhead(GROWTH_COPY_PER_ROUND) > 0;
+            if (grew || !delivery.isQuiet())
+            {
+                busySince = now;
+            }
+            if (now - busySince < WakeableIdleStrategy.DEEP_IDLE_AFTER_NANOS)
+            {
+                LockSupport.parkNanos(this, periodNanos);
+                continue;
+            }
+            // Deep idle: no turn to watch, no growth to prepare. A turn rings once it has begun and
+            // the writer rings when it expects a growth; the re-check after the arm sees a turn
+            // that began before its ring could find the doorbell armed. Close interrupts.
+            doorbell.arm();
+            if (delivery.isQuiet() && !closed)
+            {
+                LockSupport.parkNanos(this, WakeableIdleStrategy.DEEP_PARK_NANOS);
+            }
+            doorbell.disarm();
+            busySince = System.nanoTime() - WakeableIdleStrategy.DEEP_IDLE_AFTER_NANOS;
         }
     }
 }

@@ -10,10 +10,12 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * The lease timer thread: every check interval it asks the writer to end the leases due now
- * ({@link Leases#expireDue()}). It decides nothing itself: the writer does, from the time each
+ * ({@link Leases#expireDue()}), unless no lease lives: a check is a command through the writer
+ * (and the journal), which would wake an idle engine's threads for nothing. It decides nothing itself: the writer does, from the time each
  * command carries, in order with the writes. Started on construction; {@link #close()} stops it, and
  * so does a failed journal or writer (every later command is refused until the engine is reopened).
  */
@@ -23,12 +25,14 @@ final class LeaseTimer implements AutoCloseable
 
     private final Thread thread;
     private final Leases leases;
+    private final IntSupplier liveLeases;
     private final long intervalNanos;
     private volatile boolean running = true;
 
-    LeaseTimer(final String name, final Leases leases, final Duration interval)
+    LeaseTimer(final String name, final Leases leases, final IntSupplier liveLeases, final Duration interval)
     {
         this.leases = leases;
+        this.liveLeases = liveLeases;
         this.intervalNanos = interval.toNanos();
         thread = new Thread(this::run, name);
         thread.setDaemon(true);
@@ -43,6 +47,11 @@ final class LeaseTimer implements AutoCloseable
             if (!running)
             {
                 return;
+            }
+            if (liveLeases.getAsInt() == 0)
+            {
+                // A grant still in flight is checked at the next interval, within its TTL.
+                continue;
             }
             try
             {

@@ -16,6 +16,7 @@ import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.internal.index.OffHeapIndex;
 import io.ringwatch.engine.internal.lease.LeaseRecovery;
+import io.ringwatch.engine.internal.lease.LeaseTable;
 import io.ringwatch.engine.internal.secondary.IndexMaintainer;
 import io.ringwatch.engine.internal.undo.UndoLog;
 import io.ringwatch.engine.kv.Compare;
@@ -108,8 +109,9 @@ public final class WritePipeline implements AutoCloseable
             windowReaders, new IndexRollback(index, secondary));
         stampTime = journal != null;
         leaseClock = config.leaseClock();
+        final LeaseTable leaseTable = LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis());
         final RevisionApplier applier = new RevisionApplier(index, window, cursor, secondary, undo, compactMark,
-            LeaseRecovery.recover(journal, index, config.leaseMinTtlSeconds(), leaseClock.nowMillis()), journal, journaller,
+            leaseTable, journal, journaller,
             windowReaders, disruptor.getRingBuffer(), config.maxKeyBytes(), config.maxValueBytes());
         disruptor.handleEventsWith(applier);
         if (journaller != null)
@@ -124,7 +126,7 @@ public final class WritePipeline implements AutoCloseable
         applier.awaitRunning();
         leases = new WriterLeases(this);
         leaseTimer = config.leaseCheckInterval().isZero() ? null :
-            new LeaseTimer(config.name() + "-lease-timer", leases, config.leaseCheckInterval());
+            new LeaseTimer(config.name() + "-lease-timer", leases, leaseTable::liveCount, config.leaseCheckInterval());
     }
 
     /**
