@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * succeed and equal the state at its revision, which the test derives from the write order
  * alone: one producer, so write j after the initial load has revision {@code keys + 1 + j} and
  * writes key {@code j % keys} with a value naming j. {@code -Dringwatch.long=true} reads
- * 1,000,000 keys.
+ * 1,000,000 keys. The persistence module runs the same scenario over an ASYNC log
+ * ({@code BigListUnderLoadAsyncLogTest}; a SYNC load of one forced put at a time would take minutes).
  */
 class BigListUnderLoadTest
 {
@@ -42,10 +43,9 @@ class BigListUnderLoadTest
     @Test
     void everyReadOfALargePrefixSucceedsExactlyAtItsRevisionWhileTheWriterGoesFlatOut() throws Exception
     {
-        try (RingWatch engine = RingWatch.open(RingWatchConfig.builder()
+        try (RingWatch engine = RingWatch.open(configure(RingWatchConfig.builder()
             .windowCapacity(1024, 1024)
-            .indexInitialCapacity(KEYS)
-            .build()))
+            .indexInitialCapacity(KEYS)).build()))
         {
             load(engine);
             final AtomicBoolean stop = new AtomicBoolean();
@@ -84,6 +84,15 @@ class BigListUnderLoadTest
             }
             assertNull(writeError.get());
         }
+    }
+
+    /**
+     * @param builder the scenario's in-memory settings.
+     * @return the builder of the engine to read from; a subclass adds persistence.
+     */
+    RingWatchConfig.Builder configure(final RingWatchConfig.Builder builder)
+    {
+        return builder;
     }
 
     private static void load(final RingWatch engine)
