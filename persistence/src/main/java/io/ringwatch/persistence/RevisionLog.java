@@ -286,8 +286,10 @@ public final class RevisionLog implements AutoCloseable
     /**
      * Reads everything the writable open will read, through read-only mappings, so a corrupt or
      * foreign queue is refused before any byte changes. A read-only mapping cannot grow the file, so
-     * reading a torn tail's garbage length can fault where the writable open (which repairs it)
-     * would not: a fault is accepted only when the last queue file really ends in a torn header.
+     * reading a torn tail's garbage length can fail where the writable open (which repairs it)
+     * would not: as a fault on a page past the file's end, or, where the file system refuses such a
+     * mapping, as Chronicle's failure to acquire it. Either is accepted only when the last queue
+     * file really ends in a torn header.
      */
     private static void probe(final LogConfig config)
     {
@@ -314,7 +316,7 @@ public final class RevisionLog implements AutoCloseable
         }
         catch (final LogCorruptedException ex)
         {
-            if (!(ex.getCause() instanceof Error) || !endsInTornHeader(queueDirectory))
+            if (!endsInTornHeader(queueDirectory))
             {
                 throw ex;
             }
