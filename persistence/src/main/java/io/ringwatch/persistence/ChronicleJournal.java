@@ -131,6 +131,12 @@ public final class ChronicleJournal implements Journal
     }
 
     @Override
+    public long highestLeaseId()
+    {
+        return leases.highestId();
+    }
+
+    @Override
     public boolean isSync()
     {
         return sync;

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,8 +35,10 @@ import java.util.zip.CRC32C;
  * all or nothing across the two files. When the file holds more than twice
  * the live leases' records (and over {@value #COMPACT_AFTER}), the next append rewrites it to the
  * live grants with their revisions (a temporary file, forced, then moved over it atomically): the
- * history of ended leases before a rewrite is then gone. Keep-alives are not
- * recorded: recovery refreshes every lease to its full TTL, as etcd does.
+ * history of ended leases before a rewrite is then gone, except the grant and end of the highest id
+ * ever granted when it has ended, so {@link #highestId()} survives every rewrite and a restarted
+ * engine never grants again an id a client may still hold (etcd's ids are unique for the same
+ * reason). Keep-alives are not recorded: recovery refreshes every lease to its full TTL, as etcd does.
  *
  * <p>Threading: opened on the opening thread, then appended and forced by the journal thread only.
  * Allocation: one record buffer; a rewrite allocates.
@@ -64,6 +67,10 @@ public final class LeaseFile implements AutoCloseable
     private FileChannel channel;
     private long records;
     private boolean dirty;
+    /** The grant of the highest id ever recorded: id, TTL, revision; id 0 before the first. */
+    private final long[] highestGrant = new long[3];
+    /** The revision of that lease's end, or -1 while it lives. */
+    private long highestEndRevision = -1;
 
     private LeaseFile(final Path file, final boolean keepHistory)
     {
@@ -141,6 +148,15 @@ public final class LeaseFile implements AutoCloseable
     }
 
     /**
+     * @return the highest lease id ever recorded as granted, ended leases included (0 if none).
+     *         The opening thread, or the journal thread; no allocation.
+     */
+    long highestId()
+    {
+        return highestGrant[0];
+    }
+
+    /**
      * Records a grant. Journal thread.
      *
      * @param id         the lease id.
@@ -152,6 +168,7 @@ public final class LeaseFile implements AutoCloseable
     {
         live.put(id, new long[] {ttlSeconds, revision});
         append(GRANT, id, ttlSeconds, revision);
+        noteGrant(id, ttlSeconds, revision);
     }
 
     /**
@@ -168,6 +185,26 @@ public final class LeaseFile implements AutoCloseable
         // which recovery voids when the crash came before the end's revision.
         append(REVOKE, id, 0, revision);
         live.remove(id);
+        noteEnd(id, revision);
+    }
+
+    private void noteGrant(final long id, final long ttlSeconds, final long revision)
+    {
+        if (id >= highestGrant[0])
+        {
+            highestGrant[0] = id;
+            highestGrant[1] = ttlSeconds;
+            highestGrant[2] = revision;
+            highestEndRevision = -1;
+        }
+    }
+
+    private void noteEnd(final long id, final long revision)
+    {
+        if (id == highestGrant[0])
+        {
+            highestEndRevision = revision;
+        }
     }
 
     /**
@@ -296,10 +333,12 @@ public final class LeaseFile implements AutoCloseable
             if (op == GRANT)
             {
                 live.put(id, new long[] {ttl, revision});
+                noteGrant(id, ttl, revision);
             }
             else
             {
                 live.remove(id);
+                noteEnd(id, revision);
             }
             records++;
             end = all.position();
@@ -316,17 +355,27 @@ public final class LeaseFile implements AutoCloseable
     private void rewrite() throws IOException
     {
         final Path temp = file.resolveSibling(TEMP_NAME);
+        long written = 0;
         try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE))
         {
             writeHeader(out);
+            final List<Record> kept = new ArrayList<>(live.size() + 2);
             for (final Map.Entry<Long, long[]> lease : live.entrySet())
             {
-                fill(GRANT, lease.getKey(), lease.getValue()[0], lease.getValue()[1]);
-                while (record.hasRemaining())
-                {
-                    out.write(record);
-                }
+                kept.add(new Record(GRANT, lease.getKey(), lease.getValue()[0], lease.getValue()[1]));
+            }
+            if (highestEndRevision >= 0)
+            {
+                // Its end keeps it from reviving; the highest id survives the rewrite.
+                kept.add(new Record(GRANT, highestGrant[0], highestGrant[1], highestGrant[2]));
+                kept.add(new Record(REVOKE, highestGrant[0], 0, highestEndRevision));
+            }
+            // File order is revision order (a client may choose a low id late); the sort is stable.
+            kept.sort(Comparator.comparingLong(Record::revision));
+            for (final Record each : kept)
+            {
+                written += writeRecord(out, each);
             }
             out.force(false);
         }
@@ -334,7 +383,17 @@ public final class LeaseFile implements AutoCloseable
         channel.close();
         channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ);
         channel.position(channel.size());
-        records = live.size();
+        records = written;
+    }
+
+    private int writeRecord(final FileChannel out, final Record kept) throws IOException
+    {
+        fill(kept.op(), kept.id(), kept.ttlSeconds(), kept.revision());
+        while (record.hasRemaining())
+        {
+            out.write(record);
+        }
+        return 1;
     }
 
     private static void writeHeader(final FileChannel channel) throws IOException

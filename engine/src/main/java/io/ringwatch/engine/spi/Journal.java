@@ -107,6 +107,19 @@ public interface Journal extends History, AutoCloseable
     }
 
     /**
+     * The highest lease id this journal ever recorded as granted, ended leases included, so a
+     * recovered engine never grants again an id that a client may still hold from before the
+     * restart (etcd's lease ids are unique for the same reason). Recovery thread, before the
+     * writer starts; no allocation; by default 0 (no lease recorded).
+     *
+     * @return the id, or 0.
+     */
+    default long highestLeaseId()
+    {
+        return 0;
+    }
+
+    /**
      * The most bytes one revision may take in this journal, counted as
      * {@link #revisionHeaderBytes()} plus {@link #changeBytes} of each change. The writer measures
      * a revision against it before it changes anything, so a revision the journal would refuse is

@@ -74,6 +74,34 @@ class LeasePersistenceTest
         }
     }
 
+    @ParameterizedTest(name = "snapshot every {0} revisions")
+    @ValueSource(longs = {0, 2})
+    void anIdRevokedOrExpiredBeforeARestartIsNeverGrantedAgain(final long snapshotEvery, @TempDir final Path dir)
+    {
+        try (RingWatch engine = open(dir, snapshotEvery))
+        {
+            final Leases leases = engine.leases();
+            assertEquals(1, leases.grant(1_000).id());
+            assertEquals(2, leases.grant(10).id());
+            assertEquals(3, leases.grant(10).id());
+            engine.write(Op.put("k", "v").withLease(3));
+            leases.revoke(2);
+            clock.addAndGet(11_000);
+            assertEquals(1, leases.expireDue(), "lease 3 expires");
+        }
+        try (RingWatch engine = open(dir, snapshotEvery))
+        {
+            final Leases leases = engine.leases();
+            assertArrayEquals(new long[] {1}, leases.leases());
+            assertEquals(4, leases.grant(10).id(), "a client may still hold 2 or 3 from before the restart");
+            leases.revoke(4);
+        }
+        try (RingWatch engine = open(dir, snapshotEvery))
+        {
+            assertEquals(5, engine.leases().grant(10).id());
+        }
+    }
+
     private RingWatch open(final Path dir, final long snapshotEvery)
     {
         return RingWatch.open(RingWatchConfig.builder()

@@ -7,7 +7,8 @@ import io.ringwatch.engine.spi.Journal;
 /**
  * Rebuilds the lease table at open, after the index was recovered: the leases the journal
  * recorded as granted and not ended, each refreshed to its full TTL from the time of recovery (as
- * etcd's lessor does on promotion: no lease expires on the spot because the engine was down), then
+ * etcd's lessor does on promotion: no lease expires on the spot because the engine was down), the
+ * ids chosen next set above every id the journal ever recorded (ended leases included), then
  * every key of the index attached to its lease, in key order (a scan of every key, skipped when
  * the index never stored a key with a lease). A key whose lease the journal does
  * not hold (its grant was lost with the page cache in an OS crash, the keys' revision was not) gets
@@ -35,6 +36,7 @@ public final class LeaseRecovery
             return table;
         }
         journal.loadLeases((id, ttlSeconds) -> table.restore(id, ttlSeconds, nowMillis));
+        table.reserveThrough(journal.highestLeaseId());
         if (!index.mayHoldLeases())
         {
             // no key to attach: the scan would copy every key-value for nothing

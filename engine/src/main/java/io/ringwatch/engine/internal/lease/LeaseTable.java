@@ -104,8 +104,19 @@ public final class LeaseTable
         byId.put(id, lease);
         queue.add(lease);
         live = byId.size();
-        nextId = Math.max(nextId, id + 1);
+        reserveThrough(id);
         return lease;
+    }
+
+    /**
+     * Makes the ids this table chooses from now on greater than {@code id}: at recovery, above every
+     * id ever granted before the restart. The writer (recovery); no allocation.
+     *
+     * @param id the highest id not to choose again.
+     */
+    public void reserveThrough(final long id)
+    {
+        nextId = Math.max(nextId, id + 1);
     }
 
     /**
