@@ -12,7 +12,7 @@ import java.util.concurrent.RejectedExecutionException;
  * thread (or its journal thread), whatever connection the write came from; gRPC frames a response
  * on the thread that sends it (headers, the message serialized into a pooled buffer, trailers,
  * each queued for the connection's event loop), so answering there made the writer do that for
- * every connection: 41% of the writer's CPU in a saturated in-memory profile (perf-reports
+ * every connection: 39-48% of the writer's samples in six saturated in-memory profiles (perf-reports
  * README, issue 14), and one thread's worth of framing for all connections. Handed back, each
  * connection's event loop frames its own responses and the writer only queues a task, as gRPC
  * would have queued the response's writes anyway.
