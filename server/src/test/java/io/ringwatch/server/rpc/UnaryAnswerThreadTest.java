@@ -44,7 +44,8 @@ class UnaryAnswerThreadTest
 
         assertEquals("put", response.value.get(10, TimeUnit.SECONDS));
         assertTrue(response.onLoop, "answered on " + response.thread);
-        assertTrue(response.completed);
+        // onCompleted follows onNext on the loop: wait for it rather than race it.
+        response.completed.get(10, TimeUnit.SECONDS);
     }
 
     @Test
@@ -117,7 +118,7 @@ class UnaryAnswerThreadTest
         final CompletableFuture<Throwable> error = new CompletableFuture<>();
         volatile Thread thread;
         volatile boolean onLoop;
-        volatile boolean completed;
+        final CompletableFuture<Void> completed = new CompletableFuture<>();
 
         @Override
         public void onNext(final String next)
@@ -138,7 +139,7 @@ class UnaryAnswerThreadTest
         @Override
         public void onCompleted()
         {
-            completed = true;
+            completed.complete(null);
         }
     }
 }
