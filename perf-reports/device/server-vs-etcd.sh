@@ -1,7 +1,9 @@
 #!/bin/bash
 # Issue 14 on the device: RingWatch's etcd server against etcd 3.4 with the same client, one invocation per figure:
 # puts/s at 256 in flight, events/s with 100 watchers of every put, p99 at 2,000 writes/s; skips what no longer fits.
-# Usage on the device: BUDGET=400 CLIENTS="grpc jetcd" PERSISTENCE=sync,none .device/server/server-vs-etcd.sh $OUT
+# CONNECTIONS lists the --etcd-connections to run each saturated figure with (client channels per peer; the 256 in
+# flight are shared across them), in order; a run's name ends in -c<N>.
+# Usage on the device: BUDGET=400 CLIENTS="grpc jetcd" CONNECTIONS="1 4" PERSISTENCE=sync,none .device/server/server-vs-etcd.sh $OUT
 O=${1:-/tmp/out14}; SMALL=$2; mkdir -p $O/r
 D=$(cd $(dirname $0) && pwd); R=$(cd $D/../.. && pwd)
 [ -x /tmp/jre/bin/java ] || tar -xJf $R/.device/jre.tar.xz -C /tmp
@@ -26,8 +28,12 @@ run() { local name=$1; shift
   st $name; timeout $TMO $H --data-dir "$(mktemp -d /tmp/rw-XXXX)" --persistence $P "$@" --warmup $W --duration $DUR --name $name > $O/$name.txt 2>&1
   sed -n '/write-to-listener latency/,/^$/p;/^peer .*target/,/^$/p;/CPU/p;/ done: /p' $O/$name.txt >> $L; }
 for c in ${CLIENTS:-grpc jetcd}; do
-  run puts-256-$c --etcd-client $c --saturate --watchers 100
-  run events-100-$c --etcd-client $c --saturate --watchers 100 --fanout 100
+  for n in ${CONNECTIONS:-1 4}; do
+    run puts-256-$c-c$n --etcd-client $c --etcd-connections $n --saturate --watchers 100
+  done
+  for n in ${CONNECTIONS:-1 4}; do
+    run events-100-$c-c$n --etcd-client $c --etcd-connections $n --saturate --watchers 100 --fanout 100
+  done
 done
 run lat-2k --etcd-client grpc --rate 2000 --watchers 100
 kill $EP; wait $EP 2>/dev/null

@@ -9,6 +9,7 @@ import io.ringwatch.perf.load.Workload;
 import io.ringwatch.perf.peer.DisruptorFloorPeer;
 import io.ringwatch.perf.peer.EngineSettings;
 import io.ringwatch.perf.peer.EtcdClientKind;
+import io.ringwatch.perf.peer.EtcdClientSettings;
 import io.ringwatch.perf.peer.EtcdPeer;
 import io.ringwatch.perf.peer.LockedBroadcastPeer;
 import io.ringwatch.perf.peer.Persistence;
@@ -148,6 +149,11 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--etcd-client", description = "the client that drives etcd and ringwatch-server, the same for both: " +
         "jetcd (jetcd 0.8.7) or grpc (grpc-java's async stubs, without jetcd's wrappers). Default: jetcd")
     private EtcdClientKind etcdClient = EtcdClientKind.JETCD;
+
+    @Option(names = "--etcd-connections", description = "independent client connections (channels) to etcd and to " +
+        "ringwatch-server, the same for both; puts and watches go to them in turn, --etcd-max-in-flight stays the " +
+        "total per producer. Default: ${DEFAULT-VALUE}")
+    private int etcdConnections = 1;
 
     @Option(names = "--server-script", description = "ringwatch-server's start script, run once per ringwatch-server " +
         "run. Default: ${DEFAULT-VALUE}")
@@ -297,6 +303,10 @@ final class RunCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--etcd-rate must not be negative: " + etcdRate);
         }
+        if (etcdConnections < 1)
+        {
+            throw new IllegalArgumentException("--etcd-connections must be at least 1: " + etcdConnections);
+        }
         if (engines.contains(PeerKind.RINGWATCH))
         {
             for (final Persistence mode : persistence)
@@ -313,10 +323,15 @@ final class RunCommand implements Callable<Integer>
             case RINGWATCH -> new RingWatchPeer(engine, workload, blocked);
             case DISRUPTOR -> new DisruptorFloorPeer(writerWait, workload);
             case JUC -> new LockedBroadcastPeer();
-            case ETCD -> new EtcdPeer(etcdEndpoint, etcdMaxInFlight, etcdClient);
+            case ETCD -> new EtcdPeer(etcdEndpoint, etcdClientSettings());
             case RINGWATCH_SERVER -> new RingWatchServerPeer(serverScript, engine.persistence(), engine.dataDir(),
-                etcdMaxInFlight, etcdClient);
+                etcdClientSettings());
         };
+    }
+
+    private EtcdClientSettings etcdClientSettings()
+    {
+        return new EtcdClientSettings(etcdClient, etcdConnections, etcdMaxInFlight);
     }
 
     private Map<String, String> options()
@@ -355,6 +370,7 @@ final class RunCommand implements Callable<Integer>
             options.put("etcd-rate", Long.toString(etcdRate));
             options.put("etcd-max-in-flight", Integer.toString(etcdMaxInFlight));
             options.put("etcd-client", DashedEnumConverter.name(etcdClient));
+            options.put("etcd-connections", Integer.toString(etcdConnections));
         }
         if (engines.contains(PeerKind.RINGWATCH_SERVER))
         {

@@ -178,6 +178,19 @@ class CommandLineTest
     }
 
     @Test
+    void etcdConnectionsBelowOneAreRefused()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = PerfMain.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        final int exit = commandLine.execute("--engine", "etcd", "--etcd-connections", "0", "--reports-dir", "/nonexistent");
+
+        assertEquals(CommandLine.ExitCode.USAGE, exit);
+        assertTrue(err.toString().contains("--etcd-connections must be at least 1: 0"), err.toString());
+    }
+
+    @Test
     void durationsReadShortAndIsoForms()
     {
         final DurationConverter converter = new DurationConverter();

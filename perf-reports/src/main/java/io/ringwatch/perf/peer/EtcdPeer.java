@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * An etcd v3 server as a real peer (etcd itself, or RingWatch's etcd-compatible server through
  * {@link RingWatchServerPeer}), driven over gRPC by an {@link EtcdClient} (jetcd, or grpc-java's
- * stubs: {@link EtcdClientKind}): puts with up to {@code maxInFlight} outstanding per producer,
+ * stubs: {@link EtcdClientKind}) on one connection or several ({@link EtcdClientSettings}): puts with
+ * up to {@code maxInFlight} outstanding per producer, whatever the connections,
  * prefix watches starting at the revision after the preload (so no event is missed while the watch
  * streams open), latency recorded on the client's callback threads. Everything here allocates
  * (protobuf, futures): it measures etcd as a client sees it, over loopback.
@@ -24,6 +25,7 @@ public final class EtcdPeer implements Peer
     private final String name;
     private final String endpoint;
     private final int maxInFlight;
+    private final int connections;
     private final EtcdClient client;
     private final LongAdder failures = new LongAdder();
     private final String serverVersion;
@@ -32,35 +34,30 @@ public final class EtcdPeer implements Peer
     /**
      * Connects to an etcd server and reads its version.
      *
-     * @param endpoint    the server, e.g. {@code http://127.0.0.1:2379}.
-     * @param maxInFlight puts outstanding per producer, at least 1.
-     * @param clientKind  the client that drives it.
-     * @throws IllegalStateException if the server does not answer.
+     * @param endpoint the server, e.g. {@code http://127.0.0.1:2379}.
+     * @param settings the client, its connections and the puts outstanding per producer.
+     * @throws IllegalStateException if the server does not answer on every connection.
      */
-    public EtcdPeer(final String endpoint, final int maxInFlight, final EtcdClientKind clientKind)
+    public EtcdPeer(final String endpoint, final EtcdClientSettings settings)
     {
-        this("etcd", endpoint, maxInFlight, clientKind);
+        this("etcd", endpoint, settings);
     }
 
     /**
      * Connects to an etcd v3 server and reads its version.
      *
-     * @param name        the peer's name in reports.
-     * @param endpoint    the server, e.g. {@code http://127.0.0.1:2379}.
-     * @param maxInFlight puts outstanding per producer, at least 1.
-     * @param clientKind  the client that drives it.
-     * @throws IllegalStateException if the server does not answer.
+     * @param name     the peer's name in reports.
+     * @param endpoint the server, e.g. {@code http://127.0.0.1:2379}.
+     * @param settings the client, its connections and the puts outstanding per producer.
+     * @throws IllegalStateException if the server does not answer on every connection.
      */
-    EtcdPeer(final String name, final String endpoint, final int maxInFlight, final EtcdClientKind clientKind)
+    EtcdPeer(final String name, final String endpoint, final EtcdClientSettings settings)
     {
-        if (maxInFlight < 1)
-        {
-            throw new IllegalArgumentException("etcd max in flight must be at least 1: " + maxInFlight);
-        }
         this.name = name;
         this.endpoint = endpoint;
-        this.maxInFlight = maxInFlight;
-        this.client = clientKind.connect(endpoint);
+        this.maxInFlight = settings.maxInFlight();
+        this.connections = settings.connections();
+        this.client = settings.connect(endpoint);
         try
         {
             this.serverVersion = client.serverVersion();
@@ -89,7 +86,8 @@ public final class EtcdPeer implements Peer
      */
     String clientDescription()
     {
-        return client.description() + " over loopback gRPC, " + maxInFlight + " puts in flight per producer";
+        return client.description() + " over loopback gRPC, " + maxInFlight + " puts in flight per producer" +
+            (connections == 1 ? "" : " across its " + connections + " connections");
     }
 
     @Override

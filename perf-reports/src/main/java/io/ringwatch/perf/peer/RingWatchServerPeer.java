@@ -19,7 +19,6 @@ import java.util.Locale;
 public final class RingWatchServerPeer implements Peer
 {
     private final Persistence persistence;
-    private final int maxInFlight;
     private final ServerProcess server;
     private final EtcdPeer client;
 
@@ -29,23 +28,21 @@ public final class RingWatchServerPeer implements Peer
      * @param script      the server's start script.
      * @param persistence its durability.
      * @param dataDir     a fresh directory for its revision log; ignored in memory.
-     * @param maxInFlight puts outstanding per producer, at least 1.
-     * @param clientKind  the client that drives it (the one the etcd peer uses).
+     * @param settings    the client that drives it, its connections and puts outstanding (the etcd peer's).
      * @throws IllegalStateException if the server does not start or answer.
      */
-    public RingWatchServerPeer(final Path script, final Persistence persistence, final Path dataDir, final int maxInFlight,
-        final EtcdClientKind clientKind)
+    public RingWatchServerPeer(final Path script, final Persistence persistence, final Path dataDir,
+        final EtcdClientSettings settings)
     {
         if (persistence != Persistence.NONE && dataDir == null)
         {
             throw new IllegalArgumentException("persistence " + persistence.name().toLowerCase(Locale.ROOT) + " needs --data-dir");
         }
         this.persistence = persistence;
-        this.maxInFlight = maxInFlight;
         this.server = ServerProcess.start(script, persistence, dataDir);
         try
         {
-            this.client = new EtcdPeer(name(persistence), server.endpoint(), maxInFlight, clientKind);
+            this.client = new EtcdPeer(name(persistence), server.endpoint(), settings);
         }
         catch (final RuntimeException e)
         {

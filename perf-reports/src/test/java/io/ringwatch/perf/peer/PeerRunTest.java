@@ -106,8 +106,8 @@ class PeerRunTest
     void aRingWatchServerPeerWithoutItsStartScriptIsRefusedBeforeAnythingStarts()
     {
         final IllegalStateException refused = assertThrows(IllegalStateException.class,
-            () -> new RingWatchServerPeer(Path.of("no", "such", "ringwatch-server"), Persistence.NONE, null, 256,
-                EtcdClientKind.JETCD));
+            () -> new RingWatchServerPeer(Path.of("no", "such", "ringwatch-server"), Persistence.NONE, null,
+                new EtcdClientSettings(EtcdClientKind.JETCD, 1, 256)));
 
         assertTrue(refused.getMessage().contains("no ringwatch-server start script"), refused.getMessage());
     }
