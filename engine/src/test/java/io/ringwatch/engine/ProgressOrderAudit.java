@@ -19,12 +19,27 @@ import java.util.List;
 final class ProgressOrderAudit implements WatchListener
 {
     private final List<Event> events = new ArrayList<>();
+    /** Whether copies of the events are kept, or only counted (a long stress run). */
+    private final boolean keepEvents;
+    private int eventCount;
     /** Each progress: its revision, how many events came before it. */
     private final List<long[]> progress = new ArrayList<>();
     private final List<String> violations = new ArrayList<>();
     private long lastEventRevision;
     private long lastProgress;
     private WatchCancellation cancellation;
+
+    /** An audit that keeps copies of the events. */
+    ProgressOrderAudit()
+    {
+        this(true);
+    }
+
+    /** @param keepEvents whether to keep copies of the events, or only count them. */
+    ProgressOrderAudit(final boolean keepEvents)
+    {
+        this.keepEvents = keepEvents;
+    }
 
     @Override
     public synchronized void onEvents(final EventBatch batch)
@@ -41,14 +56,14 @@ final class ProgressOrderAudit implements WatchListener
         if (revision < lastEventRevision)
         {
             violations.add("progress " + revision + " after an event of revision " + lastEventRevision
-                + " (event " + events.size() + ")");
+                + " (event " + eventCount + ")");
         }
         if (revision < lastProgress)
         {
             violations.add("progress " + revision + " after progress " + lastProgress);
         }
         lastProgress = Math.max(lastProgress, revision);
-        progress.add(new long[] {revision, events.size()});
+        progress.add(new long[] {revision, eventCount});
         notifyAll();
     }
 
@@ -70,7 +85,11 @@ final class ProgressOrderAudit implements WatchListener
 
     private void add(final Event event)
     {
-        events.add(event);
+        if (keepEvents)
+        {
+            events.add(event);
+        }
+        eventCount++;
         lastEventRevision = Math.max(lastEventRevision, event.revision());
     }
 
@@ -96,7 +115,7 @@ final class ProgressOrderAudit implements WatchListener
 
     synchronized int eventCount()
     {
-        return events.size();
+        return eventCount;
     }
 
     synchronized WatchCancellation cancellation()
@@ -127,11 +146,11 @@ final class ProgressOrderAudit implements WatchListener
     @Override
     public synchronized String toString()
     {
-        final StringBuilder text = new StringBuilder(events.size() + " events, progress");
-        for (final long[] seen : progress)
+        final StringBuilder text = new StringBuilder(eventCount + " events, " + progress.size() + " progress, the last");
+        for (final long[] seen : progress.subList(Math.max(0, progress.size() - 8), progress.size()))
         {
             text.append(' ').append(seen[0]).append('@').append(seen[1]);
         }
-        return text.append(", violations ").append(violations).toString();
+        return text.append(", violations ").append(violations.subList(0, Math.min(8, violations.size()))).toString();
     }
 }
