@@ -711,7 +711,11 @@ final class Dispatcher implements Agent, DueWork
         final ShardFields fields = watcher.shardFields();
         if (fields.offeredRevision > completeRevision)
         {
-            defer(watcher, fields.offeredRevision);
+            if (fields.progressWaitsFor != fields.offeredRevision)
+            {
+                fields.progressWaitsFor = fields.offeredRevision;
+                defer(watcher, fields.offeredRevision);
+            }
             return;
         }
         final PendingQueue queue = fields.pending;

@@ -8,7 +8,7 @@ package io.ringwatch.engine.internal.dispatch;
  * event offered to it. An object of its own,
  * allocated by the dispatcher with the watcher's first event, marker, rejoin, periodic-progress
  * registration or fall behind, so that an idle watcher holds one null reference instead of this
- * 88-byte object, and no other thread's code can reach the dispatcher's plain
+ * 96-byte object, and no other thread's code can reach the dispatcher's plain
  * fields by accident, as Aeron keeps a publication's conductor and sender fields apart.
  *
  * <p>Threads: written by the owning dispatcher thread only. The consumer reads {@link #pending},
@@ -52,6 +52,11 @@ final class ShardFields
      * event it does not cover.
      */
     long offeredRevision;
+    /**
+     * The open revision whose end the watcher's progress waits for (an entry in the shard's
+     * deferred list), so that ticks inside a long revision add one entry, not one each; 0 before any.
+     */
+    long progressWaitsFor;
     /** Position in the shard's list of queue holders, which its budget recounts; -1 when not in it. */
     int holderIndex = -1;
 
