@@ -143,6 +143,58 @@ class ProgressOrderTest
     }
 
     /**
+     * A watcher that read the window by cursor past where its shard has routed rejoins ahead of
+     * the shard: the shard's progress owed at the rejoin names the revision it has routed, below
+     * the events the cursor delivered, and must be raised to what the watcher has delivered, not
+     * handed over below them. The shard is held while the watcher reads on by cursor, with a tick
+     * due at the end of the held cycle (the watcher, off the routes then, is owed it at the rejoin).
+     */
+    @Test
+    void aWatcherThatRejoinsAheadOfItsShardGetsNoProgressBehindWhatItReadByCursor() throws Exception
+    {
+        engine = RingWatch.open(RingWatchConfig.builder().name("progress-order").dispatcherThreads(1)
+            .watcherQueueDepth(4).progressNotifyInterval(Duration.ofMillis(50)).build());
+        addPauser();
+        final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.prefix("a/")).withProgressNotify());
+        final ProgressOrderAudit audit = new ProgressOrderAudit();
+        // Six events for a queue of four: the shard takes the watcher off the routes.
+        engine.txn(Txn.of(List.of(), List.of(Op.put("a/1", "0"), Op.put("a/2", "0"), Op.put("a/3", "0")), List.of()));
+        engine.txn(Txn.of(List.of(), List.of(Op.put("a/1", "1"), Op.put("a/2", "1"), Op.put("a/3", "1")), List.of()));
+        ShardBarrier.pass(engine);
+
+        engine.put("x", "pause-E");
+        await("pause-E");
+        final long heldFrom = System.nanoTime();
+        engine.txn(Txn.of(List.of(), List.of(Op.put("a/1", "2"), Op.put("a/2", "2"), Op.put("a/3", "2")), List.of()));
+        final long last = engine.txn(bigTxn("g/", -1, null, List.of(CHANGES - 1))).revision();
+        // Read by cursor to the window's end, past the held shard, and ask to rejoin there.
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (audit.eventCount() < 10)
+        {
+            assertTrue(System.nanoTime() < deadline, "timed out: " + audit);
+            watcher.poll(audit, 100);
+        }
+        watcher.poll(audit, 100);
+        assertEquals(last, audit.events().get(9).revision(), audit.toString());
+        while (System.nanoTime() - heldFrom < Duration.ofMillis(150).toNanos())
+        {
+            Thread.sleep(10);
+        }
+        release("pause-E");
+
+        while (audit.lastProgress() < last)
+        {
+            assertTrue(System.nanoTime() < deadline, "timed out: " + audit);
+            if (watcher.poll(audit, 100) == 0)
+            {
+                Thread.sleep(1);
+            }
+        }
+        assertEquals(List.of(), audit.violations(), audit.toString());
+        assertEquals(10, audit.eventCount(), audit.toString());
+    }
+
+    /**
      * Catch-up from the window by cursor: a pull watcher with a queue of 4 starts far behind, so it
      * reads by cursor, through transactions of three changes of the watch each, a progress asked
      * for before every poll of one event: every progress comes at a revision boundary.
@@ -185,6 +237,12 @@ class ProgressOrderTest
     {
         engine = RingWatch.open(RingWatchConfig.builder().name("progress-order").dispatcherThreads(1)
             .progressNotifyInterval(tick).build());
+        addPauser();
+    }
+
+    /** An index function that holds the dispatcher at a "pause-" value until released; a watch by index makes it run. */
+    private void addPauser()
+    {
         engine.addIndex("pauser", (value, offset, length, sink) ->
         {
             final String text = value.getStringWithoutLengthUtf8(offset, length);
