@@ -38,7 +38,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the order of cycles, commands and writes is fixed; waits only bound a failure, and a pause
  * outlasts the periodic interval so a tick is due at the cycle end. For a push watcher the
  * periodic case relies on ticks 300 ms apart to keep an earlier tick's marker out of the way (it
- * could only make the test pass where it should fail, never the reverse).
+ * could only make the test pass where it should fail, never the reverse). Two more cases: a
+ * watcher that rejoins ahead of its held shard after reading by cursor (the shard's progress
+ * names a revision below what the cursor delivered), and a watcher reading the window by cursor
+ * through three-change transactions (progress only between them).
  */
 class ProgressOrderTest
 {
