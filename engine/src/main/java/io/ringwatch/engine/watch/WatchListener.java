@@ -38,7 +38,9 @@ public interface WatchListener
 
     /**
      * A progress notification: every change up to {@code revision} that this watcher matches
-     * has been delivered (etcd's progress notify, a Kubernetes bookmark).
+     * has been delivered (etcd's progress notify, a Kubernetes bookmark). Never below the revision
+     * of an event delivered before it, nor below an earlier progress: a client may record it as
+     * its last synced revision and resume from there.
      *
      * @param revision the revision the watcher is complete up to.
      */

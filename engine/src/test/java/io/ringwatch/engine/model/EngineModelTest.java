@@ -44,7 +44,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * compare-and-puts and transactions while dozens of push and pull watchers with random ranges,
  * filters and start revisions watch, and a reader takes consistent range reads. Afterwards the
  * writes are replayed in revision order into {@link ReferenceModel}: every write's result, every
- * watcher's stream and every read must equal what the model says, exactly.
+ * watcher's stream and every read must equal what the model says, exactly. Every watcher is asked
+ * for progress now and then while the writes flow: a progress R must come after every event up to
+ * R, and never below an event or a progress delivered before it.
  *
  * <p>Seeded: {@code -Dringwatch.seed=N} repeats a run's choices (thread interleavings still
  * vary); the seed is in every failure message. {@code -Dringwatch.long=true} runs 25 longer rounds,
@@ -291,12 +293,19 @@ class EngineModelTest
         }
     }
 
+    /** Polls the pull watchers, and every 64th round asks every watcher for progress while events flow. */
     private static void pollPullWatchers(final List<WatchUnderTest> watchers, final AtomicBoolean polling)
     {
+        int round = 0;
         while (polling.get())
         {
+            final boolean askProgress = (round++ & 63) == 0;
             for (final WatchUnderTest w : watchers)
             {
+                if (askProgress)
+                {
+                    w.watcher.requestProgress();
+                }
                 if (w.watcher instanceof PullWatcher)
                 {
                     ((PullWatcher)w.watcher).poll(w.collector, 1000);
@@ -424,6 +433,13 @@ class EngineModelTest
             {
                 assertEquals(closest, seen, why("stream of " + w.request + " from [" + w.lo + ", " + w.hi + "]"));
             }
+            assertEquals(List.of(), w.collector.progressOutOfOrder(), why("progress of " + w.request));
+            for (final long[] progress : w.collector.progressSeen())
+            {
+                final long upTo = seen.stream().filter(e -> e.revision() <= progress[0]).count();
+                assertTrue(progress[1] >= upTo, why("progress " + progress[0] + " of " + w.request + " after "
+                    + progress[1] + " events, but " + upTo + " are at or below it"));
+            }
         }
     }
 
@@ -517,11 +533,18 @@ class EngineModelTest
         }
     }
 
-    /** Keeps copies of a watcher's events and its newest progress. */
+    /**
+     * Keeps copies of a watcher's events and each progress with the number of events before it, and
+     * notes a progress below an event or a progress delivered before it (a client-go reflector
+     * would take it as a bookmark and go back).
+     */
     private static final class Collector implements WatchListener
     {
         private final List<Event> events = new ArrayList<>();
+        private final List<long[]> progressSeen = new ArrayList<>();
+        private final List<String> outOfOrder = new ArrayList<>();
         private long progress;
+        private long lastEventRevision;
         private WatchCancellation cancellation;
 
         @Override
@@ -530,13 +553,30 @@ class EngineModelTest
             for (int i = 0; i < batch.size(); i++)
             {
                 events.add(batch.get(i).toEvent());
+                lastEventRevision = Math.max(lastEventRevision, batch.get(i).revision());
             }
         }
 
         @Override
         public synchronized void onProgress(final long revision)
         {
+            if (revision < lastEventRevision || revision < progress)
+            {
+                outOfOrder.add("progress " + revision + " after event " + events.size() + " of revision "
+                    + lastEventRevision + " and progress " + progress);
+            }
+            progressSeen.add(new long[] {revision, events.size()});
             progress = Math.max(progress, revision);
+        }
+
+        synchronized List<String> progressOutOfOrder()
+        {
+            return new ArrayList<>(outOfOrder);
+        }
+
+        synchronized List<long[]> progressSeen()
+        {
+            return new ArrayList<>(progressSeen);
         }
 
         @Override

@@ -47,8 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * again. The writes mix single puts, three-key txns (one key outside the prefix), deletes and
  * prefix deletes. Each reader kind must receive exactly the reference's events (values, prevKv,
  * create revision, version) in order, and no progress revision R before every matching event up
- * to R. (A progress R may still follow an event of R + 1, whose revision the consumer cannot know
- * complete yet: true by the contract, though a client-go bookmark would go back; not asserted.)
+ * to R, nor any progress below an event delivered before it (a client-go bookmark would go back).
  */
 class ProgressDuringCatchUpScenarioTest
 {
@@ -112,6 +111,7 @@ class ProgressDuringCatchUpScenarioTest
                     checked++;
                 }
                 assertTrue(checked > 0, "no progress notification was checked");
+                assertEquals(List.of(), audit.behind(), "progress behind an event delivered before it, seed " + seed);
                 assertTrue(statesSeen.contains(WatcherView.State.CATCHING_UP), "the watcher never read by its cursor: " + statesSeen);
             }
             finally

@@ -121,6 +121,7 @@ class ProgressNeverAheadScenarioTest
                         + owed + " events have a revision <= " + revision + " (delete at " + deleteRevision + ")");
                 }
                 assertTrue(audit.progressSeen().size() > 0, "no progress notification was checked");
+                assertEquals(List.of(), audit.behind(), "progress behind an event delivered before it");
             }
         }
     }
@@ -172,6 +173,7 @@ class ProgressNeverAheadScenarioTest
                 }
             }
             assertNull(audit.cancellation(), "cancelled after " + requests + " progress requests");
+            assertEquals(List.of(), audit.behind(), "progress behind an event delivered before it");
             assertEquals(writes, audit.events());
             for (final long[] seen : audit.progressSeen())
             {
@@ -207,6 +209,7 @@ class ProgressNeverAheadScenarioTest
                 + revision + " after a request made once the put of revision " + revision + " returned (" + audit + ", "
                 + audit.progressSeen().size() + " progress notifications)");
             assertNull(audit.cancellation());
+            assertEquals(List.of(), audit.behind(), "progress behind an event delivered before it");
         }
     }
 
@@ -245,6 +248,7 @@ class ProgressNeverAheadScenarioTest
                     + ": progress at " + revision + " after a request made once the put of revision " + revision
                     + " returned (" + audit + ", last progress notifications " + audit.lastProgress(5) + ")");
                 assertNull(audit.cancellation());
+                assertEquals(List.of(), audit.behind(), "progress behind an event delivered before it");
             }
         }
     }
@@ -272,7 +276,10 @@ class ProgressNeverAheadScenarioTest
     {
         private final List<Event> events = new ArrayList<>();
         private final List<long[]> progress = new ArrayList<>();
+        /** Progress below an event delivered before it, or below an earlier progress. */
+        private final List<String> behind = new ArrayList<>();
         private long maxProgress;
+        private long lastEventRevision;
         private WatchCancellation cancellation;
 
         @Override
@@ -281,19 +288,34 @@ class ProgressNeverAheadScenarioTest
             for (int i = 0; i < batch.size(); i++)
             {
                 events.add(batch.get(i).toEvent());
+                lastEventRevision = Math.max(lastEventRevision, batch.get(i).revision());
             }
         }
 
         synchronized void add(final List<Event> copies)
         {
             events.addAll(copies);
+            copies.forEach(e -> lastEventRevision = Math.max(lastEventRevision, e.revision()));
         }
 
         @Override
         public synchronized void onProgress(final long revision)
         {
+            if (revision < lastEventRevision || revision < maxProgress)
+            {
+                // A client-go reflector records a bookmark's revision as its last synced one: one
+                // behind an event (or a bookmark) delivered before makes it go back and replay events.
+                behind.add("progress " + revision + " after event " + events.size() + " of revision " + lastEventRevision
+                    + " and progress " + maxProgress);
+            }
             progress.add(new long[] {revision, events.size()});
             maxProgress = Math.max(maxProgress, revision);
+        }
+
+        /** @return every progress that went behind an event or a progress delivered before it. */
+        synchronized List<String> behind()
+        {
+            return new ArrayList<>(behind);
         }
 
         @Override

@@ -19,7 +19,8 @@ import java.util.List;
  * knows it by. As the handler of its watcher's {@code poll} it turns what the engine hands over
  * into etcd watch responses: events into responses of whole revisions, periodic progress into a
  * progress response (when the watch asked for progress_notify, and as etcd by
- * {@link PeriodicProgress}: not after events nor below the start revision; progress that answers a
+ * {@link PeriodicProgress}: not after events nor below the start revision, nor below an event
+ * sent; progress that answers a
  * progress request is the stream's, not the watch's), the end of the watch into a canceled
  * response carrying compact_revision when history was lost.
  *
@@ -305,8 +306,10 @@ final class StreamWatch implements WatchListener
         flushThrough(revision);
         // Progress that answers the client's progress request is the stream's one response (watch
         // id -1), as etcd's RequestProgressAll; only periodic progress is the watch's own, and
-        // etcd's rule decides whether it is sent.
-        if (!stream.progressReached(this, revision) && progressNotify && periodic.tick(revision))
+        // etcd's rule decides whether it is sent. Never below an event this watch sent (the engine
+        // hands none such; kept here too): client-go records a progress notification's revision
+        // as its bookmark, and one behind an event would make its next watch replay that event.
+        if (!stream.progressReached(this, revision) && progressNotify && periodic.tick(revision) && revision >= lastSentRevision)
         {
             stream.send(WatchResponse.newBuilder().setWatchId(watchId), revision);
         }

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A watch's periodic progress as sent on its stream, with the ticks handed to the watch by the
  * test (the engine's own are an hour apart): after an event the next tick sends nothing and the
- * one after it sends, as etcd's sendLoop; below the start revision none is sent.
+ * one after it sends, as etcd's sendLoop; below the start revision none is sent, nor below an event
+ * the watch sent.
  */
 class StreamWatchProgressTest
 {
@@ -85,6 +86,41 @@ class StreamWatchProgressTest
         assertEquals(3, out.responses.size());
         assertEquals(0, out.responses.get(2).getEventsCount());
         assertEquals(revision, out.responses.get(2).getHeader().getRevision());
+    }
+
+    /**
+     * A progress below an event the watch already sent goes out as nothing (the engine hands none
+     * such; the stream keeps the rule too): client-go takes a progress notification's revision as
+     * its bookmark, and one behind an event makes its next watch replay the event.
+     */
+    @Test
+    void noPeriodicProgressBelowAnEventAlreadySent() throws Exception
+    {
+        final StreamWatch watch = watch("swp/c", 0);
+        final long revision = engine.put("swp/c", "x").revision();
+        final long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (out.responses.isEmpty() && System.nanoTime() < deadline)
+        {
+            synchronized (stream)
+            {
+                watch.drain();
+            }
+            Thread.onSpinWait();
+        }
+        assertEquals(1, out.responses.size(), "the event, within 20 s");
+        synchronized (stream)
+        {
+            // The first tick after an event sends nothing by etcd's rule; the second would.
+            watch.onProgress(revision - 1);
+            watch.onProgress(revision - 1);
+        }
+        assertEquals(1, out.responses.size(), () -> "a progress behind the event sent: " + out.responses);
+        synchronized (stream)
+        {
+            watch.onProgress(revision);
+        }
+        assertEquals(2, out.responses.size());
+        assertEquals(revision, out.responses.get(1).getHeader().getRevision());
     }
 
     @Test

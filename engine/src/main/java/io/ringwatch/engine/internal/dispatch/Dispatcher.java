@@ -42,7 +42,10 @@ import java.util.function.Consumer;
  *
  * <p>Progress is exact: the dispatcher tracks the last revision it has routed completely (a
  * duty cycle may end inside a revision, a prefix delete's thousands of events being one
- * revision) and only that revision goes into a progress marker, behind the events it covers. The
+ * revision) and only that revision goes into a progress marker, behind the events it covers.
+ * Nor does a marker go behind an event it does not cover: a watcher already offered part of the
+ * revision the shard is inside gets its marker at that revision's end (at the boundary, before
+ * any event of the next one), never the revision before behind that part. The
  * pull watchers a cycle touched inside a revision it did not finish are marked again in the cycle
  * that finishes it, so an owner waiting for the revision to be whole learns it without a timer.
  * Allocates nothing per event in steady state.
@@ -100,10 +103,12 @@ final class Dispatcher implements Agent, DueWork
      */
     private final ArrayList<WatcherState> touchedInOpenRevision = new ArrayList<>();
     private long openRevision;
-    /** Watchers whose requested progress waits for this shard to route up to a revision... */
+    /** Watchers whose progress waits for this shard to route up to a revision... */
     private final ArrayList<WatcherState> deferredProgress = new ArrayList<>();
-    /** ...this one, at the same index. */
+    /** ...this one, at the same index... */
     private final LongArrayList deferredProgressRevisions = new LongArrayList();
+    /** ...the least of which is this one, Long.MAX_VALUE when none waits (one compare per revision routed). */
+    private long earliestDeferredRevision = Long.MAX_VALUE;
     private long nextProgressNanos;
     private boolean progressPaused;
 
@@ -453,11 +458,15 @@ final class Dispatcher implements Agent, DueWork
             {
                 return false;
             }
-            if (entry >= 0 && !budget.offer(watcher, entry, signals.cycle()))
+            if (entry >= 0)
             {
-                // More to replay than its queue takes: it reads the rest by its own cursor.
-                fallBehind(watcher);
-                return false;
+                if (!budget.offer(watcher, entry, signals.cycle()))
+                {
+                    // More to replay than its queue takes: it reads the rest by its own cursor.
+                    fallBehind(watcher);
+                    return false;
+                }
+                watcher.shardFields().offeredRevision = replayRecord.revision();
             }
         }
         return true;
@@ -569,6 +578,12 @@ final class Dispatcher implements Agent, DueWork
             {
                 // An event of a later revision: every event of the one before has been routed.
                 completeRevision = lastRevision;
+                if (completeRevision >= earliestDeferredRevision)
+                {
+                    // At the boundary, before any event of the next revision is offered: a marker
+                    // queued now follows every event it covers and precedes every one it does not.
+                    answerDeferredProgress();
+                }
                 lastRevision = revision;
                 routedOfLastRevision = 0;
             }
@@ -594,6 +609,7 @@ final class Dispatcher implements Agent, DueWork
         }
         if (budget.offer(watcher, currentSequence, signals.cycle()))
         {
+            watcher.shardFields().offeredRevision = record.revision();
             signals.touch(watcher);
         }
         else
@@ -620,6 +636,7 @@ final class Dispatcher implements Agent, DueWork
         }
         if (budget.offer(watcher, WatcherState.eventEntry(currentSequence, mode), signals.cycle()))
         {
+            watcher.shardFields().offeredRevision = record.revision();
             signals.touch(watcher);
         }
         else
@@ -675,7 +692,9 @@ final class Dispatcher implements Agent, DueWork
      * Progress to one watcher: a marker of the last complete revision behind its queued events,
      * unless one of that same revision is queued already (they collapse: a stale one does not
      * stand for a newer revision); for a watcher reading by cursor, a flag its consumer honours at
-     * the next revision boundary it reaches.
+     * the next revision boundary it reaches. A watcher offered part of the revision this shard is
+     * inside waits for that revision's end: a marker of the revision before would follow an event
+     * it does not cover, and a client taking it as a bookmark would go back behind that event.
      */
     private void progress(final WatcherState watcher)
     {
@@ -690,6 +709,15 @@ final class Dispatcher implements Agent, DueWork
             return;
         }
         final ShardFields fields = watcher.shardFields();
+        if (fields.offeredRevision > completeRevision)
+        {
+            if (fields.progressWaitsFor != fields.offeredRevision)
+            {
+                fields.progressWaitsFor = fields.offeredRevision;
+                defer(watcher, fields.offeredRevision);
+            }
+            return;
+        }
         final PendingQueue queue = fields.pending;
         if (queue != null && fields.markerAt >= 0 && queue.removedCount() <= fields.markerAt &&
             fields.markerRevision == completeRevision)
@@ -721,14 +749,29 @@ final class Dispatcher implements Agent, DueWork
         }
         else
         {
-            deferredProgress.add(watcher);
-            deferredProgressRevisions.addLong(revision);
+            defer(watcher, revision);
         }
     }
 
-    /** Answers the requested progress whose revision this shard has now routed completely. */
+    /** Progress to the watcher once this shard has routed {@code revision} completely. */
+    private void defer(final WatcherState watcher, final long revision)
+    {
+        deferredProgress.add(watcher);
+        deferredProgressRevisions.addLong(revision);
+        earliestDeferredRevision = Math.min(earliestDeferredRevision, revision);
+    }
+
+    /**
+     * Answers the deferred progress whose revision this shard has now routed completely: at the end
+     * of a cycle, and at a revision boundary inside one. Progress it defers again (a watcher offered
+     * part of the revision after) waits for a later revision, so one pass answers all that is due.
+     */
     private int answerDeferredProgress()
     {
+        if (completeRevision < earliestDeferredRevision)
+        {
+            return 0;
+        }
         int answered = 0;
         for (int i = deferredProgress.size() - 1; i >= 0; i--)
         {
@@ -746,6 +789,13 @@ final class Dispatcher implements Agent, DueWork
                 answered++;
             }
         }
+        // Over what is left, including what progress() deferred again in this pass.
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0, size = deferredProgressRevisions.size(); i < size; i++)
+        {
+            earliest = Math.min(earliest, deferredProgressRevisions.getLong(i));
+        }
+        earliestDeferredRevision = earliest;
         return answered;
     }
 

@@ -4,10 +4,11 @@ package io.ringwatch.engine.internal.dispatch;
  * What a {@link Dispatcher} shard keeps about one watcher once the watcher has had something from
  * it: its queue of routed events, the progress marker in that queue, its place in the budget's and
  * the progress lists, the revision the routes serve it from after a rejoin, and the last rejoin
- * routed, and how far the routes had served it when it last fell behind. An object of its own,
+ * routed, how far the routes had served it when it last fell behind, and the revision of the last
+ * event offered to it. An object of its own,
  * allocated by the dispatcher with the watcher's first event, marker, rejoin, periodic-progress
  * registration or fall behind, so that an idle watcher holds one null reference instead of this
- * 80-byte object, and no other thread's code can reach the dispatcher's plain
+ * 96-byte object, and no other thread's code can reach the dispatcher's plain
  * fields by accident, as Aeron keeps a publication's conductor and sender fields apart.
  *
  * <p>Threads: written by the owning dispatcher thread only. The consumer reads {@link #pending},
@@ -45,6 +46,17 @@ final class ShardFields
     long markerAt = -1;
     /** The revision that marker carries. */
     long markerRevision;
+    /**
+     * The revision of the last event offered to the queue: while the shard is inside that revision
+     * the watcher's progress waits for its end, as a marker of the revision before would follow an
+     * event it does not cover.
+     */
+    long offeredRevision;
+    /**
+     * The open revision whose end the watcher's progress waits for (an entry in the shard's
+     * deferred list), so that ticks inside a long revision add one entry, not one each; 0 before any.
+     */
+    long progressWaitsFor;
     /** Position in the shard's list of queue holders, which its budget recounts; -1 when not in it. */
     int holderIndex = -1;
 

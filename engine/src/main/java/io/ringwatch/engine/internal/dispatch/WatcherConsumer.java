@@ -61,7 +61,9 @@ final class WatcherConsumer
     private int deliveredAtResume;
     /**
      * A revision every event up to which has been delivered (the last progress reported, or one
-     * before the revision of the last event delivered), so progress never goes back.
+     * before the revision of the last event delivered), so progress never goes back. Progress is
+     * never delivered below {@link #resumeRevision} once an event of it is delivered
+     * ({@link #deliverProgress}).
      */
     private long knownComplete;
     /** The cursor: open while catching up, closed once rejoined; null before the first catch-up and once ended. */
@@ -526,11 +528,26 @@ final class WatcherConsumer
 
     /**
      * Delivers progress: the larger of {@code revision} and what the consumer knows complete
-     * itself, so it never goes back behind an event or a progress delivered before.
+     * itself ({@link #deliveredThrough()}: the last progress, or the revision before its resume
+     * point), so it never goes back behind a progress delivered before, nor behind an event
+     * delivered before. The one place that rule is kept: a client-go reflector records a
+     * bookmark's revision as its last synced one, and a bookmark at R after an event of R + 1 makes
+     * its next watch replay that event. A marker may name a revision below the resume point (a
+     * watcher that read the log by cursor past where its shard has routed rejoins ahead of it), and
+     * is raised to it. The shard queues markers only at revision ends and the cursor reports only
+     * revisions it has read past, so a progress below the revision of an event delivered (one whose
+     * other changes may not be delivered yet) is never expected; should one come it is not
+     * delivered, and a progress is asked for instead (a command: the one allocation here), which
+     * the shard answers once that revision is whole.
      */
     private void deliverProgress(final WatchListener listener, final long revision)
     {
-        final long complete = Math.max(knownComplete, revision);
+        final long complete = Math.max(deliveredThrough(), revision);
+        if (deliveredAtResume > 0 && complete < resumeRevision)
+        {
+            watcher.requestProgress();
+            return;
+        }
         knownComplete = complete;
         try
         {
