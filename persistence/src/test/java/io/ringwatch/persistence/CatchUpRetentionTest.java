@@ -35,9 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The deletion happens inside the turn deterministically: the watch is by a secondary index,
  * whose function runs on the delivery thread for every change the cursor reads; reading revision
  * 2 it compacts, commits a snapshot and writes a revision into a new cycle file (SYNC: the roll and
- * its retention have run when the put returns). The 60 s timeout only turns a hang into a failure.
+ * its retention have run when the put returns). The 300 s timeout only turns a hang into a failure:
+ * the test takes 4 s on the quiet 2-core VM but up to 56 s at a load of 20 with the log on ext4
+ * (1,500 SYNC puts, each forced to disk), too close to the 60 s it had.
  */
-@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CatchUpRetentionTest
 {
     /** Revisions per cycle file; fewer than a delivery batch, so the turn reads the whole file. */
@@ -117,7 +119,7 @@ class CatchUpRetentionTest
                     ended.complete(cancellation);
                 }
             });
-            final WatchCancellation cancellation = ended.get(60, TimeUnit.SECONDS);
+            final WatchCancellation cancellation = ended.get(240, TimeUnit.SECONDS);
             assertTrue(triggered.get());
             assertNull(triggerFailure.get());
 
