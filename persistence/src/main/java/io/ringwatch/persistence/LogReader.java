@@ -16,6 +16,7 @@ import java.util.NavigableSet;
 import java.util.zip.CRC32C;
 
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.core.io.IORuntimeException;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.TailerDirection;
@@ -109,9 +110,11 @@ public final class LogReader implements AutoCloseable
         {
             return seekFrom(revision);
         }
-        catch (final InternalError | AssertionError ex)
+        catch (final InternalError | AssertionError | IORuntimeException ex)
         {
-            // A fault on a mapped page, or Chronicle's assertions about the file behind it.
+            // A fault on a mapped page, a mapping the file system refused (Chronicle's
+            // IORuntimeException where the file is shorter than its excerpts), or Chronicle's
+            // assertions about the file behind it.
             throw new LogCorruptedException("Cannot seek to revision " + revision + " (queue file cut short?): " + ex, ex);
         }
     }
@@ -250,9 +253,10 @@ public final class LogReader implements AutoCloseable
                 buffer.checkLimit(length);
                 bytes.unsafeRead(buffer.addressOffset(), length);
             }
-            catch (final InternalError | AssertionError ex)
+            catch (final InternalError | AssertionError | IORuntimeException ex)
             {
-                // A fault on a mapped page: the file is shorter than its excerpts (cut or damaged).
+                // A fault on a mapped page, or a mapping the file system refused: the file is
+                // shorter than its excerpts (cut or damaged).
                 throw new LogCorruptedException("Cannot read the excerpt at queue index 0x" +
                     Long.toHexString(tailer.index()) + " (queue file cut short?): " + ex, ex);
             }

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.bytes.PointerBytesStore;
 import net.openhft.chronicle.bytes.SyncMode;
+import net.openhft.chronicle.core.io.IORuntimeException;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
@@ -921,8 +922,9 @@ public final class RevisionLog implements AutoCloseable
                 }
             }
         }
-        catch (final InternalError | AssertionError ex)
+        catch (final InternalError | AssertionError | IORuntimeException ex)
         {
+            // As in LogReader: a fault on a mapped page or a refused mapping of a damaged file.
             throw new LogCorruptedException("Cannot read the end of the log in " + directory + ": " + ex, ex);
         }
         try
