@@ -24,6 +24,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A progress notification never goes behind an event already delivered to the same watcher: after
@@ -200,7 +201,10 @@ class ProgressOrderTest
     /**
      * Catch-up from the window by cursor: a pull watcher with a queue of 4 starts far behind, so it
      * reads by cursor, through transactions of three changes of the watch each, a progress asked
-     * for before every poll of one event: every progress comes at a revision boundary.
+     * for before every poll of one event: every progress comes at a revision boundary. A request
+     * reaches the cursor through the dispatcher, so a fast reader may finish before any is honoured
+     * along the way; each attempt checks the order, and a fresh watcher tries again (up to 20) until
+     * one has been given progress along the way, so the boundary rule is exercised and not vacuous.
      */
     @Test
     void aWatcherReadingByCursorReportsProgressOnlyAtRevisionBoundaries() throws Exception
@@ -213,15 +217,32 @@ class ProgressOrderTest
             final String n = Integer.toString(i);
             engine.txn(Txn.of(List.of(), List.of(Op.put("a/1", n), Op.put("b/x", n), Op.put("a/2", n), Op.put("a/3", n)), List.of()));
         }
-        final PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.prefix("a/")).startRevision(first));
-        final ProgressOrderAudit audit = new ProgressOrderAudit();
         final long last = engine.currentRevision();
-        final long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (audit.eventCount() < 120 || audit.lastProgress() < last)
+        final List<String> attempts = new ArrayList<>();
+        for (int attempt = 0; attempt < 20; attempt++)
         {
-            assertTrue(System.nanoTime() < deadline, "timed out: " + audit);
-            watcher.requestProgress();
-            watcher.poll(audit, 1);
+            final ProgressOrderAudit audit = catchUpByCursor(first, last);
+            attempts.add(audit.toString());
+            if (audit.progress().size() > 1)
+            {
+                return;
+            }
+        }
+        fail("no attempt was given progress along the way: " + attempts);
+    }
+
+    private ProgressOrderAudit catchUpByCursor(final long first, final long last)
+    {
+        final ProgressOrderAudit audit = new ProgressOrderAudit();
+        try (PullWatcher watcher = engine.watchPull(WatchRequest.of(KeyRange.prefix("a/")).startRevision(first)))
+        {
+            final long deadline = System.nanoTime() + PATIENCE.toNanos();
+            while (audit.eventCount() < 120 || audit.lastProgress() < last)
+            {
+                assertTrue(System.nanoTime() < deadline, "timed out: " + audit);
+                watcher.requestProgress();
+                watcher.poll(audit, 1);
+            }
         }
         assertEquals(List.of(), audit.violations(), audit.toString());
         for (final long[] seen : audit.progress())
@@ -229,11 +250,11 @@ class ProgressOrderTest
             assertEquals(0, seen[1] % 3, "a progress between two changes of one transaction: " + audit);
         }
         assertEquals(120, audit.eventCount());
-        assertTrue(audit.progress().size() > 1, "progress was reported along the way: " + audit);
         for (int i = 0; i < 120; i++)
         {
             assertEquals(first + i / 3, audit.events().get(i).revision(), "event " + i);
         }
+        return audit;
     }
 
     private void open(final Duration tick)
