@@ -47,7 +47,6 @@ class CompactAheadOfTheLogTest
                     inFlight.acquireUninterruptibly();
                     engine.writeAsync(Op.put("k" + n % 100, "v" + n)).whenComplete((r, t) ->
                     {
-                        inFlight.release();
                         if (t != null)
                         {
                             failed.compareAndSet(null, t);
@@ -56,6 +55,7 @@ class CompactAheadOfTheLogTest
                         {
                             acked.accumulateAndGet(r.revision(), Math::max);
                         }
+                        inFlight.release();
                     });
                 }
                 inFlight.acquireUninterruptibly(256);

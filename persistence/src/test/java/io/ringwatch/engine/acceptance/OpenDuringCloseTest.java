@@ -59,11 +59,11 @@ class OpenDuringCloseTest
                 first.writeAsync(Op.put("/k/" + i % 100, "r" + round + "-" + i).withLease(i % 3 == 0 ? lease : 0))
                     .whenComplete((r, t) ->
                     {
-                        inFlight.release();
                         if (r != null)
                         {
                             acked.accumulateAndGet(r.revision(), Math::max);
                         }
+                        inFlight.release();
                     });
             }
             final CompletableFuture<Void> closing = CompletableFuture.runAsync(first::close);

@@ -96,7 +96,7 @@ class StarvedWatchersMemoryScenarioTest
                 inFlight.acquireUninterruptibly();
                 engine.writeAsync(Op.put(("/s/" + i % 10_000).getBytes(), value)).whenComplete((r, t) ->
                 {
-                    inFlight.release();
+                    // Counted before the permit goes back: the burst ends once every permit is back.
                     if (t != null)
                     {
                         failed.compareAndSet(null, t);
@@ -105,6 +105,7 @@ class StarvedWatchersMemoryScenarioTest
                     {
                         acked.incrementAndGet();
                     }
+                    inFlight.release();
                 });
             }
             inFlight.acquireUninterruptibly(256);
