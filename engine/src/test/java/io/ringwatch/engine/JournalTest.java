@@ -248,22 +248,26 @@ class JournalTest
         engine = RingWatch.open(RingWatchConfig.builder().persistence(name -> journal).build());
         final LongAdder ackedBeforeAppended = new LongAdder();
         final List<CompletableFuture<WriteResult>> writes = new ArrayList<>(burst);
+        final List<CompletableFuture<Void>> checks = new ArrayList<>(burst);
         for (int i = 0; i < burst; i++)
         {
             final CompletableFuture<WriteResult> write = engine.writeAsync(Op.put("k" + (i % 100), "v" + i));
-            write.thenAccept(result ->
+            checks.add(write.thenAccept(result ->
             {
                 if (journal.lastRevision() < result.revision())
                 {
                     ackedBeforeAppended.increment();
                 }
-            });
+            }));
             writes.add(write);
         }
         for (int i = 0; i < burst; i++)
         {
             assertEquals(i + 1, writes.get(i).join().revision());
         }
+        // A write's join returns once it is complete, while its check may still run on the
+        // completing thread: wait for every check before reading what they counted.
+        checks.forEach(CompletableFuture::join);
         assertEquals(0, ackedBeforeAppended.sum());
         assertEquals(burst, journal.lastRevision());
 

@@ -72,7 +72,8 @@ class PaginatedListScenarioTest
                         final String value = delete ? null : "v" + i++;
                         engine.writeAsync(delete ? Op.delete(key) : Op.put(key, value)).whenComplete((result, error) ->
                         {
-                            window.release();
+                            // Recorded before the permit goes back: the producer ends once every
+                            // permit is back, and the test reads the failure once it has ended.
                             if (error != null)
                             {
                                 failure.compareAndSet(null, error);
@@ -81,6 +82,7 @@ class PaginatedListScenarioTest
                             {
                                 writes.put(result.revision(), new String[] {key, value});
                             }
+                            window.release();
                         });
                     }
                     window.acquire(OUTSTANDING);
@@ -97,11 +99,19 @@ class PaginatedListScenarioTest
                 final State base = new State();
                 // SYNC forces every batch: fewer lists keep it within seconds on a loaded VM.
                 final int lists = (Scenario.LONG ? 10 : 1) * (mode == Scenario.Mode.SYNC ? 10 : 40);
+                long listedAt = 0;
                 for (int list = 0; list < lists; list++)
                 {
+                    // Each list at a revision the producer has written past the last one's: the lists
+                    // take microseconds, and without this they all ran at revision 0, before the
+                    // producer's first write (its thread's start, SYNC's first fsync), checking nothing.
+                    final long after = listedAt;
+                    Scenario.await(() -> engine.currentRevision() > after || failure.get() != null,
+                        () -> "the producer to write past revision " + after);
                     final int limit = 1 + random.nextInt(50);
                     final RangeResult first = engine.range(KeyRange.prefix(PREFIX), limit);
                     final long at = first.revision();
+                    listedAt = at;
                     final List<String> pages = new ArrayList<>(strings(first.kvs()));
                     RangeResult page = first;
                     try

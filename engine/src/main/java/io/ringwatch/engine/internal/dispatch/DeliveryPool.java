@@ -102,7 +102,10 @@ final class DeliveryPool
     /** One past the highest slot ever used: the waker's scan stops there. */
     private volatile int slotsUsed;
     private volatile boolean closing;
-    /** Written by {@link #maintain} only: threads started in place of blocked ones, ever. */
+    /**
+     * Written by {@link #maintain} only: threads started in place of blocked ones, ever. Counted
+     * before each such thread starts, so whoever sees its work (a listener it ran) sees it counted.
+     */
     private volatile long replaced;
     /** Housekeeping thread only: the cap was reported since threads were last all free. */
     private boolean capReported;
@@ -156,7 +159,7 @@ final class DeliveryPool
     {
         for (int i = 0; i < coreThreads; i++)
         {
-            startThread();
+            startThread(false);
         }
     }
 
@@ -287,14 +290,13 @@ final class DeliveryPool
             ringAll();
         }
         int started = 0;
-        while (threads - blockedNow < coreThreads && threads < maxThreads && startThread())
+        while (threads - blockedNow < coreThreads && threads < maxThreads && startThread(true))
         {
             // Each start makes up for one blocked thread.
             started++;
         }
         if (started > 0)
         {
-            replaced += started;
             LOG.info("{}: {} delivery threads blocked in listeners; started {} in their place ({} threads, at most {})",
                 namePrefix, blockedNow, started, threads, maxThreads);
         }
@@ -577,7 +579,15 @@ final class DeliveryPool
         while (!task.compareAndSetTurnState(current, state));
     }
 
-    private synchronized boolean startThread()
+    /**
+     * Starts a thread in a free slot, if there is one and the pool is not closing.
+     *
+     * @param inPlaceOfBlocked whether it makes up for a thread blocked in a listener: then it is
+     *                         counted in {@link #replacedCount()} before it starts (the housekeeping
+     *                         thread's call only, the field's one writer).
+     * @return whether a thread was started.
+     */
+    private synchronized boolean startThread(final boolean inPlaceOfBlocked)
     {
         int slot = -1;
         for (int i = 0; i < maxThreads; i++)
@@ -606,6 +616,12 @@ final class DeliveryPool
             slotsUsed = slot + 1;
         }
         THREADS.getAndAdd(this, 1);
+        if (inPlaceOfBlocked)
+        {
+            // Before the start: the new thread may run a ready listener at once, and a caller who
+            // sees that delivery must also see the replacement counted.
+            replaced++;
+        }
         worker.thread().start();
         return true;
     }

@@ -121,6 +121,35 @@ class DeliveryPoolTest
     }
 
     @Test
+    void aThreadStartedInPlaceOfABlockedOneIsCountedBeforeItRunsATurn() throws InterruptedException
+    {
+        // The replacement runs the ready task at once; had the housekeeper counted it after the
+        // start (as it once did), a caller who saw the turn could still read no replacement.
+        final DeliveryPool pool = pool(1, 2, 1024);
+        housekeep(pool);
+        final CountDownLatch release = new CountDownLatch(1);
+        final BlockingTask blocked = new BlockingTask(release);
+        schedule(pool, blocked);
+        assertTrue(blocked.entered.await(30, TimeUnit.SECONDS));
+
+        final AtomicLong countedAtTurn = new AtomicLong(-1);
+        final CountingTask other = new CountingTask(1)
+        {
+            @Override
+            public void runTurn(final EventBatchView batch, final int maxEvents)
+            {
+                countedAtTurn.compareAndSet(-1, pool.replacedCount());
+                super.runTurn(batch, maxEvents);
+            }
+        };
+        other.produced.incrementAndGet();
+        schedule(pool, other);
+        await(() -> other.consumed == 1, "the other task ran on the replacement");
+        assertEquals(1, countedAtTurn.get(), "the replacement was counted before it ran the turn");
+        release.countDown();
+    }
+
+    @Test
     void aThreadSpinningInATurnIsMadeUpForToo()
     {
         final DeliveryPool pool = pool(1, 4, 1024);

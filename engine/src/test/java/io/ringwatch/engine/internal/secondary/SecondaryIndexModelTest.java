@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -140,7 +141,16 @@ class SecondaryIndexModelTest
         {
             model.step(engine);
         }
+        final long beforeWriter = engine.currentRevision();
         writer.start();
+        // The index is added while the writer is at work, not before its thread has started (a
+        // fast machine builds it over these 100 steps' keys in less time than a thread start).
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (engine.currentRevision() == beforeWriter && failure.get() == null)
+        {
+            assertTrue(System.nanoTime() < deadline, "the writer wrote nothing, seed " + seed);
+            Thread.onSpinWait();
+        }
         engine.addIndex("namespace", PodValues.NAMESPACE);
         final List<Map.Entry<String, RangeResult>> reads = new ArrayList<>();
         for (int i = 0; i < 100; i++)
