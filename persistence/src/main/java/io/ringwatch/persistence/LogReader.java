@@ -11,7 +11,6 @@ import static io.ringwatch.persistence.ExcerptLayout.REVISION_OFFSET;
 import static io.ringwatch.persistence.ExcerptLayout.VERSION_OFFSET;
 import static java.nio.ByteOrder.LITTLE_ENDIAN;
 
-import java.io.File;
 import java.util.NavigableSet;
 import java.util.zip.CRC32C;
 
@@ -20,7 +19,6 @@ import net.openhft.chronicle.core.io.IORuntimeException;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.TailerDirection;
-import net.openhft.chronicle.queue.impl.RollingResourcesCache;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
@@ -604,20 +602,8 @@ public final class LogReader implements AutoCloseable
      */
     private int firstCycleOnDisk()
     {
-        final File[] files = queue.file().listFiles((directory, name) -> name.endsWith(SingleChronicleQueue.SUFFIX));
-        if (files == null)
-        {
-            return Integer.MAX_VALUE;
-        }
-        final RollingResourcesCache names = new RollingResourcesCache(rollCycle, queue.epoch(),
-            name -> new File(queue.file(), name + SingleChronicleQueue.SUFFIX),
-            file -> file.getName().substring(0, file.getName().length() - SingleChronicleQueue.SUFFIX.length()));
-        long first = Integer.MAX_VALUE;
-        for (final File file : files)
-        {
-            first = Math.min(first, names.toLong(file));
-        }
-        return (int)first;
+        final long[] cycles = CycleFilesOnDisk.cycles(queue);
+        return cycles.length == 0 ? Integer.MAX_VALUE : (int)cycles[0];
     }
 
     /**

@@ -115,13 +115,8 @@ public final class RevisionLog implements AutoCloseable
         this.snapshotRevision = metadata.snapshotRevision();
         this.sync = writable && config.durability() == LogConfig.Durability.SYNC;
         this.clock = new AppendClock(config.clockMillis());
-        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder
-            .binary(directory.resolve(LogDirectory.QUEUE))
-            .rollCycle(config.rollCycle())
-            .timeProvider(clock)
-            .readOnly(!writable)
+        final SingleChronicleQueueBuilder builder = queueBuilder(config, clock, writable)
             .syncMode(sync ? SyncMode.SYNC : SyncMode.NONE);
-        builder.blockSize(config.blockSize());
         SingleChronicleQueue opened = null;
         SpaceGuard guard = null;
         ExcerptAppender created = null;
@@ -132,6 +127,11 @@ public final class RevisionLog implements AutoCloseable
                 SpaceGuard.requireFree(config, 0);
             }
             opened = builder.build();
+            if (!writable)
+            {
+                // A writable open is probed first (probe), which made the same check.
+                QueueFileCheck.requireWhole(opened);
+            }
             if (writable && opened.lastCycle() >= 0)
             {
                 // Appends never go back to a cycle before the newest file, whatever the wall clock says.
@@ -303,25 +303,45 @@ public final class RevisionLog implements AutoCloseable
             // under the lock and then reads the rest, so only that empty file changes before it.
             return;
         }
-        try
+        final MetadataFile metadata = LogDirectory.inspect(directory, false);
+        try (SingleChronicleQueue queue = queueBuilder(config, new AppendClock(config.clockMillis()), false).build())
         {
-            final RevisionLog probed = new RevisionLog(config, LogDirectory.inspect(directory, false), null, DEFAULT_THREAD_PREFIX);
-            try
+            if (QueueFileCheck.requireWhole(queue))
             {
-                probed.maintenance.requireContiguousCycles();
-            }
-            finally
-            {
-                probed.close();
+                // A writer died inside its last header: reading past it through read-only mappings
+                // could fault; the writable open repairs it under the lock, then reads the log.
+                return;
             }
         }
-        catch (final LogCorruptedException ex)
+        catch (final RuntimeException ex)
         {
-            if (!endsInTornHeader(queueDirectory))
+            if (ex instanceof RevisionLogException)
             {
                 throw ex;
             }
+            throw new LogCorruptedException("Cannot open the queue in " + directory + ": " + ex, ex);
         }
+        final RevisionLog probed = new RevisionLog(config, metadata, null, DEFAULT_THREAD_PREFIX);
+        try
+        {
+            probed.maintenance.requireContiguousCycles();
+        }
+        finally
+        {
+            probed.close();
+        }
+    }
+
+    private static SingleChronicleQueueBuilder queueBuilder(final LogConfig config, final AppendClock clock,
+        final boolean writable)
+    {
+        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder
+            .binary(config.directory().resolve(LogDirectory.QUEUE))
+            .rollCycle(config.rollCycle())
+            .timeProvider(clock)
+            .readOnly(!writable);
+        builder.blockSize(config.blockSize());
+        return builder;
     }
 
     private static boolean endsInTornHeader(final Path queueDirectory)
