@@ -3,6 +3,7 @@ package io.ringwatch.server.watch;
 import io.ringwatch.engine.watch.WatchEvent;
 import io.ringwatch.server.api.mvccpb.Event;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
@@ -16,7 +17,7 @@ import java.util.Arrays;
  *
  * <p>Direct-mapped: {@link #SLOTS} slots, a new event takes its slot from whatever held it (a
  * collision costs a build, never a wrong event). Only small events are kept
- * ({@link #MAX_CACHED_BYTES} of key and values), so a pump's cache holds about 1 MiB at most
+ * ({@link #MAX_CACHED_BYTES} of key and values), so a pump's cache holds about 4 MiB at most
  * however large the values are.
  *
  * <p>One pump's thread only (each stream, and so each watch, belongs to one pump); no lock. A hit
@@ -24,8 +25,8 @@ import java.util.Arrays;
  */
 final class EventProtoCache
 {
-    /** Slots, a power of two: more than a response's worth of events of several revisions. */
-    static final int SLOTS = 1024;
+    /** Slots, a power of two: the responses of many watches that catch up from a little apart. */
+    static final int SLOTS = 4096;
     /** Key and value bytes past which an event is built every time, not kept. */
     static final int MAX_CACHED_BYTES = 512;
     private static final int MASK = SLOTS - 1;
@@ -34,7 +35,8 @@ final class EventProtoCache
     private final long[] versions = new long[SLOTS];
     /** The type's ordinal, plus 2 when the event carries its previous key-value; -1 when empty. */
     private final int[] kinds = new int[SLOTS];
-    private final byte[][] keys = new byte[SLOTS][];
+    /** Each slot's key, a buffer over an array of exactly its length. */
+    private final UnsafeBuffer[] keys = new UnsafeBuffer[SLOTS];
     private final Event[] events = new Event[SLOTS];
 
     EventProtoCache()
@@ -58,13 +60,13 @@ final class EventProtoCache
         final long revision = event.revision();
         final long version = event.version();
         final int kind = event.type().ordinal() + (event.hasPrevKv() ? 2 : 0);
-        int hash = Long.hashCode(revision * 0x9E3779B97F4A7C15L ^ version);
-        for (int i = 0; i < keyLength; i++)
-        {
-            hash = 31 * hash + key.getByte(i);
-        }
-        final int slot = (hash ^ (hash >>> 16)) & MASK;
-        if (kinds[slot] == kind && revisions[slot] == revision && versions[slot] == version && sameKey(keys[slot], key, keyLength))
+        // The key's last 8 bytes tell apart the keys of one revision, which is all a slot needs:
+        // a collision costs a build, and the hit is checked on the whole key.
+        final long tail = keyLength >= Long.BYTES ? key.getLong(keyLength - Long.BYTES) : shortKey(key, keyLength);
+        final long hash = (revision * 0x9E3779B97F4A7C15L) ^ (version * 0xC2B2AE3D27D4EB4FL) ^ (tail * 0x165667B19E3779F9L) ^ keyLength;
+        final int slot = (int)(hash ^ (hash >>> 29) ^ (hash >>> 47)) & MASK;
+        final UnsafeBuffer kept = keys[slot];
+        if (kinds[slot] == kind && revisions[slot] == revision && versions[slot] == version && sameKey(kept, key, keyLength))
         {
             return events[slot];
         }
@@ -72,26 +74,53 @@ final class EventProtoCache
         revisions[slot] = revision;
         versions[slot] = version;
         kinds[slot] = kind;
-        byte[] kept = keys[slot];
-        if (kept == null || kept.length != keyLength)
-        {
-            kept = new byte[keyLength];
-            keys[slot] = kept;
-        }
-        key.getBytes(0, kept, 0, keyLength);
+        keep(slot, key, keyLength);
         events[slot] = proto;
         return proto;
     }
 
-    private static boolean sameKey(final byte[] kept, final DirectBuffer key, final int length)
+    private void keep(final int slot, final DirectBuffer key, final int keyLength)
     {
-        if (kept == null || kept.length != length)
+        UnsafeBuffer kept = keys[slot];
+        if (kept == null)
+        {
+            kept = new UnsafeBuffer(new byte[keyLength]);
+            keys[slot] = kept;
+        }
+        else if (kept.capacity() != keyLength)
+        {
+            kept.wrap(new byte[keyLength]);
+        }
+        kept.putBytes(0, key, 0, keyLength);
+    }
+
+    private static long shortKey(final DirectBuffer key, final int length)
+    {
+        long bytes = 0;
+        for (int i = 0; i < length; i++)
+        {
+            bytes = bytes << 8 | (key.getByte(i) & 0xFF);
+        }
+        return bytes;
+    }
+
+    private static boolean sameKey(final UnsafeBuffer kept, final DirectBuffer key, final int length)
+    {
+        if (kept == null || kept.capacity() != length)
         {
             return false;
         }
-        for (int i = 0; i < length; i++)
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES)
         {
-            if (kept[i] != key.getByte(i))
+            if (kept.getLong(i) != key.getLong(i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (kept.getByte(i) != key.getByte(i))
             {
                 return false;
             }
