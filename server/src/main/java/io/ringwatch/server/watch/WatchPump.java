@@ -32,9 +32,9 @@ import java.util.concurrent.TimeUnit;
  * a lock by the admission; a cycle allocates nothing itself (the responses it sends do; the list of
  * active streams grows to the most streams ever ready).
  * With write admission, the pump also measures its streams' backlog every
- * {@link #ADMISSION_INTERVAL_NANOS}, and on every cycle that found nothing to send while writes
- * are held or while its last measurement found a stream behind, so that it never parks on a
- * measurement that would let them through. A measurement
+ * {@link #ADMISSION_INTERVAL_NANOS}, on every cycle that found nothing to send while writes
+ * are held, and (beside other pumps) on the first such cycle while its last measurement found a
+ * stream behind, so that it never parks on a measurement that would let them through. A measurement
  * reads only the streams behind: those a pass left with ready watches (its client reads slower
  * than they fill, or not at all), and of those only the ready watches; every other live watch has
  * been handed everything it was given, so it is in step with the engine's revision. A
@@ -63,8 +63,10 @@ final class WatchPump implements Agent
     private long lastAdmission;
     /** The engine's revision at the last measurement, -1 before any. */
     private long lastAdmissionRevision = -1;
-    /** Whether the last measurement published a reading watch behind (a share that may go stale). */
+    /** Whether the last measurement published a reading watch behind to other pumps (a share that may go stale). */
     private boolean sharedBehind;
+    /** Whether the pump measured since its last cycle that did work. */
+    private boolean measuredIdle;
 
     /**
      * @param roleName   names the pump's thread.
@@ -209,12 +211,18 @@ final class WatchPump implements Agent
             // More to send: not a cycle to idle after.
             work++;
         }
-        // Also before the pump idles while writes are held (they may wait on this very measurement)
-        // or while its share holds a position, which would go stale while it sleeps.
-        if (admission != null
-            && (now - lastAdmission >= ADMISSION_INTERVAL_NANOS || (work == 0 && (sharedBehind || admission.gate().heldNow() > 0))))
+        if (work > 0)
+        {
+            measuredIdle = false;
+        }
+        // Also before the pump idles while writes are held (they may wait on this very measurement),
+        // and once when it starts to idle while its share holds a position, which would go stale
+        // while it sleeps (nothing it does while idle moves it; a wake-up past the interval measures).
+        if (admission != null && (now - lastAdmission >= ADMISSION_INTERVAL_NANOS
+            || (work == 0 && ((sharedBehind && !measuredIdle) || admission.gate().heldNow() > 0))))
         {
             lastAdmission = now;
+            measuredIdle = work == 0;
             measure(now);
         }
         return work;
@@ -246,7 +254,9 @@ final class WatchPump implements Agent
             }
         }
         final long lowest = admission.lowestReading(behind, now);
-        sharedBehind = lowest != Long.MAX_VALUE;
+        // Alone, the pump's measurement is the admission's, and it re-measures when writes are held
+        // as the single pump always did; beside others, its stale share would hold their writes.
+        sharedBehind = lowest != Long.MAX_VALUE && shares.pumps() > 1;
         shares.publish(index, lowest, now);
     }
 
