@@ -1,6 +1,5 @@
 package io.ringwatch.server.watch;
 
-import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.stats.EngineStats;
 import io.ringwatch.server.admission.WriteAdmission;
 
@@ -41,17 +40,17 @@ final class AdmissionShares
     private final AtomicBoolean evaluating = new AtomicBoolean();
 
     /**
-     * @param engine    the engine whose revisions and window the backlog is measured against.
+     * @param engine    the figures of the engine whose revisions and window the backlog is measured against.
      * @param admission the write admission the pumps drive, or null without one.
      * @param pumps     how many pumps publish, at least 1.
      */
-    AdmissionShares(final RingWatch engine, final WriteAdmission admission, final int pumps)
+    AdmissionShares(final EngineStats engine, final WriteAdmission admission, final int pumps)
     {
         if (pumps < 1)
         {
             throw new IllegalArgumentException("watch pumps must be at least 1: " + pumps);
         }
-        this.engine = engine.stats();
+        this.engine = engine;
         this.admission = admission;
         this.pumps = pumps;
         lowest = new AtomicLongArray(pumps * STRIDE);

@@ -42,7 +42,7 @@ final class WatchPumps implements AutoCloseable
      */
     WatchPumps(final RingWatch engine, final String name, final WriteAdmission admission, final int count, final long maxParkNanos)
     {
-        final AdmissionShares shares = new AdmissionShares(engine, admission, count);
+        final AdmissionShares shares = new AdmissionShares(engine.stats(), admission, count);
         pumps = new WatchPump[count];
         runners = new AgentRunner[count];
         for (int i = 0; i < count; i++)

@@ -2,16 +2,21 @@ package io.ringwatch.server.watch;
 
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.engine.config.RingWatchConfig;
+import io.ringwatch.engine.stats.EngineStats;
 import io.ringwatch.server.admission.AdmissionMarks;
 import io.ringwatch.server.admission.WriteAdmission;
 import io.ringwatch.server.admission.WriteGate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Several pumps' shares of write admission: the backlog is the slowest reading watch's over every
@@ -34,7 +39,7 @@ class AdmissionSharesTest
     @Test
     void theBacklogIsTheSlowestOverEveryPump()
     {
-        final AdmissionShares shares = new AdmissionShares(engine, admission, 3);
+        final AdmissionShares shares = new AdmissionShares(engine.stats(), admission, 3);
         for (int i = 0; i < 20; i++)
         {
             engine.put("k" + i, "v");
@@ -59,11 +64,46 @@ class AdmissionSharesTest
     }
 
     @Test
+    void aSharePublishedDuringAnotherPumpsEvaluationIsEvaluatedByThatPump() throws Exception
+    {
+        for (int i = 0; i < 20; i++)
+        {
+            engine.put("k" + i, "v");
+        }
+        final long revision = engine.currentRevision();
+        final CountDownLatch evaluating = new CountDownLatch(1);
+        final CountDownLatch proceed = new CountDownLatch(1);
+        final AtomicInteger windowReads = new AtomicInteger();
+        // The engine's figures, but the first evaluation stops after it read the shares (it reads the
+        // window last) until pump 1 has published.
+        final EngineStats stats = (EngineStats)Proxy.newProxyInstance(EngineStats.class.getClassLoader(), new Class<?>[] {EngineStats.class},
+            (proxy, method, args) ->
+            {
+                if (method.getName().equals("windowOldestRevision") && windowReads.getAndIncrement() == 0)
+                {
+                    evaluating.countDown();
+                    assertTrue(proceed.await(60, TimeUnit.SECONDS), "hang guard");
+                }
+                return method.invoke(engine.stats(), args);
+            });
+        final AdmissionShares shares = new AdmissionShares(stats, admission, 2);
+        shares.watchesLive(1);
+        final Thread pump0 = new Thread(() -> shares.publish(0, revision - 3, System.nanoTime()), "pump-0");
+        pump0.start();
+        assertTrue(evaluating.await(60, TimeUnit.SECONDS), "hang guard");
+        shares.publish(1, revision - 7, System.nanoTime());
+        assertEquals(0, admission.backlog(), "pump 1 found pump 0 evaluating and left its share to it");
+        proceed.countDown();
+        pump0.join(TimeUnit.SECONDS.toMillis(60));
+        assertEquals(7, admission.backlog(), "pump 0 evaluated again with pump 1's share");
+    }
+
+    @Test
     void concurrentPublicationsEndEvaluatedWithEveryPumpsLast() throws Exception
     {
         final int pumps = 4;
         final int rounds = 20_000;
-        final AdmissionShares shares = new AdmissionShares(engine, admission, pumps);
+        final AdmissionShares shares = new AdmissionShares(engine.stats(), admission, pumps);
         for (int i = 0; i < 100; i++)
         {
             engine.put("k" + i, "v");
