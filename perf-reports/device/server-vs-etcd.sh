@@ -3,7 +3,11 @@
 # puts/s at 256 in flight, events/s with 100 watchers of every put, p99 at 2,000 writes/s; skips what no longer fits.
 # CONNECTIONS lists the --etcd-connections to run each saturated figure with (client channels per peer; the 256 in
 # flight are shared across them), in order; a run's name ends in -c<N>.
+# PUMPS lists the server's --watch-pumps to run each events figure with (a run's name then ends in -p<N>; "default": the
+# server's own, a quarter of the cores). A stream stays on one pump, and a client connection is one watch stream, so
+# more pumps can only show with more connections.
 # Usage on the device: BUDGET=400 CLIENTS="grpc jetcd" CONNECTIONS="1 4" PERSISTENCE=sync,none .device/server/server-vs-etcd.sh $OUT
+# Issue 14's pumps: BUDGET=400 CLIENTS=grpc CONNECTIONS="1 4 16" PUMPS="1 4" PERSISTENCE=none .device/server/server-vs-etcd.sh $OUT
 O=${1:-/tmp/out14}; SMALL=$2; mkdir -p $O/r
 D=$(cd $(dirname $0) && pwd); R=$(cd $D/../.. && pwd)
 [ -x /tmp/jre/bin/java ] || tar -xJf $R/.device/jre.tar.xz -C /tmp
@@ -32,7 +36,11 @@ for c in ${CLIENTS:-grpc jetcd}; do
     run puts-256-$c-c$n --etcd-client $c --etcd-connections $n --saturate --watchers 100
   done
   for n in ${CONNECTIONS:-1 4}; do
-    run events-100-$c-c$n --etcd-client $c --etcd-connections $n --saturate --watchers 100 --fanout 100
+    for p in ${PUMPS:-default}; do
+      if [ "$p" = default ]; then unset RINGWATCH_SERVER_ARGS; sfx=; else export RINGWATCH_SERVER_ARGS="--watch-pumps $p"; sfx=-p$p; fi
+      run events-100-$c-c$n$sfx --etcd-client $c --etcd-connections $n --saturate --watchers 100 --fanout 100
+    done
+    unset RINGWATCH_SERVER_ARGS
   done
 done
 run lat-2k --etcd-client grpc --rate 2000 --watchers 100

@@ -146,7 +146,7 @@ public final class RingWatchServer implements AutoCloseable
         final WriteAdmission admission = gate == null ? null :
             new WriteAdmission(AdmissionMarks.defaults(), WriteAdmission.DEFAULT_STALL_NANOS, gate);
         final WatchService watch = new WatchService(engine, member, options.name(), admission,
-            options.maxRequestBytes() + EtcdLimits.GRPC_OVERHEAD_BYTES);
+            options.maxRequestBytes() + EtcdLimits.GRPC_OVERHEAD_BYTES, options.watchPumps());
         final KvService kv = new KvService(engine, member,
             new RequestLimits(options.maxRequestBytes(), options.maxTxnOps(), member.memberId()));
         final ServerServiceDefinition kvService = DeepTxns.parseDeep(kv.bindService(), options.maxTxnOps());

@@ -86,6 +86,9 @@ public final class ServerMain implements Callable<Integer>
         description = "Hold writes while a reading client's watches are more than half the watch window behind, so they lag instead of being cancelled as compacted (--no-write-admission: never hold). Default: on in memory, off with --data-dir (lagging watches catch up from the log).")
     Boolean writeAdmission;
 
+    @Option(names = "--watch-pumps", description = "Threads that send the watch streams' responses, each stream on one of them (given in turn as streams open). Default: a quarter of the cores, 1 to 8.")
+    Integer watchPumps;
+
     ServerMain()
     {
     }
@@ -126,6 +129,10 @@ public final class ServerMain implements Callable<Integer>
         if (writeAdmission != null)
         {
             options.writeAdmission(writeAdmission);
+        }
+        if (watchPumps != null)
+        {
+            options.watchPumps(watchPumps);
         }
         final ServerOptions serverOptions = options.build();
         final RingWatch engine = RingWatch.open(engineConfig());

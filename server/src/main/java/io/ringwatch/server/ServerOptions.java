@@ -3,6 +3,8 @@ package io.ringwatch.server;
 import io.ringwatch.engine.RingWatch;
 import io.ringwatch.server.kv.EtcdLimits;
 
+import io.ringwatch.server.watch.WatchService;
+
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
@@ -26,6 +28,8 @@ public final class ServerOptions
     public static final String DEFAULT_NAME = "default";
     /** etcd's default client URL. */
     public static final String DEFAULT_CLIENT_URL = "http://localhost:2379";
+    /** The system property that, when set, is the default number of watch pumps. */
+    public static final String WATCH_PUMPS_PROPERTY = "ringwatch.watchPumps";
 
     private final String name;
     private final List<URI> listenClientUrls;
@@ -38,6 +42,7 @@ public final class ServerOptions
     private final Boolean writeAdmission;
     private final int maxRequestBytes;
     private final int maxTxnOps;
+    private final int watchPumps;
 
     private ServerOptions(final Builder builder)
     {
@@ -51,6 +56,7 @@ public final class ServerOptions
         writeAdmission = builder.writeAdmission;
         maxRequestBytes = builder.maxRequestBytes;
         maxTxnOps = builder.maxTxnOps;
+        watchPumps = builder.watchPumps;
         final long https = listenClientUrls.stream().filter(ServerOptions::isHttps).count();
         if (https != 0 && https != listenClientUrls.size())
         {
@@ -173,6 +179,14 @@ public final class ServerOptions
         return maxTxnOps;
     }
 
+    /**
+     * @return how many watch pump threads serve the watch streams (each stream on one of them).
+     */
+    public int watchPumps()
+    {
+        return watchPumps;
+    }
+
     private static boolean isHttps(final URI url)
     {
         return "https".equalsIgnoreCase(url.getScheme());
@@ -212,6 +226,8 @@ public final class ServerOptions
         private Boolean writeAdmission;
         private int maxRequestBytes = EtcdLimits.MAX_REQUEST_BYTES;
         private int maxTxnOps = EtcdLimits.MAX_TXN_OPS;
+        private int watchPumps = Math.max(1, Integer.getInteger(WATCH_PUMPS_PROPERTY,
+            WatchService.defaultPumps(Runtime.getRuntime().availableProcessors())));
 
         private Builder()
         {
@@ -343,6 +359,26 @@ public final class ServerOptions
                 throw new IllegalArgumentException("max txn ops must be positive: " + ops);
             }
             maxTxnOps = ops;
+            return this;
+        }
+
+        /**
+         * @param pumps how many watch pump threads serve the watch streams: each stream is given
+         *              to one when it opens, in turn, so more pumps spread the work of several
+         *              streams (not of one stream's watches). Default: the system property
+         *              {@value #WATCH_PUMPS_PROPERTY} if set (the test suite runs with it to
+         *              serve every test from several pumps), else
+         *              {@link WatchService#defaultPumps} of the available processors.
+         * @return this builder.
+         * @throws IllegalArgumentException if it is below 1.
+         */
+        public Builder watchPumps(final int pumps)
+        {
+            if (pumps < 1)
+            {
+                throw new IllegalArgumentException("watch pumps must be at least 1: " + pumps);
+            }
+            watchPumps = pumps;
             return this;
         }
 

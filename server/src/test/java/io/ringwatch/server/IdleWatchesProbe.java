@@ -61,7 +61,9 @@ class IdleWatchesProbe
         final String name = "idle-probe";
         try (RingWatch engine = RingWatch.open(RingWatchConfig.builder().name(name).build());
              RingWatchServer server = RingWatchServer.start(engine, ServerOptions.builder().name(name)
-                 .listenClientUrl(URI.create("http://127.0.0.1:0")).writeAdmission(admission).build()))
+                 .listenClientUrl(URI.create("http://127.0.0.1:0")).writeAdmission(admission)
+                 // One pump, the thread the probe measures, as in the figures it is compared with.
+                 .watchPumps(1).build()))
         {
             final ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
             final List<RawWatchStream> streams = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.ringwatch.server;
 
 import org.junit.jupiter.api.Test;
+import io.ringwatch.server.watch.WatchService;
 import picocli.CommandLine;
 
 import java.time.Duration;
@@ -10,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * {@code ringwatch-server}'s command line: etcd's progress notify interval flag, its default and
- * its minimum (v3rpc watch.go), and Go durations as etcd's flags take them.
+ * its minimum (v3rpc watch.go), Go durations as etcd's flags take them, and the watch pumps.
  */
 class ServerMainTest
 {
@@ -42,6 +43,19 @@ class ServerMainTest
         new CommandLine(defaults).parseArgs();
         assertEquals(1_572_864, defaults.maxRequestBytes);
         assertEquals(128, defaults.maxTxnOps);
+    }
+
+    @Test
+    void watchPumpsAreTakenAndTheDefaultFollowsTheCores()
+    {
+        final ServerMain main = new ServerMain();
+        new CommandLine(main).parseArgs("--watch-pumps", "3");
+        assertEquals(3, main.watchPumps.intValue());
+        assertEquals(1, WatchService.defaultPumps(2), "the 2-core VM: one pump, as before");
+        assertEquals(4, WatchService.defaultPumps(16), "a quarter of the cores");
+        assertEquals(8, WatchService.defaultPumps(96), "at most 8");
+        assertEquals(5, ServerOptions.builder().watchPumps(5).build().watchPumps());
+        assertThrows(IllegalArgumentException.class, () -> ServerOptions.builder().watchPumps(0), "at least one pump");
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -30,7 +31,9 @@ final class ServerProcess
     }
 
     /**
-     * Starts {@code ServerMain} with {@code arguments} (heap 512 MiB), its stdout and stderr into {@code log}.
+     * Starts {@code ServerMain} with {@code arguments} (heap 512 MiB), its stdout and stderr into
+     * {@code log}; the test JVM's {@value ServerOptions#WATCH_PUMPS_PROPERTY}, if set, goes to the
+     * child too, so a suite run with it serves these servers from as many pumps.
      *
      * @param arguments the server's command line.
      * @param log       the file its output goes to.
@@ -39,7 +42,13 @@ final class ServerProcess
      */
     static Process start(final List<String> arguments, final Path log) throws IOException
     {
-        return new ProcessBuilder(ChildJvm.command(List.of("-Xmx512m"), ServerMain.class, arguments.toArray(String[]::new)))
+        final List<String> jvm = new ArrayList<>(List.of("-Xmx512m"));
+        final String pumps = System.getProperty(ServerOptions.WATCH_PUMPS_PROPERTY);
+        if (pumps != null)
+        {
+            jvm.add("-D" + ServerOptions.WATCH_PUMPS_PROPERTY + "=" + pumps);
+        }
+        return new ProcessBuilder(ChildJvm.command(jvm, ServerMain.class, arguments.toArray(String[]::new)))
             .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

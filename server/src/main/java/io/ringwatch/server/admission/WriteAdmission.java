@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * and are cancelled (or catch up from the log) as they would without admission. A client that
  * reads, however slowly, keeps counting.
  *
- * <p>Single-threaded: one thread (the watch pump) calls {@link #evaluate}; the figures may be
- * read from any thread. Allocates nothing.
+ * <p>One thread at a time calls {@link #evaluate} or {@link #admitFrom} (a watch pump; with several
+ * pumps, whichever publishes while no other evaluates, which orders them); {@link #lowestReading}
+ * and the figures may be called from any thread. Allocates nothing.
  */
 public final class WriteAdmission
 {
@@ -57,7 +58,7 @@ public final class WriteAdmission
      * Measures the backlog of the reading streams and sets the gate's limit. Only the streams that
      * are behind are measured: a watch that has handed its stream everything it was given is in
      * step, at {@code inStep}, so a measurement costs the watches that have something to send, not
-     * every watch.
+     * every watch. {@link #lowestReading} then {@link #admitFrom}.
      *
      * @param behind          the open streams that have watches with something to send (their
      *                        positions count only those watches).
@@ -71,7 +72,21 @@ public final class WriteAdmission
     public boolean evaluate(final List<? extends WatchBacklog> behind, final long inStep, final long nowNanos,
         final long currentRevision, final long windowRevisions)
     {
-        long lowest = inStep;
+        return admitFrom(Math.min(inStep, lowestReading(behind, nowNanos)), currentRevision, windowRevisions);
+    }
+
+    /**
+     * The lowest position among the streams behind whose clients read (ready within the stall
+     * time). Reads only its arguments and the stall time, so each watch pump may run it over its own
+     * streams on its own thread; allocates nothing.
+     *
+     * @param behind   streams with watches that have something to send.
+     * @param nowNanos {@link System#nanoTime()} now.
+     * @return their lowest position, {@link Long#MAX_VALUE} when none of them reads.
+     */
+    public long lowestReading(final List<? extends WatchBacklog> behind, final long nowNanos)
+    {
+        long lowest = Long.MAX_VALUE;
         for (int i = 0; i < behind.size(); i++)
         {
             final WatchBacklog stream = behind.get(i);
@@ -80,6 +95,21 @@ public final class WriteAdmission
                 lowest = Math.min(lowest, stream.position());
             }
         }
+        return lowest;
+    }
+
+    /**
+     * Sets the gate's limit from the slowest reading watch's position, however it was found (one
+     * pump's streams, or the least over every pump's). One thread at a time.
+     *
+     * @param lowest          the lowest position of a reading watch, the engine's revision when all
+     *                        are in step, {@link Long#MAX_VALUE} when no watch is live.
+     * @param currentRevision the engine's current revision.
+     * @param windowRevisions the revisions the engine's watch window holds ({@link #windowRevisions}).
+     * @return whether writes are admitted.
+     */
+    public boolean admitFrom(final long lowest, final long currentRevision, final long windowRevisions)
+    {
         final long owed = lowest == Long.MAX_VALUE ? 0 : Math.max(0, currentRevision + gate.passing() - lowest);
         backlog = owed;
         final boolean admit = marks.admit(owed, windowRevisions, gate.heldNow() > 0);

@@ -42,7 +42,8 @@ import java.util.List;
  * gRPC server sends up to 2 GiB; a client's own receive limit may refuse it). Its entry in its
  * stream's ready watches ({@link #readyEntry()}) is what the engine marks when it hands the watcher
  * something, so that the pump polls only the watches that have something. Used only under its
- * stream's lock; allocates the responses.
+ * stream's lock; allocates the responses, and each event's message unless its pump built it for
+ * another watch lately ({@link EventProtoCache}).
  */
 final class StreamWatch implements WatchListener
 {
@@ -56,6 +57,8 @@ final class StreamWatch implements WatchListener
     private final long watchId;
     private final PullWatcher watcher;
     private final ReadyQueue.Entry<StreamWatch> readyEntry;
+    /** Its pump's messages: an event many watches of the pump get is built once. */
+    private final EventProtoCache protos;
     private final boolean progressNotify;
     private final PeriodicProgress periodic;
     private final boolean fragment;
@@ -90,6 +93,7 @@ final class StreamWatch implements WatchListener
         this.createdAt = createdAt;
         this.stream = stream;
         this.readyEntry = stream.readyEntry(this);
+        this.protos = stream.protos();
         this.watchId = watchId;
         this.watcher = watcher;
         this.progressNotify = progressNotify;
@@ -295,7 +299,7 @@ final class StreamWatch implements WatchListener
                 lastRevisionStart = pending.getEventsCount();
             }
             pendingCaughtUp |= !inStep || revision <= createdAt;
-            pending.addEvents(EventProtos.toProto(event));
+            pending.addEvents(protos.toProto(event));
         }
     }
 

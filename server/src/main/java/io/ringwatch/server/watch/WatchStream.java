@@ -45,7 +45,8 @@ import java.util.Set;
  * watches lists it among the pump's streams behind, so that admission measures only those; the
  * other watches have handed over everything they were given and count as in step.
  *
- * <p>Threads: gRPC calls {@link #onNext} on its executor, the pump calls {@link #pump} and the
+ * <p>Threads: the stream lives on one pump, given when it opens. gRPC calls {@link #onNext} on its
+ * executor, that pump calls {@link #pump} and the
  * {@link WatchBacklog} methods; all take this stream's lock, which also serialises every write to
  * the outbound observer (gRPC allows one writer at a time). The engine's dispatchers only mark the
  * ready entries; gRPC's on-ready calls {@link #markReady}, which takes no lock. Allocates the
@@ -247,6 +248,14 @@ final class WatchStream implements StreamObserver<WatchRequest>, WatchBacklog
     synchronized boolean wantsPump()
     {
         return !closed && (!readyWatches.isEmpty() || (!pending.isEmpty() && out.isReady()));
+    }
+
+    /**
+     * @return the event messages its pump built lately, for its watches' responses; pump thread only.
+     */
+    EventProtoCache protos()
+    {
+        return pump.protos();
     }
 
     /**

@@ -49,7 +49,7 @@ class AdmissionBehindStreamsTest
         engine = RingWatch.open(RingWatchConfig.builder().name("admission-behind").build());
         final WriteGate gate = new WriteGate(engine::currentRevision, 16);
         final WriteAdmission admission = new WriteAdmission(AdmissionMarks.defaults(), TimeUnit.HOURS.toNanos(1), gate);
-        final WatchPump pump = new WatchPump("admission-behind", engine, admission, idleDoorbell());
+        final WatchPump pump = new WatchPump("admission-behind", new AdmissionShares(engine.stats(), admission, 1), 0, idleDoorbell());
         openStreams(pump);
         final long before = engine.currentRevision();
         for (int s = 0; s < STREAMS; s++)
@@ -77,7 +77,7 @@ class AdmissionBehindStreamsTest
     void withoutAdmissionNoStreamIsKept() throws Exception
     {
         engine = RingWatch.open(RingWatchConfig.builder().name("admission-none").build());
-        final WatchPump pump = new WatchPump("admission-none", engine, null, idleDoorbell());
+        final WatchPump pump = new WatchPump("admission-none", new AdmissionShares(engine.stats(), null, 1), 0, idleDoorbell());
         openStreams(pump);
         for (int s = 0; s < STREAMS; s++)
         {

@@ -41,7 +41,7 @@ class HistoryLostCancelTest
         engine = RingWatch.open(RingWatchConfig.builder().name("history-lost-cancel").build());
         out = new RecordingResponses(true);
         stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out,
-            new WatchPump("history-lost-cancel-pump", engine, null, new Doorbell()), EtcdLimits.MAX_REQUEST_BYTES);
+            new WatchPump("history-lost-cancel-pump", new AdmissionShares(engine.stats(), null, 1), 0, new Doorbell()), EtcdLimits.MAX_REQUEST_BYTES);
     }
 
     @AfterEach

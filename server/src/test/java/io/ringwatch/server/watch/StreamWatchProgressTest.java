@@ -36,7 +36,7 @@ class StreamWatchProgressTest
         engine = RingWatch.open(RingWatchConfig.builder().name("stream-watch-progress").progressNotifyInterval(Duration.ofHours(1)).build());
         out = new RecordingResponses(true);
         stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out,
-            new WatchPump("stream-watch-progress-pump", engine, null, new Doorbell()), EtcdLimits.MAX_REQUEST_BYTES);
+            new WatchPump("stream-watch-progress-pump", new AdmissionShares(engine.stats(), null, 1), 0, new Doorbell()), EtcdLimits.MAX_REQUEST_BYTES);
     }
 
     @AfterEach

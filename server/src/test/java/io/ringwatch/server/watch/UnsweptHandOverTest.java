@@ -47,7 +47,7 @@ class UnsweptHandOverTest
     private final CountDownLatch resume = new CountDownLatch(1);
     private final RingWatch engine = RingWatch.open(RingWatchConfig.builder().name("split-revision").dispatcherThreads(1).build());
     private final WakeableIdleStrategy idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.SECONDS.toNanos(1));
-    private final WatchPump pump = new WatchPump("split-revision", engine, null, idle.doorbell());
+    private final WatchPump pump = new WatchPump("split-revision", new AdmissionShares(engine.stats(), null, 1), 0, idle.doorbell());
 
     @AfterEach
     void close()
@@ -111,7 +111,7 @@ class UnsweptHandOverTest
         try (RingWatch small = RingWatch.open(RingWatchConfig.builder().name("caught-up").watcherQueueDepth(16)
             .windowCapacity(1 << 16, 1 << 16).build()))
         {
-            final WatchPump own = new WatchPump("caught-up", small, null, idle.doorbell());
+            final WatchPump own = new WatchPump("caught-up", new AdmissionShares(small.stats(), null, 1), 0, idle.doorbell());
             final RecordingResponses out = new RecordingResponses(true);
             final WatchStream stream = new WatchStream(small, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out, own,
                 EtcdLimits.MAX_REQUEST_BYTES);

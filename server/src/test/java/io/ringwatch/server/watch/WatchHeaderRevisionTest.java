@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WatchHeaderRevisionTest
 {
     private final RingWatch engine = RingWatch.open(RingWatchConfig.builder().name("header-revision").build());
-    private final WatchPump pump = new WatchPump("header-revision", engine, null, new Doorbell());
+    private final WatchPump pump = new WatchPump("header-revision", new AdmissionShares(engine.stats(), null, 1), 0, new Doorbell());
     private final RecordingResponses out = new RecordingResponses(true);
     private final WatchStream stream = new WatchStream(engine, new MemberIdentity("m", List.of("http://127.0.0.1:2379")), out, pump,
         EtcdLimits.MAX_REQUEST_BYTES);

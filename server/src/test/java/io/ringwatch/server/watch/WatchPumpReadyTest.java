@@ -48,7 +48,7 @@ class WatchPumpReadyTest
     {
         engine = RingWatch.open(RingWatchConfig.builder().name("watch-pump-ready").build());
         idle = new WakeableIdleStrategy(WakeableIdleStrategy.DEFAULT_SPINS, 0, TimeUnit.SECONDS.toNanos(1));
-        pump = new WatchPump("watch-pump-ready", engine, null, idle.doorbell());
+        pump = new WatchPump("watch-pump-ready", new AdmissionShares(engine.stats(), null, 1), 0, idle.doorbell());
     }
 
     @AfterEach
