@@ -1,6 +1,7 @@
 package io.ringwatch.engine.internal.history;
 
 import io.ringwatch.engine.errors.RecoveryException;
+import io.ringwatch.engine.internal.index.ChunkPrefault;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.Journal;
@@ -25,13 +26,16 @@ import org.agrona.DirectBuffer;
  * the opening thread applies each batch {@value #TOUCH_GROUP} changes at a time: each key's hash
  * slot and then the node it names are touched ({@link OffHeapIndex#touch}), then the changes are
  * applied in order, so the group's cache misses overlap instead of following one another, and the
- * log's read overlaps them too. Whatever the reader throws (a change that fails to decode, a file
+ * log's read overlaps them too. While the snapshot loads and the log replays, a third thread makes
+ * the index's next arena chunks ahead ({@link OffHeapIndex#prefaultChunks}), so the page faults and
+ * zeroing of fresh memory leave the applying thread. Whatever the reader throws (a change that fails to decode, a file
  * cut short) is thrown by recovery as before, once the batches read before it are applied, which
  * nothing sees, since a failed recovery discards the index; the reader thread has ended before
  * recovery returns or throws.
  * <p>
- * Runs on the opening thread, plus the reader thread during a replay; allocates a reader, a
- * snapshot sink, the ring (its batches' buffers off-heap, {@value #BATCH_BYTES} bytes each to
+ * Runs on the opening thread, plus the reader thread during a replay and the prefault thread
+ * throughout (both have ended when recovery returns or throws); allocates a reader, a snapshot sink,
+ * the prefault thread, the ring (its batches' buffers off-heap, {@value #BATCH_BYTES} bytes each to
  * start with), the reader thread and an entry.
  */
 public final class Recovery
@@ -78,6 +82,14 @@ public final class Recovery
      * @param batchChanges changes per batch, at least 1.
      */
     static long recover(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
+    {
+        try (ChunkPrefault prefault = index.prefaultChunks())
+        {
+            return recoverPrefaulted(journal, index, ringBatches, batchChanges);
+        }
+    }
+
+    private static long recoverPrefaulted(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
     {
         final SnapshotLoad load = new SnapshotLoad(index);
         final long snapshotRevision;

@@ -496,6 +496,27 @@ public final class OffHeapIndex implements AutoCloseable
     }
 
     /**
+     * Starts making the arena's next chunks ahead on a thread of its own ({@link ChunkPrefault}),
+     * so that filling the index (recovery) does not pay the page faults and zeroing of each new
+     * chunk. The index is the same whether or not the thread keeps up. Writer thread only; close
+     * the returned prefault on this thread before the index is shared or closed. Allocates the
+     * thread and its queue.
+     *
+     * @return the running prefault, to close when the fill ends.
+     * @throws IllegalStateException if a prefault is already running.
+     */
+    public ChunkPrefault prefaultChunks()
+    {
+        if (arena.isPrefaulted())
+        {
+            throw new IllegalStateException("chunks are already made ahead");
+        }
+        final ChunkPrefault prefault = new ChunkPrefault(arena, arena.chunkSize());
+        arena.prefault(prefault);
+        return prefault;
+    }
+
+    /**
      * Whether a key may hold a lease: false only if no key was ever stored with one, so that
      * recovery can skip a scan of every key when no key holds a lease. Writer thread only (or the
      * thread the index was handed to); allocates nothing.
