@@ -25,10 +25,12 @@ import org.agrona.DirectBuffer;
  * after the change, not the previous value) in a ring of {@value #RING_BATCHES} ({@link ReplayRing});
  * the opening thread applies each batch {@value #TOUCH_GROUP} changes at a time: each key's hash
  * slot and then the node it names are touched ({@link OffHeapIndex#touch}), then the changes are
- * applied in order, so the group's cache misses overlap instead of following one another, and the
- * log's read overlaps them too. While the snapshot loads and the log replays, a third thread makes
- * the index's next arena chunks ahead ({@link OffHeapIndex#prefaultChunks}), so the page faults and
- * zeroing of fresh memory leave the applying thread. Whatever the reader throws (a change that fails to decode, a file
+ * applied in order (a put without copying out the entry it replaces,
+ * {@link OffHeapIndex#restoreWithoutPrevious}), so the group's cache misses overlap instead of
+ * following one another, and the log's read overlaps them too. While the snapshot loads and the
+ * log replays, a third thread makes the index's next arena chunks ahead
+ * ({@link OffHeapIndex#prefaultChunks}), so the page faults and zeroing of fresh memory leave the
+ * applying thread. Whatever the reader throws (a change that fails to decode, a file
  * cut short) is thrown by recovery as before, once the batches read before it are applied, which
  * nothing sees, since a failed recovery discards the index; the reader thread has ended before
  * recovery returns or throws.
@@ -171,8 +173,8 @@ public final class Recovery
             {
                 if (batch.isPut(i))
                 {
-                    index.restore(bytes, batch.keyOffset(i), batch.keyLength(i), bytes, batch.valueOffset(i), batch.valueLength(i),
-                        batch.lease(i), batch.createRevision(i), batch.modRevision(i), batch.version(i), prev);
+                    index.restoreWithoutPrevious(bytes, batch.keyOffset(i), batch.keyLength(i), bytes, batch.valueOffset(i),
+                        batch.valueLength(i), batch.lease(i), batch.createRevision(i), batch.modRevision(i), batch.version(i));
                 }
                 else
                 {
