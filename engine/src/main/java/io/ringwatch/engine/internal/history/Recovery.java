@@ -36,9 +36,9 @@ import org.agrona.DirectBuffer;
  * recovery returns or throws.
  * <p>
  * Runs on the opening thread, plus the reader thread during a replay and the prefault thread
- * throughout (both have ended when recovery returns or throws); allocates a reader, a snapshot sink,
- * the prefault thread, the ring (its batches' buffers off-heap, {@value #BATCH_BYTES} bytes each to
- * start with), the reader thread and an entry.
+ * throughout unless the log is empty (both have ended when recovery returns or throws); allocates
+ * a reader, a snapshot sink, the prefault thread, the ring (its batches' buffers off-heap,
+ * {@value #BATCH_BYTES} bytes each to start with), the reader thread and an entry.
  */
 public final class Recovery
 {
@@ -85,13 +85,18 @@ public final class Recovery
      */
     static long recover(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
     {
+        if (journal.lastRevision() == 0)
+        {
+            // A new log: no snapshot or change to load, so no thread to start for one.
+            return load(journal, index, ringBatches, batchChanges);
+        }
         try (ChunkPrefault prefault = index.prefaultChunks())
         {
-            return recoverPrefaulted(journal, index, ringBatches, batchChanges);
+            return load(journal, index, ringBatches, batchChanges);
         }
     }
 
-    private static long recoverPrefaulted(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
+    private static long load(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
     {
         final SnapshotLoad load = new SnapshotLoad(index);
         final long snapshotRevision;
