@@ -27,18 +27,18 @@ import org.agrona.DirectBuffer;
  * slot and then the node it names are touched ({@link OffHeapIndex#touch}), then the changes are
  * applied in order (a put without copying out the entry it replaces,
  * {@link OffHeapIndex#restoreWithoutPrevious}), so the group's cache misses overlap instead of
- * following one another, and the log's read overlaps them too. While the snapshot loads and the
- * log replays, a third thread makes the index's next arena chunks ahead
- * ({@link OffHeapIndex#prefaultChunks}), so the page faults and zeroing of fresh memory leave the
- * applying thread. Whatever the reader throws (a change that fails to decode, a file
- * cut short) is thrown by recovery as before, once the batches read before it are applied, which
+ * following one another, and the log's read overlaps them too. While the log replays, a third
+ * thread makes the index's next arena chunks ahead ({@link OffHeapIndex#prefaultChunks}), so the
+ * page faults and zeroing of fresh memory leave the applying thread (not while the snapshot loads:
+ * its ordered load was not shown faster with it). Whatever the reader throws (a change that
+ * fails to decode, a file cut short) is thrown by recovery as before, once the batches read before it are applied, which
  * nothing sees, since a failed recovery discards the index; the reader thread has ended before
  * recovery returns or throws.
  * <p>
- * Runs on the opening thread, plus the reader thread during a replay and the prefault thread
- * throughout unless the log is empty (both have ended when recovery returns or throws); allocates
- * a reader, a snapshot sink, the prefault thread, the ring (its batches' buffers off-heap,
- * {@value #BATCH_BYTES} bytes each to start with), the reader thread and an entry.
+ * Runs on the opening thread, plus the reader and prefault threads during a replay (both have
+ * ended when recovery returns or throws); allocates a reader, a snapshot sink, the prefault thread,
+ * the ring (its batches' buffers off-heap, {@value #BATCH_BYTES} bytes each to start with), the
+ * reader thread and an entry.
  */
 public final class Recovery
 {
@@ -85,19 +85,6 @@ public final class Recovery
      */
     static long recover(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
     {
-        if (journal.lastRevision() == 0)
-        {
-            // A new log: no snapshot or change to load, so no thread to start for one.
-            return load(journal, index, ringBatches, batchChanges);
-        }
-        try (ChunkPrefault prefault = index.prefaultChunks())
-        {
-            return load(journal, index, ringBatches, batchChanges);
-        }
-    }
-
-    private static long load(final Journal journal, final OffHeapIndex index, final int ringBatches, final int batchChanges)
-    {
         final SnapshotLoad load = new SnapshotLoad(index);
         final long snapshotRevision;
         try
@@ -141,7 +128,8 @@ public final class Recovery
             {
                 throw new RecoveryException("the revision log cannot be read from revision " + from);
             }
-            try (ReplayReadAhead readAhead = ReplayReadAhead.start(reader, new ReplayRing(ringBatches, batchChanges, BATCH_BYTES)))
+            try (ChunkPrefault prefault = index.prefaultChunks();
+                ReplayReadAhead readAhead = ReplayReadAhead.start(reader, new ReplayRing(ringBatches, batchChanges, BATCH_BYTES)))
             {
                 ReplayBatch batch;
                 while ((batch = readAhead.take()) != null)
