@@ -38,8 +38,7 @@ final class UnbornCycleFile
             {
                 return null;
             }
-            final QueueFileWalk walk = new QueueFileWalk().walk(last, 0);
-            return walk.end() == QueueFileWalk.End.TORN && walk.position() == 0 ? last : null;
+            return QueueFileWalk.firstHeaderTorn(last) ? last : null;
         }
         catch (final IOException ex)
         {

@@ -1,6 +1,8 @@
 package io.ringwatch.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -62,5 +64,29 @@ class QueueFileWalkTest
             channel.truncate(last.end() - 5);
         }
         assertEquals(QueueFileWalk.End.CUT_SHORT, new QueueFileWalk().walk(file, 0).end());
+    }
+
+    @Test
+    void onlyANotCompleteFirstHeaderMakesTheFirstHeaderTorn() throws IOException
+    {
+        final Path file = writeAndFindFile(10);
+        assertFalse(QueueFileWalk.firstHeaderTorn(file), "a whole file");
+        final QueueFiles.Location last = QueueFiles.locate(dir, 10);
+        QueueFiles.write(file, (last.end() + 3) & ~3L, QueueFiles.intLittleEndian(QueueFileWalk.NOT_COMPLETE | 590));
+        assertFalse(QueueFileWalk.firstHeaderTorn(file), "a torn tail is not a torn first header");
+        QueueFiles.write(file, 0, QueueFiles.intLittleEndian(QueueFileWalk.NOT_COMPLETE | 590));
+        assertTrue(QueueFileWalk.firstHeaderTorn(file));
+        final QueueFileWalk walk = new QueueFileWalk().walk(file, 0);
+        assertEquals(QueueFileWalk.End.TORN, walk.end(), "what a walk from the start reports");
+        assertEquals(0, walk.position());
+        QueueFiles.write(file, 0, QueueFiles.intLittleEndian(QueueFileWalk.END_OF_DATA));
+        assertFalse(QueueFileWalk.firstHeaderTorn(file), "the end-of-data mark is not a torn header");
+    }
+
+    @Test
+    void aFileShorterThanAHeaderHasNoTornFirstHeader() throws IOException
+    {
+        final Path file = Files.write(dir.resolve("short.cq4"), new byte[] {(byte)0x80, 0, 0});
+        assertFalse(QueueFileWalk.firstHeaderTorn(file));
     }
 }

@@ -1,6 +1,7 @@
 package io.ringwatch.engine.internal.history;
 
 import io.ringwatch.engine.errors.RecoveryException;
+import io.ringwatch.engine.internal.index.ChunkPrefault;
 import io.ringwatch.engine.internal.index.IndexEntry;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.Journal;
@@ -24,15 +25,20 @@ import org.agrona.DirectBuffer;
  * after the change, not the previous value) in a ring of {@value #RING_BATCHES} ({@link ReplayRing});
  * the opening thread applies each batch {@value #TOUCH_GROUP} changes at a time: each key's hash
  * slot and then the node it names are touched ({@link OffHeapIndex#touch}), then the changes are
- * applied in order, so the group's cache misses overlap instead of following one another, and the
- * log's read overlaps them too. Whatever the reader throws (a change that fails to decode, a file
- * cut short) is thrown by recovery as before, once the batches read before it are applied, which
+ * applied in order (a put without copying out the entry it replaces,
+ * {@link OffHeapIndex#restoreWithoutPrevious}), so the group's cache misses overlap instead of
+ * following one another, and the log's read overlaps them too. While the log replays, a third
+ * thread makes the index's next arena chunks ahead ({@link OffHeapIndex#prefaultChunks}), so the
+ * page faults and zeroing of fresh memory leave the applying thread (not while the snapshot loads:
+ * its ordered load was not shown faster with it). Whatever the reader throws (a change that
+ * fails to decode, a file cut short) is thrown by recovery as before, once the batches read before it are applied, which
  * nothing sees, since a failed recovery discards the index; the reader thread has ended before
  * recovery returns or throws.
  * <p>
- * Runs on the opening thread, plus the reader thread during a replay; allocates a reader, a
- * snapshot sink, the ring (its batches' buffers off-heap, {@value #BATCH_BYTES} bytes each to
- * start with), the reader thread and an entry.
+ * Runs on the opening thread, plus the reader and prefault threads during a replay (both have
+ * ended when recovery returns or throws); allocates a reader, a snapshot sink, the prefault thread,
+ * the ring (its batches' buffers off-heap, {@value #BATCH_BYTES} bytes each to start with), the
+ * reader thread and an entry.
  */
 public final class Recovery
 {
@@ -122,7 +128,8 @@ public final class Recovery
             {
                 throw new RecoveryException("the revision log cannot be read from revision " + from);
             }
-            try (ReplayReadAhead readAhead = ReplayReadAhead.start(reader, new ReplayRing(ringBatches, batchChanges, BATCH_BYTES)))
+            try (ChunkPrefault prefault = index.prefaultChunks();
+                ReplayReadAhead readAhead = ReplayReadAhead.start(reader, new ReplayRing(ringBatches, batchChanges, BATCH_BYTES)))
             {
                 ReplayBatch batch;
                 while ((batch = readAhead.take()) != null)
@@ -159,8 +166,8 @@ public final class Recovery
             {
                 if (batch.isPut(i))
                 {
-                    index.restore(bytes, batch.keyOffset(i), batch.keyLength(i), bytes, batch.valueOffset(i), batch.valueLength(i),
-                        batch.lease(i), batch.createRevision(i), batch.modRevision(i), batch.version(i), prev);
+                    index.restoreWithoutPrevious(bytes, batch.keyOffset(i), batch.keyLength(i), bytes, batch.valueOffset(i),
+                        batch.valueLength(i), batch.lease(i), batch.createRevision(i), batch.modRevision(i), batch.version(i));
                 }
                 else
                 {

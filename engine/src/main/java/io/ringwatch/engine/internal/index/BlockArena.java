@@ -23,7 +23,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * is linked through the blocks themselves. An allocation takes a free block of its own length, or
  * failing that one at most an eighth longer, before it carves new memory, so values that change
  * size a little reuse each other's blocks. {@link #buffer}, {@link #offset} and
- * {@link #blockLength}: any thread. Heap allocation happens only when a chunk is added.
+ * {@link #blockLength}: any thread. Heap allocation happens only when a chunk is added. A new chunk
+ * is zeroed direct memory, made here or, during recovery, ahead on another thread
+ * ({@link ChunkPrefault}).
  * <p>
  * Limit: the references address 2^32 units, 16 GiB of direct memory per arena. Blocks start on
  * 4-byte boundaries, so an owner's long fields may straddle an 8-byte boundary: they are read and
@@ -66,6 +68,8 @@ final class BlockArena implements AutoCloseable
     private int carveChunk;
     private int carvePosition;
     private volatile long reservedBytes;
+    /** Chunks made ahead on another thread while recovery fills the index; null otherwise. */
+    private ChunkPrefault prefault;
 
     /**
      * @param chunkShift log2 of the size of an ordinary chunk, 12 to 30; larger blocks get a
@@ -197,6 +201,32 @@ final class BlockArena implements AutoCloseable
     }
 
     /**
+     * @return the size of an ordinary chunk, in bytes.
+     */
+    int chunkSize()
+    {
+        return 1 << chunkShift;
+    }
+
+    /**
+     * Takes new chunks from {@code source} while it has them ready; null stops. Writer thread only.
+     *
+     * @param source chunks made ahead, or null.
+     */
+    void prefault(final ChunkPrefault source)
+    {
+        prefault = source;
+    }
+
+    /**
+     * @return whether new chunks are taken from a {@link ChunkPrefault}; writer thread only.
+     */
+    boolean isPrefaulted()
+    {
+        return prefault != null;
+    }
+
+    /**
      * @return bytes of direct memory held; any thread.
      */
     long reservedBytes()
@@ -264,7 +294,8 @@ final class BlockArena implements AutoCloseable
         {
             throw new IllegalStateException("off-heap index chunk limit reached: " + maxChunks);
         }
-        final ByteBuffer direct = ByteBuffer.allocateDirect(size);
+        final ByteBuffer ahead = prefault == null ? null : prefault.take(size);
+        final ByteBuffer direct = ahead != null ? ahead : ByteBuffer.allocateDirect(size);
         final int index = chunkCount;
         if (index == memory.length)
         {

@@ -327,6 +327,27 @@ final class Nodes
     }
 
     /**
+     * The createRevision of a live node, read in place (what {@link #copyEntry} reports, without
+     * copying the key and value); the writer thread only, which needs no version check.
+     *
+     * @param buffer chunk holding the node.
+     * @param offset of the node.
+     * @return the node's createRevision.
+     */
+    static long createRevision(final UnsafeBuffer buffer, final int offset)
+    {
+        final int shape = buffer.getInt(offset + SHAPE_OFFSET);
+        final long modRevision = buffer.getLong(offset + MOD_REVISION_OFFSET);
+        if ((shape & WIDE_FLAG) == 0)
+        {
+            return modRevision - Integer.toUnsignedLong(buffer.getInt(offset + CREATE_DISTANCE_OFFSET));
+        }
+        final int valueEnd = offset + nextOffset(shape & LEVEL_MASK) + keyLength(shape) +
+            valueLength(buffer.getInt(offset + VALUE_LENGTH_OFFSET));
+        return buffer.getLong(valueEnd + leaseBytes(shape));
+    }
+
+    /**
      * Whether the block holds a live node whose lengths describe bytes inside the block. A reader
      * racing the writer checks this before following them, so a torn read never reads out of
      * bounds.

@@ -191,6 +191,56 @@ public final class OffHeapIndex implements AutoCloseable
         store(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, createRevision, modRevision, version, prevOut);
     }
 
+    /**
+     * As {@link #restore(DirectBuffer, int, int, DirectBuffer, int, int, long, long, long, long, IndexEntry)}
+     * for recovery's replay, which never reads the previous entry: a present key's node is updated
+     * or replaced without its key and value being copied out first. Writer thread only. Allocates
+     * only when the arena or hash table grows.
+     *
+     * @param key            buffer holding the key.
+     * @param keyOffset      offset of the key in {@code key}.
+     * @param keyLength      key length, at least 1.
+     * @param value          buffer holding the value.
+     * @param valueOffset    offset of the value in {@code value}.
+     * @param valueLength    value length, 0 or more.
+     * @param lease          the key's lease id, 0 for none.
+     * @param createRevision the key's createRevision, at least 1 and at most {@code modRevision}.
+     * @param modRevision    the key's modRevision, at least 1.
+     * @param version        the key's version, at least 1.
+     * @throws IndexArgumentException if an argument is invalid; nothing changes.
+     */
+    public void restoreWithoutPrevious(
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long lease,
+        final long createRevision, final long modRevision, final long version)
+    {
+        checkMetadata(createRevision, modRevision, version);
+        checkChange(key, keyOffset, keyLength, value, valueOffset, valueLength, lease, modRevision);
+        leaseStored |= lease != 0;
+
+        final long hash = Keys.hash(key, keyOffset, keyLength);
+        final int slot = hashIndex.findSlot(hash, key, keyOffset, keyLength);
+        if (slot < 0)
+        {
+            insert(hash, key, keyOffset, keyLength, value, valueOffset, valueLength, lease, createRevision, modRevision, version);
+            return;
+        }
+        final int node = hashIndex.nodeAt(slot);
+        final UnsafeBuffer buffer = arena.buffer(node);
+        final int offset = arena.offset(node);
+        if (createRevision == Nodes.createRevision(buffer, offset) &&
+            Nodes.valueFits(buffer, offset, valueLength, lease, createRevision, modRevision, version))
+        {
+            Nodes.updateValue(buffer, offset, value, valueOffset, valueLength, lease, createRevision, modRevision, version);
+        }
+        else
+        {
+            relocate(slot, node, key, keyOffset, keyLength, value, valueOffset, valueLength, lease,
+                createRevision, modRevision, version);
+        }
+    }
+
     private void store(
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
@@ -493,6 +543,27 @@ public final class OffHeapIndex implements AutoCloseable
         {
             cursor.busy = false;
         }
+    }
+
+    /**
+     * Starts making the arena's next chunks ahead on a thread of its own ({@link ChunkPrefault}),
+     * so that filling the index (recovery) does not pay the page faults and zeroing of each new
+     * chunk. The index is the same whether or not the thread keeps up. Writer thread only; close
+     * the returned prefault on this thread before the index is shared or closed. Allocates the
+     * thread and its queue.
+     *
+     * @return the running prefault, to close when the fill ends.
+     * @throws IllegalStateException if a prefault is already running.
+     */
+    public ChunkPrefault prefaultChunks()
+    {
+        if (arena.isPrefaulted())
+        {
+            throw new IllegalStateException("chunks are already made ahead");
+        }
+        final ChunkPrefault prefault = new ChunkPrefault(arena, arena.chunkSize());
+        arena.prefault(prefault);
+        return prefault;
     }
 
     /**
