@@ -102,11 +102,34 @@ public final class ServerMain implements Callable<Integer>
     public static void main(final String[] args)
     {
         LeakDetection.applyDefault();
-        final int exitCode = new CommandLine(new ServerMain()).execute(args);
+        final int exitCode = commandLine().execute(args);
         if (exitCode != 0)
         {
             System.exit(exitCode);
         }
+    }
+
+    /**
+     * The command line of {@code ringwatch-server}: a setting out of range (refused by the options'
+     * or the engine's builder with an {@link IllegalArgumentException}, before anything opens) is a
+     * usage error, one line on standard error and exit code 2, as a malformed flag is; any other
+     * failure to start keeps its stack trace. The calling thread; allocates the parser.
+     *
+     * @return the parser, ready to execute.
+     */
+    static CommandLine commandLine()
+    {
+        final CommandLine commandLine = new CommandLine(new ServerMain());
+        commandLine.setExecutionExceptionHandler((e, cmd, parsed) ->
+        {
+            if (e instanceof IllegalArgumentException)
+            {
+                cmd.getErr().println(cmd.getCommandName() + ": " + e.getMessage());
+                return CommandLine.ExitCode.USAGE;
+            }
+            throw e;
+        });
+        return commandLine;
     }
 
     /**

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 import io.ringwatch.server.watch.WatchService;
 import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -56,6 +58,16 @@ class ServerMainTest
         assertEquals(8, WatchService.defaultPumps(96), "at most 8");
         assertEquals(5, ServerOptions.builder().watchPumps(5).build().watchPumps());
         assertThrows(IllegalArgumentException.class, () -> ServerOptions.builder().watchPumps(0), "at least one pump");
+    }
+
+    @Test
+    void aSettingOutOfRangeIsAUsageErrorOfOneLine()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = ServerMain.commandLine();
+        commandLine.setErr(new PrintWriter(err, true));
+        assertEquals(CommandLine.ExitCode.USAGE, commandLine.execute("--watch-pumps", "0"));
+        assertEquals("ringwatch-server: watch pumps must be at least 1: 0", err.toString().strip());
     }
 
     @Test
