@@ -12,7 +12,7 @@ import io.ringwatch.engine.internal.read.HistoricalReader;
 import io.ringwatch.engine.internal.read.RangeReader;
 import io.ringwatch.engine.internal.secondary.SecondaryIndexes;
 import io.ringwatch.engine.internal.undo.UndoLog;
-import io.ringwatch.engine.internal.write.Joins;
+import io.ringwatch.engine.internal.thread.Joins;
 import io.ringwatch.engine.internal.write.RevisionCursor;
 import io.ringwatch.engine.internal.write.WritePipeline;
 import io.ringwatch.engine.kv.Txn;

@@ -1,6 +1,6 @@
 package io.ringwatch.engine.internal.history;
 
-import io.ringwatch.engine.internal.write.Joins;
+import io.ringwatch.engine.internal.thread.Joins;
 import io.ringwatch.engine.spi.HistoryReader;
 import io.ringwatch.engine.spi.ReplayBatch;
 

@@ -3,7 +3,7 @@ package io.ringwatch.engine.internal.index;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
 
-import io.ringwatch.engine.internal.write.Joins;
+import io.ringwatch.engine.internal.thread.Joins;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 

@@ -5,6 +5,7 @@ import com.lmax.disruptor.Sequence;
 import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.idle.GatedDoorbell;
 import io.ringwatch.engine.idle.WakeableIdleStrategy;
+import io.ringwatch.engine.internal.thread.Joins;
 import io.ringwatch.engine.spi.Journal;
 import io.ringwatch.engine.stats.TimingCounter;
 import io.ringwatch.ringbuffer.ChangeRecord;

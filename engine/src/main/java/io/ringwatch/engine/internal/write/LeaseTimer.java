@@ -4,6 +4,7 @@ import io.ringwatch.engine.errors.EngineClosedException;
 import io.ringwatch.engine.errors.JournalFailedException;
 import io.ringwatch.engine.errors.RingWatchException;
 import io.ringwatch.engine.errors.WriterFailedException;
+import io.ringwatch.engine.internal.thread.Joins;
 import io.ringwatch.engine.lease.Leases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.ringwatch.engine.internal.write;
+package io.ringwatch.engine.internal.thread;
 
 import java.util.concurrent.CountDownLatch;
 
